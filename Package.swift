@@ -1,0 +1,63 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+let package = Package(
+    name: "fpbridge",
+    platforms: [.macOS(.v14)],
+    products: [
+        .executable(name: "fpbridge", targets: ["fpbridge"]),
+        .library(name: "FPAuthentication", targets: ["FPAuthentication"]),
+        .library(name: "FPReaders", targets: ["FPReaders"]),
+        .library(name: "FPStore", targets: ["FPStore"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CLibfprint",
+            pkgConfig: "libfprint-2",
+            providers: [.apt(["libfprint-2-dev", "libglib2.0-dev"])]
+        ),
+        .target(name: "FPCore"),
+        .target(
+            name: "FPReaders",
+            dependencies: [
+                "FPCore", "CLibfprint",
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .target(
+            name: "FPStore",
+            dependencies: [
+                "FPCore",
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]
+        ),
+        .target(
+            name: "FPAuthentication",
+            dependencies: [
+                "FPCore", "FPReaders", "FPStore",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "CryptoExtras", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .executableTarget(
+            name: "fpbridge",
+            dependencies: [
+                "FPCore", "FPReaders", "FPStore", "FPAuthentication",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .target(name: "TestSupport", dependencies: ["FPCore"], path: "Tests/TestSupport"),
+        .testTarget(name: "FPReadersTests", dependencies: ["FPReaders", "TestSupport"]),
+        .testTarget(name: "FPStoreTests", dependencies: ["FPStore", "TestSupport"]),
+        .testTarget(name: "FPAuthenticationTests", dependencies: ["FPAuthentication", "FPReaders", "FPStore", "TestSupport"]),
+        .testTarget(name: "CLITests", dependencies: ["TestSupport"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,75 @@
+import FPStore
+import Foundation
+
+/// The policy's numbers. Every one has the spec's default and can be changed
+/// in `config.json` in the state directory (same keys as the properties).
+public struct AuthConfiguration: Sendable, Hashable, Codable {
+    /// Failed matches that end one evaluation with `authenticationFailed`.
+    public var maxFailedMatchesPerEvaluation = 3
+    /// Consecutive failed matches, across evaluations and processes, that lock biometry out.
+    public var biometricLockoutThreshold = 5
+    /// Consecutive wrong passcodes before the passcode is locked for a while.
+    public var passcodeAttemptsBeforeLockout = 6
+    /// Waits after the 6th, 7th, 8th, … wrong passcode, in seconds; the last repeats.
+    public var passcodeLockoutSeconds: [Double] = [60, 300, 900, 3600]
+    /// How long an evaluation waits for a finger before it stops scanning.
+    public var scanTimeoutSeconds: Double = 30
+    /// scrypt's cost N (a power of two, at least 2^10) for new passcodes.
+    public var passcodeHashRounds = 1 << 15
+    /// The shortest passcode accepted.
+    public var minimumPasscodeLength = 4
+
+    public init() {}
+
+    public init(from decoder: any Decoder) throws {
+        let defaults = AuthConfiguration()
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        func value<T: Decodable>(_ key: CodingKeys, _ fallback: T) throws -> T {
+            try container.decodeIfPresent(T.self, forKey: key) ?? fallback
+        }
+        maxFailedMatchesPerEvaluation = try value(.maxFailedMatchesPerEvaluation, defaults.maxFailedMatchesPerEvaluation)
+        biometricLockoutThreshold = try value(.biometricLockoutThreshold, defaults.biometricLockoutThreshold)
+        passcodeAttemptsBeforeLockout = try value(.passcodeAttemptsBeforeLockout, defaults.passcodeAttemptsBeforeLockout)
+        passcodeLockoutSeconds = try value(.passcodeLockoutSeconds, defaults.passcodeLockoutSeconds)
+        scanTimeoutSeconds = try value(.scanTimeoutSeconds, defaults.scanTimeoutSeconds)
+        passcodeHashRounds = try value(.passcodeHashRounds, defaults.passcodeHashRounds)
+        minimumPasscodeLength = try value(.minimumPasscodeLength, defaults.minimumPasscodeLength)
+    }
+
+    /// Reads `config.json` from the state directory (defaults when absent) and checks it.
+    public static func load(from directory: StateDirectory) throws(AuthError) -> AuthConfiguration {
+        let configuration: AuthConfiguration
+        do {
+            configuration = try ConfigFile.load(AuthConfiguration.self, from: directory) ?? AuthConfiguration()
+        } catch {
+            throw AuthError(error)
+        }
+        if let problem = configuration.problem {
+            throw AuthError(.invalidInput, "\(ConfigFile.path(in: directory)): \(problem)")
+        }
+        return configuration
+    }
+
+    /// What is wrong with the numbers, if anything.
+    public var problem: String? {
+        if maxFailedMatchesPerEvaluation < 1 { return "maxFailedMatchesPerEvaluation must be at least 1" }
+        if biometricLockoutThreshold < 1 { return "biometricLockoutThreshold must be at least 1" }
+        if passcodeAttemptsBeforeLockout < 1 { return "passcodeAttemptsBeforeLockout must be at least 1" }
+        if passcodeLockoutSeconds.isEmpty || passcodeLockoutSeconds.contains(where: { $0 < 0 }) {
+            return "passcodeLockoutSeconds needs at least one wait, none negative"
+        }
+        if !(scanTimeoutSeconds > 0) { return "scanTimeoutSeconds must be positive" }
+        if passcodeHashRounds < 1024 || passcodeHashRounds & (passcodeHashRounds - 1) != 0 {
+            return "passcodeHashRounds must be a power of two, at least 1024"
+        }
+        if minimumPasscodeLength < 1 { return "minimumPasscodeLength must be at least 1" }
+        return nil
+    }
+
+    /// The wait after the given number of consecutive wrong passcodes, nil below the limit.
+    func passcodeWait(afterFailures failures: Int) -> TimeInterval? {
+        guard failures >= passcodeAttemptsBeforeLockout else { return nil }
+        let step = min(failures - passcodeAttemptsBeforeLockout, passcodeLockoutSeconds.count - 1)
+        return passcodeLockoutSeconds[step]
+    }
+}

@@ -1,0 +1,66 @@
+/// Error codes: Apple's `LAError` numbers, so that habits and code written
+/// against LocalAuthentication carry over, plus Linux-only codes from -2001
+/// down, well away from Apple's range.
+public enum AuthErrorCode: Int, Sendable, CaseIterable, Codable {
+    /// Three failed matches in one evaluation (or a wrong passcode).
+    case authenticationFailed = -1
+    case userCancel = -2
+    /// The user chose the fallback button under the biometrics-only policy.
+    case userFallback = -3
+    /// The system ended the evaluation (shutdown, signal, another evaluation took the reader).
+    case systemCancel = -4
+    case passcodeNotSet = -5
+    /// No reader, a reader that cannot be used, or no permission to open it.
+    case biometryNotAvailable = -6
+    case biometryNotEnrolled = -7
+    /// Too many failed matches; a correct passcode ends it.
+    case biometryLockout = -8
+    /// The app cancelled or invalidated the context while it ran.
+    case appCancel = -9
+    case invalidContext = -10
+    /// The reader went away during the evaluation.
+    case biometryDisconnected = -13
+    /// Interaction was forbidden but needed.
+    case notInteractive = -1004
+
+    /// The reader overheated from continuous scanning; see `retryAfter`.
+    case readerTooHot = -2001
+    /// The reader is serving another operation.
+    case readerBusy = -2002
+    /// Nobody presented a finger (or passcode) before the timeout.
+    case timedOut = -2003
+    /// Too many wrong passcodes; see `retryAfter`.
+    case passcodeLockout = -2004
+    /// A state file is damaged; the message names it.
+    case stateDamaged = -2005
+    /// The reader failed (protocol error, I/O, driver failure).
+    case readerFailure = -2006
+    /// Bad input: an unknown finger or user name, a malformed script or option.
+    case invalidInput = -2007
+    /// The finger is already enrolled (use --replace).
+    case alreadyEnrolled = -2008
+    /// The requested print does not exist.
+    case notFound = -2009
+    /// The reader cannot do this (no capture, no storage, …).
+    case notSupported = -2010
+    /// The fake reader's script ran out of events.
+    case scriptEnded = -2011
+
+    /// The name used in JSON output: Apple's case name for Apple's codes.
+    public var name: String { String(describing: self) }
+
+    /// The process exit status a command ends with for this error:
+    /// 1 authentication not successful, 2 usage or bad input, 3 reader or environment problem.
+    public var exitStatus: Int32 {
+        switch self {
+        case .authenticationFailed, .userCancel, .userFallback, .systemCancel, .biometryLockout,
+             .appCancel, .notInteractive, .timedOut, .passcodeLockout:
+            1
+        case .invalidInput, .alreadyEnrolled, .notFound, .invalidContext:
+            2
+        case .passcodeNotSet, .biometryNotAvailable, .biometryNotEnrolled, .biometryDisconnected,
+             .readerTooHot, .readerBusy, .stateDamaged, .readerFailure, .notSupported, .scriptEnded:
+            3
+        }
+    }
+}

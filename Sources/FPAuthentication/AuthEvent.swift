@@ -1,0 +1,22 @@
+import FPCore
+import FPReaders
+
+/// What a front end should show during an evaluation, in order.
+public enum AuthEvent: Sendable, Hashable {
+    /// Ask for the finger; the text follows the reader's scan type.
+    case presentFinger(ScanType)
+    /// The reader wants the finger again; not a failure.
+    case retryHint(RetryReason)
+    /// A finger was read and did not match.
+    case noMatch(attemptsLeftInEvaluation: Int, attemptsLeftBeforeLockout: Int)
+    /// The fallback button is now shown, with this title.
+    case fallbackOffered(title: String)
+    /// Biometry just became locked out.
+    case lockedOut
+    /// The passcode is being asked for.
+    case passcodeRequested(attemptsLeftBeforeLockout: Int)
+    /// A passcode was wrong.
+    case passcodeRejected(attemptsLeftBeforeLockout: Int)
+    /// The finger matched.
+    case matched(user: String, finger: Finger?)
+}

@@ -1,0 +1,287 @@
+import FPCore
+import FPReaders
+import FPStore
+import Foundation
+import Synchronization
+
+/// One authentication session, in the image of Apple's `LAContext`.
+///
+/// Every fingerprint match goes through a context, and with it through the
+/// attempt counters: at most ``AuthConfiguration/maxFailedMatchesPerEvaluation``
+/// failures per evaluation, lockout after ``AuthConfiguration/biometricLockoutThreshold``
+/// consecutive failures across evaluations and processes, passcode lockout
+/// with escalating waits. A context evaluates one policy at a time.
+public final class AuthenticationContext: Sendable {
+    public let environment: AuthEnvironment
+    /// What a front end shows while an evaluation runs. Finishes on ``invalidate()``.
+    public let events: AsyncStream<AuthEvent>
+    private let eventSink: AsyncStream<AuthEvent>.Continuation
+    private let state = Mutex(State())
+
+    private struct State {
+        var fallbackTitle: String?
+        var cancelTitle: String?
+        var reuseDuration: TimeInterval = 0
+        var interactionNotAllowed = false
+        var invalidated = false
+        var running: Task<AuthSuccess, any Error>?
+        var cancelReason: CancelReason?
+        var lastSuccess: (date: Date, policy: AuthPolicy, success: AuthSuccess)?
+        var biometryType = BiometryType.none
+    }
+
+    /// The longest reuse window allowed, as on Apple's platforms.
+    public static let maximumReuseDuration: TimeInterval = 300
+    /// The fallback title used when none is set.
+    public static let defaultFallbackTitle = "Enter Passcode"
+
+    public init(environment: AuthEnvironment) {
+        self.environment = environment
+        (events, eventSink) = AsyncStream.makeStream(bufferingPolicy: .unbounded)
+    }
+
+    // MARK: - Settings (Apple's LAContext properties)
+
+    /// The fallback button's title: nil shows ``defaultFallbackTitle``, "" hides the button.
+    public var fallbackTitle: String? {
+        get { state.withLock { $0.fallbackTitle } }
+        set { state.withLock { $0.fallbackTitle = newValue } }
+    }
+
+    /// The cancel button's title (nil: the front end's default).
+    public var cancelTitle: String? {
+        get { state.withLock { $0.cancelTitle } }
+        set { state.withLock { $0.cancelTitle = newValue } }
+    }
+
+    /// How long a success may be reused without a new scan, capped at 300 s.
+    public var reuseDuration: TimeInterval {
+        get { state.withLock { $0.reuseDuration } }
+        set { state.withLock { $0.reuseDuration = min(max(0, newValue), Self.maximumReuseDuration) } }
+    }
+
+    /// When true, an evaluation that would need the user fails with ``AuthErrorCode/notInteractive``.
+    public var interactionNotAllowed: Bool {
+        get { state.withLock { $0.interactionNotAllowed } }
+        set { state.withLock { $0.interactionNotAllowed = newValue } }
+    }
+
+    /// The biometry kind; meaningful only after ``canEvaluate(_:)``.
+    public var biometryType: BiometryType { state.withLock { $0.biometryType } }
+
+    /// Apple's `evaluatedPolicyDomainState`: a hash over the user's enrolled
+    /// prints that changes whenever one is added or removed; nil with none.
+    public func enrollmentStateHash() throws(AuthError) -> String? {
+        do { return try environment.prints.enrollmentStateHash(user: environment.user) } catch { throw AuthError(error) }
+    }
+
+    // MARK: - Availability
+
+    /// Whether the policy can be evaluated now, without touching the user.
+    /// Checks, in order: reader present, passcode set, print enrolled, not locked out.
+    public func canEvaluate(_ policy: AuthPolicy) async -> Availability {
+        let reader = environment.reader
+        let scanType = await reader?.info.scanType
+        let kind: BiometryType = reader == nil ? .none : .fingerprint
+        state.withLock { $0.biometryType = kind }
+        let error: AuthError?
+        if state.withLock({ $0.invalidated }) {
+            error = AuthError(.invalidContext, "the context has been invalidated")
+        } else {
+            switch policy {
+            case .biometrics: error = await biometricProblem(options: BiometricOptions(), requirePasscode: true)
+            case .deviceOwner: error = passcodeProblem()
+            }
+        }
+        return Availability(biometryType: kind, scanType: scanType, error: error)
+    }
+
+    // MARK: - Evaluation
+
+    /// Evaluates a policy: scans, counts, falls back to the passcode where the policy allows.
+    public func evaluate(_ policy: AuthPolicy, reason: String, prompt: any AuthPrompt,
+                         options: BiometricOptions = BiometricOptions()) async throws(AuthError) -> AuthSuccess {
+        try await run(policy: policy) {
+            try await self.runPolicy(policy, reason: reason, prompt: prompt, options: options)
+        }
+    }
+
+    /// A fingerprint check of the user with every counter and lockout rule of
+    /// the biometrics policy, but without requiring a passcode to be set
+    /// (`fpbridge verify`). A locked-out user is refused without a scan.
+    public func verifyFinger(reason: String, options: BiometricOptions = BiometricOptions()) async throws(AuthError) -> AuthSuccess {
+        try await run(policy: nil) {
+            try await BiometricSession(context: self, options: options, scope: .verify(requirePasscode: false)).run()
+        }
+    }
+
+    /// Finds who is at the reader among every user enrolled on it. Counts failures per reader.
+    public func identify(reason: String, options: BiometricOptions = BiometricOptions()) async throws(AuthError) -> AuthSuccess {
+        try await run(policy: nil) {
+            try await BiometricSession(context: self, options: options, scope: .identify).run()
+        }
+    }
+
+    /// The recovery flow as one call: when biometry is locked out, asks for the
+    /// passcode, which unlocks it; then runs the biometric evaluation again.
+    public func recoverAndEvaluate(reason: String, prompt: any AuthPrompt,
+                                   options: BiometricOptions = BiometricOptions()) async throws(AuthError) -> AuthSuccess {
+        try await run(policy: .biometrics) {
+            if self.counter(.user(self.environment.user)).biometryLockedOut {
+                _ = try await PasscodeSession(context: self, prompt: prompt, reason: reason).run()
+            }
+            return try await BiometricSession(context: self, options: options, scope: .verify(requirePasscode: true)).run()
+        }
+    }
+
+    /// Asks for the passcode only; a correct one ends biometric lockout (`fpbridge unlock`).
+    public func unlockWithPasscode(reason: String, prompt: any AuthPrompt) async throws(AuthError) -> AuthSuccess {
+        try await run(policy: nil) {
+            try await PasscodeSession(context: self, prompt: prompt, reason: reason).run()
+        }
+    }
+
+    /// Stops a running evaluation, which then fails with the reason's error.
+    public func cancel(_ reason: CancelReason) {
+        let task = state.withLock { state -> Task<AuthSuccess, any Error>? in
+            if state.cancelReason == nil { state.cancelReason = reason }
+            return state.running
+        }
+        task?.cancel()
+    }
+
+    /// Ends the context: a running evaluation fails with `appCancel`, any later use with `invalidContext`.
+    public func invalidate() {
+        let task = state.withLock { state -> Task<AuthSuccess, any Error>? in
+            state.invalidated = true
+            if state.cancelReason == nil { state.cancelReason = .app }
+            return state.running
+        }
+        task?.cancel()
+        eventSink.finish()
+    }
+
+    // MARK: - Internals shared with the sessions
+
+    func emit(_ event: AuthEvent) {
+        eventSink.yield(event)
+    }
+
+    var effectiveFallbackTitle: String? {
+        let title = fallbackTitle
+        if title == "" { return nil }
+        return title ?? Self.defaultFallbackTitle
+    }
+
+    func counter(_ scope: CounterScope) -> AttemptCounter {
+        environment.counters.counter(for: scope)
+    }
+
+    func passcodeRecord() throws(AuthError) -> PasscodeRecord? {
+        do { return try environment.passcodes.record(user: environment.user) } catch { throw AuthError(error) }
+    }
+
+    /// Why biometrics cannot run now, in the spec's order; nil when it can.
+    func biometricProblem(options: BiometricOptions, requirePasscode: Bool) async -> AuthError? {
+        guard let reader = environment.reader else {
+            return AuthError(.biometryNotAvailable, "no fingerprint reader is available")
+        }
+        if requirePasscode, let problem = passcodeProblem() { return problem }
+        do {
+            let identity = await reader.info.identity
+            let prints = try environment.prints.prints(user: environment.user, reader: identity)
+                .filter { options.fingers?.contains($0.finger) ?? true }
+            if prints.isEmpty {
+                let which = options.fingers.map { " (" + $0.map(\.rawValue).sorted().joined(separator: ", ") + ")" } ?? ""
+                return AuthError(.biometryNotEnrolled, "\(environment.user) has no print enrolled\(which) on \(identity)")
+            }
+        } catch {
+            return AuthError(error)
+        }
+        return lockoutProblem(.user(environment.user))
+    }
+
+    func lockoutProblem(_ scope: CounterScope) -> AuthError? {
+        let counter = counter(scope)
+        if counter.damaged {
+            return AuthError(.biometryLockout,
+                             "the attempt counter \(environment.counters.path(for: scope)) is damaged, so biometry counts as locked out; enter the passcode to unlock")
+        }
+        if counter.biometryLockedOut {
+            return AuthError(.biometryLockout,
+                             "biometry is locked out for \(scope) after too many failed matches; enter the passcode to unlock")
+        }
+        return nil
+    }
+
+    func passcodeProblem() -> AuthError? {
+        do {
+            if try passcodeRecord() == nil {
+                return AuthError(.passcodeNotSet, "no passcode is set for \(environment.user); set one with 'fpbridge passcode set'")
+            }
+            return nil
+        } catch {
+            return error
+        }
+    }
+
+    private func runPolicy(_ policy: AuthPolicy, reason: String, prompt: any AuthPrompt,
+                           options: BiometricOptions) async throws -> AuthSuccess {
+        switch policy {
+        case .biometrics:
+            return try await BiometricSession(context: self, options: options, scope: .verify(requirePasscode: true)).run()
+        case .deviceOwner:
+            if let problem = passcodeProblem() { throw problem }
+            if await biometricProblem(options: options, requirePasscode: false) == nil {
+                do {
+                    return try await BiometricSession(context: self, options: options, scope: .verify(requirePasscode: false),
+                                                      fallbackIsPasscode: true).run()
+                } catch let error as AuthError
+                    where [.userFallback, .authenticationFailed, .biometryLockout].contains(error.code) {
+                    // The device-owner policy falls to the passcode, never stops at a locked reader.
+                }
+            }
+            return try await PasscodeSession(context: self, prompt: prompt, reason: reason).run()
+        }
+    }
+
+    /// Runs one evaluation: one at a time, honouring invalidation, reuse and cancellation.
+    private func run(policy: AuthPolicy?, _ body: @escaping @Sendable () async throws -> AuthSuccess) async throws(AuthError) -> AuthSuccess {
+        let now = Date()
+        let start: Result<Task<AuthSuccess, any Error>, AuthError> = state.withLock { state in
+            if state.invalidated { return .failure(AuthError(.invalidContext, "the context has been invalidated")) }
+            if state.running != nil { return .failure(AuthError(.readerBusy, "this context is already evaluating")) }
+            if let policy, let last = state.lastSuccess, last.policy == policy,
+               now.timeIntervalSince(last.date) <= state.reuseDuration {
+                return .success(Task { AuthSuccess(method: .reused, user: last.success.user, finger: last.success.finger) })
+            }
+            state.cancelReason = nil
+            let task = Task { try await body() }
+            state.running = task
+            return .success(task)
+        }
+        let task = try start.get()
+        do {
+            let success = try await withTaskCancellationHandler {
+                try await task.value
+            } onCancel: {
+                self.cancel(.system)
+            }
+            state.withLock { state in
+                state.running = nil
+                if let policy, success.method != .reused { state.lastSuccess = (Date(), policy, success) }
+            }
+            return success
+        } catch {
+            let reason = state.withLock { state -> CancelReason? in
+                state.running = nil
+                return state.cancelReason
+            }
+            let mapped = AuthError(error)
+            if let reason, [.systemCancel, .readerFailure, .timedOut].contains(mapped.code) || error is CancellationError {
+                throw reason.error
+            }
+            throw mapped
+        }
+    }
+}

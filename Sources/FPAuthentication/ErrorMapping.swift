@@ -1,0 +1,47 @@
+import FPReaders
+import FPStore
+import Foundation
+
+extension AuthError {
+    /// How long libfprint's thermal model takes to cool a hot reader down.
+    static let coolDownSeconds: TimeInterval = 210
+
+    /// Gives any error from the layers below its authentication code.
+    public init(_ error: any Error) {
+        switch error {
+        case let error as AuthError: self = error
+        case let error as ReaderError: self = AuthError(reader: error)
+        case let error as StoreError: self = AuthError(store: error)
+        case is CancellationError: self = AuthError(.systemCancel, "the operation was cancelled")
+        default: self = AuthError(.readerFailure, "\(error)")
+        }
+    }
+
+    init(reader error: ReaderError) {
+        let message = error.description
+        switch error {
+        case .noReader, .permissionDenied: self = AuthError(.biometryNotAvailable, message)
+        case .notSupported: self = AuthError(.notSupported, message)
+        case .busy: self = AuthError(.readerBusy, message)
+        case .removed: self = AuthError(.biometryDisconnected, message)
+        case .tooHot: self = AuthError(.readerTooHot, message, retryAfter: Self.coolDownSeconds)
+        case .cancelled: self = AuthError(.systemCancel, message)
+        case .timedOut: self = AuthError(.timedOut, message)
+        case .printNotFound: self = AuthError(.notFound, message)
+        case .duplicatePrint: self = AuthError(.alreadyEnrolled, message)
+        case .invalidPrint: self = AuthError(.stateDamaged, message)
+        case .scriptEnded: self = AuthError(.scriptEnded, message)
+        case .invalidScript, .invalidSelection: self = AuthError(.invalidInput, message)
+        case .notOpen, .alreadyOpen, .storageFull, .protocolError, .general:
+            self = AuthError(.readerFailure, message)
+        }
+    }
+
+    init(store error: StoreError) {
+        switch error {
+        case .damaged: self = AuthError(.stateDamaged, error.description)
+        case .io: self = AuthError(.stateDamaged, "cannot use the state directory: \(error.description)")
+        case .invalidUserName: self = AuthError(.invalidInput, error.description)
+        }
+    }
+}

@@ -1,0 +1,204 @@
+import FPCore
+
+/// A reader in pure Swift, driven by a ``FakeScript``: headless demos, kiosk
+/// prototypes without hardware, and tests.
+///
+/// Each operation consumes script events in order. `wait` lines pause; the
+/// first other event decides the operation. A script that runs out ends the
+/// operation with ``ReaderError/scriptEnded(operation:line:)``, never a hang.
+/// On-chip storage (the `storage` feature) lives in memory for the reader's lifetime.
+public actor FakeReader: FingerprintReader {
+    private let settings: FakeReaderSettings
+    private let events: [FakeScript.Line]
+    private var cursor = 0
+    private var isOpen = false
+    private var unplugged = false
+    private var operationRunning = false
+    private var chip: [PrintData] = []
+
+    /// The device id of every fake reader, so that enrollments made under one
+    /// script are found under another.
+    public static let deviceID = "0"
+
+    public init(script: FakeScript) {
+        settings = script.settings
+        events = script.events
+    }
+
+    public var info: ReaderInfo {
+        ReaderInfo(identity: ReaderIdentity(driver: "fake", deviceID: Self.deviceID),
+                   name: settings.name, scanType: settings.scanType,
+                   enrollStages: settings.enrollStages, features: settings.features)
+    }
+
+    public func open() async throws {
+        if unplugged { throw ReaderError.removed }
+        if isOpen { throw ReaderError.alreadyOpen }
+        isOpen = true
+    }
+
+    public func close() async throws {
+        isOpen = false
+    }
+
+    public nonisolated func enroll(_ template: PrintTemplate) -> AsyncThrowingStream<EnrollEvent, any Error> {
+        AsyncThrowingStream { continuation in
+            let task = Task {
+                do {
+                    try await self.runEnroll { continuation.yield($0) }
+                    continuation.finish()
+                } catch {
+                    continuation.finish(throwing: error)
+                }
+            }
+            continuation.onTermination = { _ in task.cancel() }
+        }
+    }
+
+    public func verify(_ print: PrintData) async throws -> MatchOutcome {
+        try await match(against: [print], operation: "verify", feature: .verify)
+    }
+
+    public func identify(_ gallery: [PrintData]) async throws -> MatchOutcome {
+        try await match(against: gallery, operation: "identify", feature: .identify)
+    }
+
+    public func capture() async throws -> CapturedImage {
+        try await operation("capture", feature: .capture) {
+            while true {
+                switch try await self.nextEvent(for: "capture") {
+                case .scan(let id): return FakeImage.render(fingerID: id)
+                case .retry: continue
+                case .cancel, .fallback: throw ReaderError.cancelled
+                case .error, .unplug, .wait: preconditionFailure("handled by nextEvent")
+                }
+            }
+        }
+    }
+
+    public func listStoredPrints() async throws -> [DeviceStoredPrint] {
+        try await operation("listing stored prints", feature: .storageList) {
+            self.chip.map { DeviceStoredPrint(data: $0, finger: nil, username: nil, description: nil) }
+        }
+    }
+
+    public func deleteStoredPrint(_ print: PrintData) async throws {
+        try await operation("deleting stored prints", feature: .storageDelete) {
+            guard let index = self.chip.firstIndex(of: print) else { throw ReaderError.printNotFound }
+            self.chip.remove(at: index)
+        }
+    }
+
+    public func clearStorage() async throws {
+        try await operation("clearing storage", feature: .storageClear) {
+            self.chip.removeAll()
+        }
+    }
+
+    // MARK: - Script playback
+
+    private func runEnroll(_ emit: @Sendable (EnrollEvent) -> Void) async throws {
+        try await operation("enroll", feature: []) {
+            let total = self.settings.enrollStages
+            var enrolledID: String?
+            var completed = 0
+            while completed < total {
+                switch try await self.nextEvent(for: "enroll") {
+                case .scan(let id):
+                    if let first = enrolledID, first != id {
+                        emit(.retry(.general))
+                        continue
+                    }
+                    enrolledID = id
+                    completed += 1
+                    emit(.stageCompleted(completed: completed, total: total))
+                case .retry(let reason):
+                    emit(.retry(reason))
+                case .cancel:
+                    throw ReaderError.cancelled
+                case .fallback:
+                    throw ReaderError.invalidScript("'fallback' at line \(self.lastLine) has no meaning during enroll")
+                case .error, .unplug, .wait:
+                    preconditionFailure("handled by nextEvent")
+                }
+            }
+            let print = FakePrintFormat.encode(fingerID: enrolledID!)
+            let onChip = self.settings.features.contains(.storage)
+            if onChip {
+                if self.chip.contains(print) { throw ReaderError.duplicatePrint }
+                self.chip.append(print)
+            }
+            emit(.enrolled(EnrolledPrint(data: print, storedOnDevice: onChip)))
+        }
+    }
+
+    private func match(against gallery: [PrintData], operation name: String,
+                       feature: ReaderFeatures) async throws -> MatchOutcome {
+        let ids = try gallery.map { print throws(ReaderError) in try FakePrintFormat.decode(print) }
+        return try await operation(name, feature: feature) {
+            switch try await self.nextEvent(for: name) {
+            case .scan(let id):
+                let onChip = self.settings.features.contains(.storage)
+                let index = ids.indices.first { ids[$0] == id && (!onChip || self.chip.contains(gallery[$0])) }
+                return index.map { .match(galleryIndex: $0) } ?? .noMatch
+            case .retry(let reason): return .retry(reason)
+            case .cancel: return .userChoice(.cancel)
+            case .fallback: return .userChoice(.fallback)
+            case .error, .unplug, .wait: preconditionFailure("handled by nextEvent")
+            }
+        }
+    }
+
+    /// Runs one operation with the checks every reader makes first: open, not busy, feature present.
+    private func operation<T: Sendable>(_ name: String, feature: ReaderFeatures,
+                                        _ body: () async throws -> T) async throws -> T {
+        if unplugged { throw ReaderError.removed }
+        guard isOpen else { throw ReaderError.notOpen }
+        guard !operationRunning else { throw ReaderError.busy }
+        guard settings.features.isSuperset(of: feature) else { throw ReaderError.notSupported(name) }
+        operationRunning = true
+        defer { operationRunning = false }
+        return try await body()
+    }
+
+    private var lastLine: Int { cursor > 0 ? events[cursor - 1].number : 0 }
+
+    /// The next event that decides something. Waits, errors and unplugs are handled here.
+    private func nextEvent(for operation: String) async throws -> FakeEvent {
+        while true {
+            try checkCancelled()
+            guard cursor < events.count else {
+                throw ReaderError.scriptEnded(operation: operation, line: lastLine)
+            }
+            let line = events[cursor]
+            cursor += 1
+            if settings.latencyMilliseconds > 0 {
+                try await sleep(milliseconds: settings.latencyMilliseconds)
+            }
+            switch line.event {
+            case .wait(let ms):
+                try await sleep(milliseconds: ms)
+            case .error(let name):
+                throw name.readerError
+            case .unplug:
+                unplugged = true
+                isOpen = false
+                throw ReaderError.removed
+            default:
+                return line.event
+            }
+        }
+    }
+
+    private func sleep(milliseconds: Int) async throws {
+        do {
+            try await Task.sleep(for: .milliseconds(milliseconds))
+        } catch {
+            throw ReaderError.cancelled
+        }
+    }
+
+    private func checkCancelled() throws {
+        if Task.isCancelled { throw ReaderError.cancelled }
+    }
+}

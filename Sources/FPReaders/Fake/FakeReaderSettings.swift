@@ -1,0 +1,49 @@
+import FPCore
+
+/// How the fake reader presents itself. Set with `set NAME VALUE` script lines.
+public struct FakeReaderSettings: Sendable, Hashable {
+    public var name = "fpbridge fake reader"
+    public var scanType = ScanType.press
+    public var enrollStages = 5
+    public var features: ReaderFeatures = [.verify, .identify]
+    /// Delay before each event takes effect, as a real finger would take.
+    public var latencyMilliseconds = 0
+
+    public init() {}
+
+    mutating func apply(_ key: String, _ values: [String]) throws(FakeScriptError) {
+        func number(_ text: String, min: Int, max: Int) throws(FakeScriptError) -> Int {
+            guard let value = Int(text), (min...max).contains(value) else {
+                throw FakeScriptError(message: "'\(key)' needs a whole number from \(min) to \(max), not '\(text)'")
+            }
+            return value
+        }
+        switch key {
+        case "name":
+            name = values.joined(separator: " ")
+        case "scan-type":
+            guard values.count == 1, let type = ScanType(rawValue: values[0]) else {
+                throw FakeScriptError(message: "'scan-type' is press or swipe")
+            }
+            scanType = type
+        case "stages":
+            guard values.count == 1 else { throw FakeScriptError(message: "'stages' takes one number") }
+            enrollStages = try number(values[0], min: 1, max: 50)
+        case "latency":
+            guard values.count == 1 else { throw FakeScriptError(message: "'latency' takes one number") }
+            latencyMilliseconds = try number(values[0], min: 0, max: 60_000)
+        case "features":
+            var set: ReaderFeatures = []
+            for name in values.joined(separator: ",").split(separator: ",").map(String.init) {
+                guard let feature = ReaderFeatures(name: name) else {
+                    throw FakeScriptError(message: "unknown feature '\(name)'; use any of: "
+                        + ReaderFeatures.named.map(\.name).joined(separator: ", "))
+                }
+                set.insert(feature)
+            }
+            features = set
+        default:
+            throw FakeScriptError(message: "unknown setting '\(key)'; use name, scan-type, stages, latency or features")
+        }
+    }
+}

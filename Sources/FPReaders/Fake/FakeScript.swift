@@ -1,0 +1,157 @@
+import Foundation
+
+/// One thing that happens at the fake reader, as a script line describes it.
+public enum FakeEvent: Sendable, Hashable {
+    /// A finger touches the reader. Prints enrolled from one id match that id only.
+    case scan(String)
+    /// The reader asks for the finger again.
+    case retry(RetryReason)
+    /// The reader fails with the named libfprint error.
+    case error(FakeErrorName)
+    /// The reader is pulled out.
+    case unplug
+    /// Nothing happens for a while.
+    case wait(milliseconds: Int)
+    /// The user presses the prompt's cancel button.
+    case cancel
+    /// The user presses the prompt's fallback button.
+    case fallback
+}
+
+/// Reader errors a script can raise with `error NAME`.
+public enum FakeErrorName: String, Sendable, Hashable, CaseIterable {
+    case general
+    case notSupported = "not-supported"
+    case busy
+    case proto
+    case dataInvalid = "data-invalid"
+    case dataNotFound = "data-not-found"
+    case dataFull = "data-full"
+    case dataDuplicate = "data-duplicate"
+    case removed
+    case tooHot = "too-hot"
+    case timedOut = "timed-out"
+
+    var readerError: ReaderError {
+        switch self {
+        case .general: .general("the fake reader reported a general error")
+        case .notSupported: .notSupported("this operation")
+        case .busy: .busy
+        case .proto: .protocolError("the fake reader reported a protocol error")
+        case .dataInvalid: .invalidPrint("the fake reader rejected the print data")
+        case .dataNotFound: .printNotFound
+        case .dataFull: .storageFull
+        case .dataDuplicate: .duplicatePrint
+        case .removed: .removed
+        case .tooHot: .tooHot
+        case .timedOut: .timedOut
+        }
+    }
+}
+
+/// A parsed fake-reader script: reader settings plus the events, each with its line number.
+///
+/// Format, one item per line; `#` starts a comment; blank lines are ignored:
+///
+///     set stages 3                 # enroll stages (default 5)
+///     set scan-type swipe          # press (default) or swipe
+///     set features verify,identify # feature names as `fpbridge readers` prints them
+///     set name My test reader
+///     set latency 20               # milliseconds before each event takes effect
+///     scan alice-1                 # a touch by finger id "alice-1"
+///     retry too-short              # too-short | center | remove | general
+///     error too-hot                # see FakeErrorName
+///     unplug
+///     wait 250
+///     cancel                       # the user presses Cancel
+///     fallback                     # the user presses the fallback button
+public struct FakeScript: Sendable, Hashable {
+    public struct Line: Sendable, Hashable {
+        public let number: Int
+        public let event: FakeEvent
+    }
+
+    public var events: [Line] = []
+    public var settings = FakeReaderSettings()
+
+    public init(events: [Line] = [], settings: FakeReaderSettings = FakeReaderSettings()) {
+        self.events = events
+        self.settings = settings
+    }
+
+    /// Reads and parses a script file.
+    public static func load(path: String) throws(ReaderError) -> FakeScript {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw .invalidScript("cannot read script file '\(path)'")
+        }
+        guard let text = String(data: data, encoding: .utf8) else {
+            throw .invalidScript("script file '\(path)' is not UTF-8 text")
+        }
+        do {
+            return try parse(text)
+        } catch {
+            throw .invalidScript("\(path): \(error.message)")
+        }
+    }
+
+    /// Parses script text; errors name the offending line.
+    public static func parse(_ text: String) throws(FakeScriptError) -> FakeScript {
+        var script = FakeScript()
+        for (index, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            let number = index + 1
+            let content = rawLine.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
+            let words = content.split(whereSeparator: \.isWhitespace).map(String.init)
+            guard let verb = words.first else { continue }
+            let args = Array(words.dropFirst())
+            func fail(_ why: String) -> FakeScriptError {
+                FakeScriptError(message: "line \(number): \(why)")
+            }
+            func single(_ what: String) throws(FakeScriptError) -> String {
+                guard args.count == 1 else { throw fail("'\(verb)' takes exactly one \(what)") }
+                return args[0]
+            }
+            switch verb {
+            case "set":
+                guard args.count >= 2 else { throw fail("'set' takes a name and a value") }
+                do {
+                    try script.settings.apply(args[0], Array(args.dropFirst()))
+                } catch {
+                    throw fail(error.message)
+                }
+            case "scan":
+                script.events.append(Line(number: number, event: .scan(try single("finger id"))))
+            case "retry":
+                let name = try single("reason")
+                guard let reason = RetryReason(rawValue: name) else {
+                    throw fail("unknown retry reason '\(name)'; use one of: "
+                        + RetryReason.allCases.map(\.rawValue).joined(separator: ", "))
+                }
+                script.events.append(Line(number: number, event: .retry(reason)))
+            case "error":
+                let name = try single("error name")
+                guard let error = FakeErrorName(rawValue: name) else {
+                    throw fail("unknown error name '\(name)'; use one of: "
+                        + FakeErrorName.allCases.map(\.rawValue).joined(separator: ", "))
+                }
+                script.events.append(Line(number: number, event: .error(error)))
+            case "wait":
+                let value = try single("number of milliseconds")
+                guard let ms = Int(value), ms >= 0 else { throw fail("'wait' needs a whole number of milliseconds, not '\(value)'") }
+                script.events.append(Line(number: number, event: .wait(milliseconds: ms)))
+            case "unplug", "cancel", "fallback":
+                guard args.isEmpty else { throw fail("'\(verb)' takes no argument") }
+                let event: FakeEvent = verb == "unplug" ? .unplug : verb == "cancel" ? .cancel : .fallback
+                script.events.append(Line(number: number, event: event))
+            default:
+                throw fail("unknown command '\(verb)'; use scan, retry, error, unplug, wait, cancel, fallback or set")
+            }
+        }
+        return script
+    }
+}
+
+/// A script line that could not be parsed.
+public struct FakeScriptError: Error, Sendable, CustomStringConvertible {
+    public let message: String
+    public var description: String { message }
+}

@@ -1,0 +1,35 @@
+import FPCore
+
+/// A fingerprint reader: libfprint's readers and the fake reader implement it alike.
+///
+/// One reader serves one operation at a time; a second concurrent operation
+/// fails at once with ``ReaderError/busy``. Every operation honours Swift task
+/// cancellation and then fails with ``ReaderError/cancelled``.
+public protocol FingerprintReader: AnyObject, Sendable {
+    /// What the reader says about itself. Refreshed by ``open()``, since some
+    /// readers only know their enroll stage count once opened.
+    var info: ReaderInfo { get async }
+
+    /// Opens the reader for use. Must precede every other operation.
+    func open() async throws
+    /// Closes the reader. Safe to call on a reader that has been removed.
+    func close() async throws
+
+    /// Enrolls a new print, reporting each accepted scan and each retry.
+    /// The stream ends with ``EnrollEvent/enrolled(_:)`` or an error.
+    func enroll(_ template: PrintTemplate) -> AsyncThrowingStream<EnrollEvent, any Error>
+
+    /// Scans once and compares the finger with one enrolled print.
+    func verify(_ print: PrintData) async throws -> MatchOutcome
+    /// Scans once and looks the finger up among several enrolled prints.
+    func identify(_ gallery: [PrintData]) async throws -> MatchOutcome
+    /// Waits for a finger and returns the raw image (image readers only).
+    func capture() async throws -> CapturedImage
+
+    /// Lists the prints kept on the sensor (match-on-chip readers only).
+    func listStoredPrints() async throws -> [DeviceStoredPrint]
+    /// Deletes one print from the sensor's storage.
+    func deleteStoredPrint(_ print: PrintData) async throws
+    /// Wipes the sensor's storage.
+    func clearStorage() async throws
+}

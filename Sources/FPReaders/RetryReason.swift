@@ -1,0 +1,18 @@
+/// Why a reader asks for the finger again. A retry is a hint to the user,
+/// never a failed match.
+public enum RetryReason: String, Sendable, Codable, Hashable, CaseIterable {
+    case general
+    case tooShort = "too-short"
+    case center
+    case remove
+
+    /// What to tell the user.
+    public var hint: String {
+        switch self {
+        case .general: "The scan did not work; try again"
+        case .tooShort: "The swipe was too short; try again"
+        case .center: "Center your finger on the reader and try again"
+        case .remove: "Remove your finger and try again"
+        }
+    }
+}

@@ -1,0 +1,29 @@
+/// Turns driver and device ids into safe single path components, and checks user names.
+enum PathComponent {
+    private static let safe = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-".utf8)
+
+    /// Percent-encodes everything but letters, digits, `.`, `_` and `-` (and a leading `.`).
+    static func encode(_ text: String) -> String {
+        var result = ""
+        for (index, byte) in text.utf8.enumerated() {
+            if safe.contains(byte) && !(index == 0 && byte == UInt8(ascii: ".")) {
+                result.unicodeScalars.append(Unicode.Scalar(byte))
+            } else {
+                result += "%" + String(byte, radix: 16, uppercase: true).leftPadded(to: 2)
+            }
+        }
+        return result.isEmpty ? "%" : result
+    }
+
+    static func validateUser(_ name: String) throws(StoreError) {
+        guard !name.isEmpty, name.utf8.count <= 64, !name.hasPrefix("."),
+              name.utf8.allSatisfy({ safe.contains($0) })
+        else { throw .invalidUserName(name) }
+    }
+}
+
+private extension String {
+    func leftPadded(to width: Int) -> String {
+        String(repeating: "0", count: max(0, width - count)) + self
+    }
+}

@@ -1,0 +1,55 @@
+import FPCore
+import Foundation
+
+/// One enrolled print as stored: the reader's serialised bytes plus who, which
+/// finger, which reader and when.
+public struct PrintRecord: Sendable, Hashable, Codable {
+    /// The file format version; bumped when the layout changes.
+    public static let currentFormat = 1
+
+    public var format: Int
+    public var user: String
+    public var finger: Finger
+    public var reader: ReaderIdentity
+    public var enrolledAt: Date
+    /// True when the template lives on the sensor and must be deleted there too.
+    public var storedOnDevice: Bool
+    public var print: PrintData
+
+    public init(user: String, finger: Finger, reader: ReaderIdentity, enrolledAt: Date,
+                storedOnDevice: Bool, print: PrintData) {
+        format = Self.currentFormat
+        self.user = user
+        self.finger = finger
+        self.reader = reader
+        self.enrolledAt = enrolledAt
+        self.storedOnDevice = storedOnDevice
+        self.print = print
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case format, user, finger, reader, enrolledAt, storedOnDevice, print
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        format = try container.decode(Int.self, forKey: .format)
+        user = try container.decode(String.self, forKey: .user)
+        finger = try container.decode(Finger.self, forKey: .finger)
+        reader = try container.decode(ReaderIdentity.self, forKey: .reader)
+        enrolledAt = try container.decode(Date.self, forKey: .enrolledAt)
+        storedOnDevice = try container.decode(Bool.self, forKey: .storedOnDevice)
+        print = PrintData(bytes: Array(try container.decode(Data.self, forKey: .print)))
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(format, forKey: .format)
+        try container.encode(user, forKey: .user)
+        try container.encode(finger, forKey: .finger)
+        try container.encode(reader, forKey: .reader)
+        try container.encode(enrolledAt, forKey: .enrolledAt)
+        try container.encode(storedOnDevice, forKey: .storedOnDevice)
+        try container.encode(Data(print.bytes), forKey: .print)
+    }
+}

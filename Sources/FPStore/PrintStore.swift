@@ -1,0 +1,117 @@
+import Crypto
+import FPCore
+import Foundation
+
+/// Enrolled prints on disk, one file per user, reader and finger:
+/// `prints/USER/DRIVER/DEVICE-ID/FINGER.json`.
+///
+/// Writes are atomic and serialised across processes by the state
+/// directory's lock; a file that cannot be read is reported by path and
+/// never overwritten or removed behind the user's back.
+public struct PrintStore: Sendable {
+    public let directory: StateDirectory
+
+    public init(directory: StateDirectory) {
+        self.directory = directory
+    }
+
+    /// Runs `body` holding the state directory's cross-process lock.
+    public func withLock<T>(_ body: () throws -> T) throws -> T {
+        try FileLock(path: directory.file(".lock")).withLock(body)
+    }
+
+    /// The file a print is kept in.
+    public func path(user: String, reader: ReaderIdentity, finger: Finger) throws(StoreError) -> String {
+        try readerDirectory(user: user, reader: reader) + "/\(finger.rawValue).json"
+    }
+
+    /// The user's prints for one reader (all readers when nil), by finger.
+    public func prints(user: String, reader: ReaderIdentity?) throws(StoreError) -> [PrintRecord] {
+        try PathComponent.validateUser(user)
+        let userDirectory = directory.file("prints", user)
+        var paths: [String] = []
+        if let reader {
+            let folder = try readerDirectory(user: user, reader: reader)
+            paths = AtomicFile.list(folder).map { folder + "/" + $0 }
+        } else {
+            for driver in AtomicFile.list(userDirectory) {
+                for device in AtomicFile.list(userDirectory + "/" + driver) {
+                    let folder = "\(userDirectory)/\(driver)/\(device)"
+                    paths += AtomicFile.list(folder).map { folder + "/" + $0 }
+                }
+            }
+        }
+        var records: [PrintRecord] = []
+        for path in paths where path.hasSuffix(".json") {
+            if let record = try load(path) { records.append(record) }
+        }
+        return records.sorted { ($0.reader.description, $0.finger) < ($1.reader.description, $1.finger) }
+    }
+
+    /// One print, or nil when that finger is not enrolled on that reader.
+    public func print(user: String, reader: ReaderIdentity, finger: Finger) throws(StoreError) -> PrintRecord? {
+        try load(try path(user: user, reader: reader, finger: finger))
+    }
+
+    /// Every user with at least one print on the reader.
+    public func users(reader: ReaderIdentity) throws(StoreError) -> [String] {
+        var users: [String] = []
+        for user in AtomicFile.list(directory.file("prints")) where (try? PathComponent.validateUser(user)) != nil {
+            if try !prints(user: user, reader: reader).isEmpty { users.append(user) }
+        }
+        return users
+    }
+
+    /// Stores a print, replacing any earlier one for the same user, reader and finger.
+    public func save(_ record: PrintRecord) throws(StoreError) {
+        let path = try path(user: record.user, reader: record.reader, finger: record.finger)
+        try AtomicFile.write(StateCoding.encode(record), to: path)
+    }
+
+    /// Removes a print; false when there was none.
+    @discardableResult
+    public func delete(user: String, reader: ReaderIdentity, finger: Finger) throws(StoreError) -> Bool {
+        let path = try path(user: user, reader: reader, finger: finger)
+        guard FileManager.default.fileExists(atPath: path) else { return false }
+        try AtomicFile.remove(path)
+        return true
+    }
+
+    /// A stable hash over the user's enrolled prints (Apple's
+    /// `evaluatedPolicyDomainState`): it changes whenever a print is added,
+    /// replaced or deleted. Nil when the user has no prints.
+    public func enrollmentStateHash(user: String) throws(StoreError) -> String? {
+        let records = try prints(user: user, reader: nil)
+        guard !records.isEmpty else { return nil }
+        var hasher = SHA256()
+        for record in records {
+            let printDigest = SHA256.hash(data: record.print.bytes)
+            let line = "\(record.reader.driver)\u{0}\(record.reader.deviceID)\u{0}\(record.finger.rawValue)\u{0}"
+            hasher.update(data: Array(line.utf8))
+            hasher.update(data: Array(printDigest))
+        }
+        return hasher.finalize().map { String(format: "%02x", $0) }.joined()
+    }
+
+    private func readerDirectory(user: String, reader: ReaderIdentity) throws(StoreError) -> String {
+        try PathComponent.validateUser(user)
+        return directory.file("prints", user, PathComponent.encode(reader.driver), PathComponent.encode(reader.deviceID))
+    }
+
+    /// Reads and checks one print file: it must parse, and say what its path says.
+    private func load(_ path: String) throws(StoreError) -> PrintRecord? {
+        guard let data = try AtomicFile.read(path) else { return nil }
+        let record = try StateCoding.decode(PrintRecord.self, from: data, path: path)
+        guard record.format == PrintRecord.currentFormat else {
+            throw .damaged(path: path, reason: "unknown format version \(record.format)")
+        }
+        let expected = try self.path(user: record.user, reader: record.reader, finger: record.finger)
+        guard expected == path else {
+            throw .damaged(path: path, reason: "it describes \(record.user)'s \(record.finger.rawValue) on \(record.reader), which belongs elsewhere")
+        }
+        guard record.print.bytes.count > 3 else {
+            throw .damaged(path: path, reason: "the print is only \(record.print.bytes.count) bytes long")
+        }
+        return record
+    }
+}

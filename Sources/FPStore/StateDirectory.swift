@@ -1,0 +1,31 @@
+import Foundation
+
+/// Where fpbridge keeps its state: `--state-dir`, else `FPBRIDGE_STATE_DIR`,
+/// else `$XDG_STATE_HOME/fpbridge`, else `~/.local/state/fpbridge`.
+public struct StateDirectory: Sendable, Hashable, CustomStringConvertible {
+    public let path: String
+
+    public init(path: String) {
+        self.path = path
+    }
+
+    /// Picks the directory by the rule above.
+    public static func resolve(explicit: String?, environment: [String: String] = ProcessInfo.processInfo.environment) -> StateDirectory {
+        if let explicit, !explicit.isEmpty { return StateDirectory(path: explicit) }
+        if let fromEnvironment = environment["FPBRIDGE_STATE_DIR"], !fromEnvironment.isEmpty {
+            return StateDirectory(path: fromEnvironment)
+        }
+        if let xdg = environment["XDG_STATE_HOME"], xdg.hasPrefix("/") {
+            return StateDirectory(path: xdg + "/fpbridge")
+        }
+        let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
+        return StateDirectory(path: home + "/.local/state/fpbridge")
+    }
+
+    public var description: String { path }
+
+    /// A path inside the state directory.
+    public func file(_ components: String...) -> String {
+        ([path] + components).joined(separator: "/")
+    }
+}

@@ -1,0 +1,19 @@
+/// Why the store could not read or write its state.
+public enum StoreError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// A state file exists but cannot be understood. It is left in place untouched.
+    case damaged(path: String, reason: String)
+    /// The file system refused an operation.
+    case io(path: String, reason: String)
+    /// A user name that cannot name a directory safely.
+    case invalidUserName(String)
+
+    public var description: String {
+        switch self {
+        case .damaged(let path, let reason):
+            "damaged state file \(path): \(reason) (the file was left as it is; move it away or restore it from a backup)"
+        case .io(let path, let reason): "\(path): \(reason)"
+        case .invalidUserName(let name):
+            "invalid user name '\(name)': use letters, digits, '.', '_' and '-' (at most 64, not starting with '.')"
+        }
+    }
+}

@@ -1,0 +1,157 @@
+import ArgumentParser
+import FPAuthentication
+import FPCore
+import FPReaders
+import FPStore
+import Foundation
+
+struct DemoCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "demo",
+        abstract: "A narrated walk-through on the fake reader: no hardware, no set-up, nothing kept.",
+        discussion: "Enrolls a finger, matches it, fails to match another, runs into lockout and recovers with the passcode. Uses a temporary state directory unless --state-dir is given.")
+
+    @OptionGroup var options: GlobalOptions
+
+    func run() async throws {
+        let temporary = options.stateDir == nil
+        let directory = temporary
+            ? StateDirectory(path: NSTemporaryDirectory() + "fpbridge-demo-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
+            : options.stateDirectory
+        defer { if temporary { try? FileManager.default.removeItem(atPath: directory.path) } }
+        var configuration = AuthConfiguration()
+        configuration.scanTimeoutSeconds = 5
+        let demo = DemoRun(directory: directory, configuration: configuration, console: options.console)
+        let steps = try await demo.run()
+        options.console.success("\nThe demo is over: every rule above is the engine's, not the demo's.",
+                                ["steps": .array(steps), "user": .string(DemoRun.user)])
+    }
+}
+
+/// The demo's script: each step narrates, runs the real engine on a fake reader, and reports.
+struct DemoRun {
+    static let user = "alice"
+    static let passcode = "2468"
+
+    let directory: StateDirectory
+    let configuration: AuthConfiguration
+    let console: Console
+
+    func run() async throws -> [JSONValue] {
+        var steps: [JSONValue] = []
+        func record(_ name: String, _ result: Result<AuthSuccess, AuthError>) {
+            switch result {
+            case .success(let success):
+                say("  → success: \(success.user) by \(success.method.rawValue)")
+                steps.append(["step": .string(name), "ok": true, "method": .string(success.method.rawValue)])
+            case .failure(let error):
+                say("  → \(error.code.name) (\(error.code.rawValue)): \(error.message)")
+                steps.append(["step": .string(name), "ok": false, "code": .int(error.code.rawValue),
+                              "name": .string(error.code.name)])
+            }
+        }
+
+        say("1. Enroll alice's right index finger: five touches, one of them too short.")
+        let enrolled = try await enroll(script: "scan alice-1\nscan alice-1\nretry too-short\nscan alice-1\nscan alice-1\nscan alice-1")
+        steps.append(["step": "enroll", "ok": true, "finger": .string(enrolled.finger.rawValue)])
+        say("  → enrolled \(enrolled.finger.rawValue); state hash \(try hash().prefix(12))…")
+
+        say("2. Verify: alice touches the reader.")
+        record("verify-match", await verify(script: "scan alice-1"))
+
+        say("3. Verify: somebody else touches it.")
+        record("verify-no-match", await verify(script: "scan mallory-1"))
+
+        say("4. Alice sets a passcode (kept only as a salted scrypt hash).")
+        try PasscodeManager(context: context(script: "")).set(Self.passcode)
+        steps.append(["step": "passcode-set", "ok": true])
+
+        say("5. Authenticate (biometrics): three wrong fingers in one prompt end it.")
+        record("auth-three-failures", await auth(.biometrics, script: "scan mallory-1\nscan mallory-2\nscan mallory-3"))
+
+        say("6. Authenticate again: two more wrong fingers make five in a row, and fingerprint locks.")
+        record("auth-lockout", await auth(.biometrics, script: "scan mallory-4\nscan mallory-5"))
+
+        say("7. Even the right finger is refused now, without a scan.")
+        record("auth-while-locked", await auth(.biometrics, script: "scan alice-1"))
+
+        say("8. Authenticate as device owner: the locked fingerprint falls to the passcode.")
+        record("auth-device-owner-passcode", await auth(.deviceOwner, script: "", passcodes: [Self.passcode]))
+
+        say("9. Fingerprint works again.")
+        record("auth-after-recovery", await auth(.biometrics, script: "scan alice-1"))
+        return steps
+    }
+
+    private func say(_ text: String) {
+        if console.json { console.note(text) } else { print(text) }
+    }
+
+    private func context(script: String) throws -> AuthenticationContext {
+        let reader = FakeReader(script: try FakeScript.parse(script))
+        return AuthenticationContext(environment: AuthEnvironment(
+            user: Self.user, reader: reader, stateDirectory: directory, configuration: configuration))
+    }
+
+    private func withReader<T>(_ context: AuthenticationContext, _ body: () async throws -> T) async throws -> T {
+        try await context.environment.reader?.open()
+        defer { context.invalidate() }
+        let console = console
+        let printer = EventPrinter.start(for: context) { line in
+            if console.json { console.note("   " + line) } else { print("   " + line) }
+        }
+        let result = try await body()
+        context.invalidate()
+        await printer.value
+        return result
+    }
+
+    private func enroll(script: String) async throws -> PrintRecord {
+        let context = try context(script: script)
+        return try await withReader(context) {
+            var saved: PrintRecord?
+            for try await update in Enrollment(environment: context.environment).enroll(.rightIndex, replace: true) {
+                if case .saved(let record) = update { saved = record }
+            }
+            return saved!
+        }
+    }
+
+    private func verify(script: String) async -> Result<AuthSuccess, AuthError> {
+        await attempt(script: script) { try await $0.verifyFinger(reason: "demo", options: BiometricOptions(maxFailedMatches: 1)) }
+    }
+
+    private func auth(_ policy: AuthPolicy, script: String, passcodes: [String] = []) async -> Result<AuthSuccess, AuthError> {
+        await attempt(script: script) {
+            try await $0.evaluate(policy, reason: "Unlock the demo", prompt: ScriptedPasscodes(passcodes))
+        }
+    }
+
+    private func attempt(script: String, _ body: (AuthenticationContext) async throws -> AuthSuccess) async -> Result<AuthSuccess, AuthError> {
+        do {
+            let context = try context(script: script)
+            return .success(try await withReader(context) { try await body(context) })
+        } catch {
+            return .failure(AuthError(error))
+        }
+    }
+
+    private func hash() throws -> String {
+        try PrintStore(directory: directory).enrollmentStateHash(user: Self.user) ?? "none"
+    }
+}
+
+/// Types the demo's passcodes, one per request.
+final class ScriptedPasscodes: AuthPrompt {
+    private let queue: Mutex<[String]>
+
+    init(_ passcodes: [String]) {
+        queue = Mutex(passcodes)
+    }
+
+    func passcode(reason: String, attemptsLeftBeforeLockout: Int) async -> String? {
+        queue.withLock { $0.isEmpty ? nil : $0.removeFirst() }
+    }
+}
+
+import Synchronization

@@ -1,0 +1,27 @@
+import ArgumentParser
+import FPAuthentication
+
+struct IdentifyCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "identify",
+        abstract: "Find who is at the reader among all users enrolled on it.",
+        discussion: "Failures count per reader, so that cycling through users gives no extra attempts.")
+
+    @OptionGroup var options: GlobalOptions
+
+    @Option(help: "Failed matches allowed before giving up (at most the policy's limit, 3 by default).")
+    var attempts = 1
+
+    func run() async throws {
+        guard attempts >= 1 else { throw AuthError(.invalidInput, "--attempts must be at least 1") }
+        let console = options.console
+        let success = try await ReaderSession.with(options) { reader in
+            let context = AuthenticationContext(environment: try ReaderSession.environment(options, reader: reader))
+            return try await Evaluation.run(context, console: console) {
+                try await context.identify(reason: "identify", options: BiometricOptions(maxFailedMatches: attempts))
+            }
+        }
+        console.success("Identified \(success.user) (\(success.finger?.rawValue ?? "finger")).",
+                        ["match": true, "user": .string(success.user), "finger": .optional(success.finger?.rawValue)])
+    }
+}

@@ -1,0 +1,100 @@
+import ArgumentParser
+import FPAuthentication
+
+struct PasscodeCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "passcode",
+        abstract: "Set, change or remove the user's passcode (kept only as a salted scrypt hash).",
+        subcommands: [Set.self, Change.self, Remove.self])
+
+    struct Set: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Set the first passcode. With --passcode-stdin: one line, the new passcode.")
+        @OptionGroup var options: GlobalOptions
+        @Flag(help: "Read the passcode from standard input instead of a no-echo prompt.")
+        var passcodeStdin = false
+
+        func run() async throws {
+            let context = try PasscodeCommand.context(options)
+            let passcode = try PasscodeCommand.newPasscode(fromStandardInput: passcodeStdin)
+            try PasscodeManager(context: context).set(passcode)
+            options.console.success("Passcode set for \(options.userName).", ["user": .string(options.userName)])
+        }
+    }
+
+    struct Change: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Change the passcode. With --passcode-stdin: the current passcode, then the new one, one per line.")
+        @OptionGroup var options: GlobalOptions
+        @Flag(help: "Read passcodes from standard input instead of no-echo prompts.")
+        var passcodeStdin = false
+
+        func run() async throws {
+            let context = try PasscodeCommand.context(options)
+            let current = PasscodeCommand.currentPasscode(fromStandardInput: passcodeStdin)
+            let passcode = try PasscodeCommand.newPasscode(fromStandardInput: passcodeStdin)
+            try await Evaluation.run(context, console: options.console) {
+                try await PasscodeManager(context: context).change(to: passcode, prompt: FixedPasscodePrompt(current))
+            }
+            options.console.success("Passcode changed for \(options.userName).", ["user": .string(options.userName)])
+        }
+    }
+
+    struct Remove: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Remove the passcode. With --passcode-stdin: one line, the current passcode.")
+        @OptionGroup var options: GlobalOptions
+        @Flag(help: "Read the passcode from standard input instead of a no-echo prompt.")
+        var passcodeStdin = false
+
+        func run() async throws {
+            let context = try PasscodeCommand.context(options)
+            let current = PasscodeCommand.currentPasscode(fromStandardInput: passcodeStdin)
+            try await Evaluation.run(context, console: options.console) {
+                try await PasscodeManager(context: context).remove(prompt: FixedPasscodePrompt(current))
+            }
+            options.console.success("Passcode removed for \(options.userName).", ["user": .string(options.userName)])
+        }
+    }
+
+    static func currentPasscode(fromStandardInput: Bool) -> String? {
+        fromStandardInput ? readLine(strippingNewline: true) : TerminalPrompt.readHidden("Current passcode: ")
+    }
+
+    static func context(_ options: GlobalOptions) throws -> AuthenticationContext {
+        AuthenticationContext(environment: try ReaderSession.environment(options, reader: nil))
+    }
+
+    static func newPasscode(fromStandardInput: Bool) throws(AuthError) -> String {
+        if fromStandardInput {
+            guard let line = readLine(strippingNewline: true) else {
+                throw AuthError(.invalidInput, "no new passcode on standard input")
+            }
+            return line
+        }
+        guard let first = TerminalPrompt.readHidden("New passcode: "),
+              let second = TerminalPrompt.readHidden("Repeat the new passcode: ")
+        else { throw AuthError(.invalidInput, "no new passcode was entered") }
+        guard first == second else { throw AuthError(.invalidInput, "the two passcodes differ; nothing was changed") }
+        return first
+    }
+}
+
+import Synchronization
+
+/// Answers the engine's passcode request with a passcode read beforehand, once:
+/// a wrong one ends the command rather than asking again.
+final class FixedPasscodePrompt: AuthPrompt {
+    private let value: Mutex<String?>
+
+    init(_ value: String?) {
+        self.value = Mutex(value)
+    }
+
+    func passcode(reason: String, attemptsLeftBeforeLockout: Int) async -> String? {
+        value.withLock { value in
+            defer { value = nil }
+            return value
+        }
+    }
+}

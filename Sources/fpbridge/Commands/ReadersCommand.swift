@@ -1,0 +1,35 @@
+import ArgumentParser
+import FPReaders
+
+struct ReadersCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "readers", abstract: "List the readers the selected backend sees.")
+
+    @OptionGroup var options: GlobalOptions
+
+    func run() async throws {
+        let readers: [any FingerprintReader]
+        do { readers = try await options.selection().candidates() } catch { throw AuthError(error) }
+        var infos: [ReaderInfo] = []
+        for reader in readers { infos.append(await reader.info) }
+        let text = infos.isEmpty
+            ? "No readers found. Try --reader fake, or see the README's hardware section."
+            : infos.map { info in
+                "\(info.identity.driver)\t\(info.identity.deviceID)\t\(info.name)\n"
+                    + "\tscan type: \(info.scanType.rawValue), enroll stages: \(info.enrollStages), "
+                    + "features: \(info.features.names.joined(separator: ","))"
+            }.joined(separator: "\n")
+        options.console.success(text, ["readers": .array(infos.map(Self.json))])
+    }
+
+    static func json(_ info: ReaderInfo) -> JSONValue {
+        [
+            "driver": .string(info.identity.driver), "deviceId": .string(info.identity.deviceID),
+            "name": .string(info.name), "scanType": .string(info.scanType.rawValue),
+            "enrollStages": .int(info.enrollStages), "features": .array(info.features.names.map(JSONValue.string)),
+            "temperature": .string(info.temperature.rawValue),
+        ]
+    }
+}
+
+import FPAuthentication

@@ -1,0 +1,30 @@
+import ArgumentParser
+
+/// The `fpbridge` command.
+struct FPBridge: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "fpbridge",
+        abstract: "Fingerprint readers on Linux with Touch ID's rules: attempt limits, lockout and passcode fallback.",
+        discussion: """
+        Readers: any reader libfprint drives, or the built-in fake reader (--reader fake:SCRIPTFILE), \
+        which plays a script of touches, one event per line: scan ID, retry too-short|center|remove|general, \
+        error NAME, unplug, wait MS, cancel, fallback; '#' starts a comment.
+
+        EXIT STATUS
+          0  success
+          1  authentication not successful (no match, cancelled, fallback chosen, locked out, timed out)
+          2  usage or bad input (unknown option or finger name, malformed script, already enrolled)
+          3  reader or environment problem (no reader, disconnected, not enrolled, no passcode, damaged state file)
+
+        With --json every command prints one JSON object; failures carry error.code with Apple's \
+        LAError numbers (-1 authenticationFailed … -13 biometryDisconnected, -1004 notInteractive) \
+        and Linux-only codes from -2001 down (see the README).
+        """,
+        version: "0.1.0",
+        subcommands: [
+            ReadersCommand.self, EnrollCommand.self, VerifyCommand.self, IdentifyCommand.self,
+            ListCommand.self, DeleteCommand.self, AuthCommand.self, CanEvaluateCommand.self,
+            PasscodeCommand.self, StatusCommand.self, UnlockCommand.self, DemoCommand.self,
+        ]
+    )
+}

@@ -1,0 +1,45 @@
+import FPAuthentication
+import Foundation
+
+/// Where command output goes: results on stdout (one JSON object with
+/// `--json`), progress and prompts on stderr, so that scripts can parse stdout.
+struct Console: Sendable {
+    let json: Bool
+
+    /// Progress and hints for the person at the terminal.
+    func note(_ text: String) {
+        FileHandle.standardError.write(Data((text + "\n").utf8))
+    }
+
+    /// A command's result: the text for people, or the JSON object with `"ok": true`.
+    func success(_ text: @autoclosure () -> String, _ fields: [String: JSONValue]) {
+        if json {
+            var object = fields
+            object["ok"] = true
+            print(JSONValue.object(object).rendered)
+        } else {
+            let line = text()
+            if !line.isEmpty { print(line) }
+        }
+        fflush(nil)
+    }
+
+    /// Reports a failure and returns the process exit status for it.
+    func failure(_ error: AuthError, _ fields: [String: JSONValue] = [:]) -> Int32 {
+        if json {
+            var detail: [String: JSONValue] = [
+                "code": .int(error.code.rawValue), "name": .string(error.code.name), "message": .string(error.message),
+            ]
+            if let retryAfter = error.retryAfter { detail["retryAfter"] = .double(retryAfter) }
+            var object = fields
+            object["ok"] = false
+            object["error"] = .object(detail)
+            print(JSONValue.object(object).rendered)
+            fflush(nil)
+        }
+        var text = "fpbridge: \(error.message) [\(error.code.name) \(error.code.rawValue)]"
+        if let retryAfter = error.retryAfter { text += " (retry after \(Int(retryAfter.rounded(.up))) s)" }
+        note(text)
+        return error.code.exitStatus
+    }
+}

@@ -1,0 +1,33 @@
+import FPAuthentication
+import FPReaders
+import Foundation
+
+/// Shows an evaluation's events on stderr as a terminal prompt would.
+enum EventPrinter {
+    static func text(_ event: AuthEvent) -> String {
+        switch event {
+        case .presentFinger(let scanType): "\(scanType.instruction)…"
+        case .retryHint(let reason): "  \(reason.hint)"
+        case .noMatch(let left, let beforeLockout):
+            "  No match. \(left) attempt\(left == 1 ? "" : "s") left in this prompt, \(beforeLockout) before lockout."
+        case .fallbackOffered(let title): "  [\(title)] is now available (choose it to use your passcode instead)."
+        case .lockedOut: "  Too many failed attempts: fingerprint is locked out until the passcode is entered."
+        case .passcodeRequested(let left): "Enter your passcode (\(left) attempt\(left == 1 ? "" : "s") before passcode lockout)."
+        case .passcodeRejected(let left): "  Wrong passcode; \(left) attempt\(left == 1 ? "" : "s") left before lockout."
+        case .matched(let user, let finger): "  Matched \(user)\(finger.map { "'s \($0.rawValue)" } ?? "")."
+        }
+    }
+
+    /// Prints the context's events until it is invalidated; await the task to flush.
+    static func start(for context: AuthenticationContext, console: Console) -> Task<Void, Never> {
+        start(for: context) { console.note($0) }
+    }
+
+    static func start(for context: AuthenticationContext, write: @escaping @Sendable (String) -> Void) -> Task<Void, Never> {
+        Task {
+            for await event in context.events {
+                write(text(event))
+            }
+        }
+    }
+}

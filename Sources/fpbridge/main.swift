@@ -1,0 +1,48 @@
+import ArgumentParser
+import FPAuthentication
+import Foundation
+import Logging
+
+// Parsing is done by hand around swift-argument-parser so that every failure
+// ends with the documented exit status (2 for usage) and, with --json, one JSON object.
+let arguments = Array(CommandLine.arguments.dropFirst())
+let console = Console(json: arguments.contains("--json"))
+let verbose = arguments.contains("--verbose") || arguments.contains("-v")
+    || ProcessInfo.processInfo.environment["FPBRIDGE_LOG"] == "debug"
+LoggingSystem.bootstrap { label in
+    var handler = StreamLogHandler.standardError(label: label)
+    handler.logLevel = verbose ? .debug : .warning
+    return handler
+}
+
+do {
+    var command = try FPBridge.parseAsRoot(arguments)
+    if let asyncCommand = command as? any AsyncParsableCommand {
+        try await runAsync(asyncCommand)
+    } else {
+        try command.run()
+    }
+    exit(0)
+} catch let error as AuthError {
+    exit(console.failure(error))
+} catch let exit as ExitCode {
+    Foundation.exit(exit.rawValue)
+} catch {
+    if FPBridge.exitCode(for: error) == .success {
+        print(FPBridge.fullMessage(for: error))
+        exit(0)
+    }
+    let message = FPBridge.fullMessage(for: error)
+    if console.json {
+        _ = console.failure(AuthError(.invalidInput, message))
+    } else {
+        FileHandle.standardError.write(Data((message + "\n").utf8))
+    }
+    exit(AuthErrorCode.invalidInput.exitStatus)
+}
+
+/// Calls the async `run()`; through an existential the synchronous one would be chosen.
+func runAsync<Command: AsyncParsableCommand>(_ command: Command) async throws {
+    var command = command
+    try await command.run()
+}
