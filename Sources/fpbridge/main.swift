@@ -5,7 +5,7 @@ import Logging
 
 // Parsing is done by hand around swift-argument-parser so that every failure
 // ends with the documented exit status (2 for usage) and, with --json, one JSON object.
-let arguments = Array(CommandLine.arguments.dropFirst())
+let arguments = GlobalArguments.normalize(Array(CommandLine.arguments.dropFirst()))
 let console = Console(json: arguments.contains("--json"))
 let verbose = arguments.contains("--verbose") || arguments.contains("-v")
     || ProcessInfo.processInfo.environment["FPBRIDGE_LOG"] == "debug"

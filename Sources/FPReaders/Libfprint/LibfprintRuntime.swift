@@ -7,60 +7,28 @@ typealias ContextPointer = UnsafeMutablePointer<FpContext>
 /// The process's one libfprint context, living on the GLib loop thread.
 ///
 /// Created on first use: the loop thread creates the `FpContext` and
-/// enumerates readers before it starts serving work, so no caller ever sees a
-/// half-enumerated context.
+/// enumerates readers before anyone may submit work, because enumeration
+/// iterates the default context itself and would run queued work in the middle.
 final class LibfprintRuntime: Sendable {
     static let shared = LibfprintRuntime()
 
     let loop: GLibMainLoop
-    private let state = Mutex(State.starting(waiters: []))
-
-    private enum State {
-        case starting(waiters: [CheckedContinuation<Void, Never>])
-        case ready(LoopBound<ContextPointer>)
-    }
+    private let readiness: Readiness
 
     private init() {
-        let box = StateBox()
+        let readiness = Readiness()
+        self.readiness = readiness
         loop = GLibMainLoop(name: "fpbridge-libfprint") {
             LibfprintLogging.install()
             let context = fp_context_new()!
             fp_context_enumerate(context)
-            box.context = LoopBound(raw: context)
-        }
-        // The prepare closure cannot see `self`; hand the context over once
-        // the loop serves work (work queued now runs after enumeration).
-        loop.submit { [self] in
-            let context = box.context!
-            let waiters: [CheckedContinuation<Void, Never>] = self.state.withLock { current in
-                guard case .starting(let waiters) = current else { return [] }
-                current = .ready(context)
-                return waiters
-            }
-            waiters.forEach { $0.resume() }
+            readiness.publish(LoopBound(raw: context))
         }
     }
 
     /// The context, once enumeration has finished.
     func context() async -> LoopBound<ContextPointer> {
-        let ready: LoopBound<ContextPointer>? = state.withLock { current in
-            if case .ready(let context) = current { return context }
-            return nil
-        }
-        if let ready { return ready }
-        await withCheckedContinuation { continuation in
-            let resumeNow = state.withLock { current -> Bool in
-                switch current {
-                case .ready: return true
-                case .starting(var waiters):
-                    waiters.append(continuation)
-                    current = .starting(waiters: waiters)
-                    return false
-                }
-            }
-            if resumeNow { continuation.resume() }
-        }
-        return await context()
+        await readiness.wait()
     }
 
     /// Every reader libfprint found, each with a reference of its own.
@@ -77,8 +45,36 @@ final class LibfprintRuntime: Sendable {
     }
 }
 
-/// Carries the context from the loop thread's set-up to the first queued work.
-/// Written once on the loop thread before any queued work runs there.
-private final class StateBox: @unchecked Sendable {
-    var context: LoopBound<ContextPointer>?
+/// Hands the context from the loop thread's set-up to the tasks waiting for it.
+private final class Readiness: Sendable {
+    private enum State {
+        case starting([CheckedContinuation<LoopBound<ContextPointer>, Never>])
+        case ready(LoopBound<ContextPointer>)
+    }
+
+    private let state = Mutex(State.starting([]))
+
+    func publish(_ context: LoopBound<ContextPointer>) {
+        let waiters = state.withLock { state in
+            guard case .starting(let waiters) = state else { return [CheckedContinuation<LoopBound<ContextPointer>, Never>]() }
+            state = .ready(context)
+            return waiters
+        }
+        waiters.forEach { $0.resume(returning: context) }
+    }
+
+    func wait() async -> LoopBound<ContextPointer> {
+        await withCheckedContinuation { continuation in
+            let ready = state.withLock { state -> LoopBound<ContextPointer>? in
+                switch state {
+                case .ready(let context): return context
+                case .starting(var waiters):
+                    waiters.append(continuation)
+                    state = .starting(waiters)
+                    return nil
+                }
+            }
+            if let ready { continuation.resume(returning: ready) }
+        }
+    }
 }
