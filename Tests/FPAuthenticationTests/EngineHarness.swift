@@ -1,0 +1,65 @@
+import FPAuthentication
+import FPCore
+import FPReaders
+import FPStore
+import Foundation
+import Synchronization
+import TestSupport
+
+/// A state directory with fast scrypt settings, and contexts on fake readers.
+final class EngineHarness: Sendable {
+    let directory = TemporaryDirectory()
+    let configuration: AuthConfiguration = {
+        var configuration = AuthConfiguration()
+        configuration.passcodeHashRounds = 1024
+        configuration.scanTimeoutSeconds = 5
+        return configuration
+    }()
+
+    var state: StateDirectory { StateDirectory(path: directory.file("state")) }
+
+    func context(_ script: String, user: String = "alice", reader: Bool = true) async throws -> AuthenticationContext {
+        var fake: FakeReader?
+        if reader {
+            fake = FakeReader(script: try FakeScript.parse(script))
+            try await fake!.open()
+        }
+        return AuthenticationContext(environment: AuthEnvironment(
+            user: user, reader: fake, stateDirectory: state, configuration: configuration))
+    }
+
+    func enroll(_ finger: Finger = .rightIndex, id: String = "alice-1", user: String = "alice") async throws {
+        let context = try await context(String(repeating: "scan \(id)\n", count: 5), user: user)
+        for try await _ in Enrollment(environment: context.environment).enroll(finger, replace: false) {}
+    }
+
+    func setPasscode(_ passcode: String = "2468", user: String = "alice") async throws {
+        try PasscodeManager(context: try await context("", user: user, reader: false)).set(passcode)
+    }
+
+    func counter(_ user: String = "alice") -> AttemptCounter {
+        CounterStore(directory: state).counter(for: .user(user))
+    }
+
+    /// Runs an evaluation and returns its error code (nil on success).
+    func evaluate(_ policy: AuthPolicy, _ script: String, passcodes: [String] = [],
+                  configure: (AuthenticationContext) -> Void = { _ in }) async throws -> AuthErrorCode? {
+        let context = try await context(script)
+        configure(context)
+        do {
+            _ = try await context.evaluate(policy, reason: "test", prompt: Passcodes(passcodes))
+            return nil
+        } catch {
+            return error.code
+        }
+    }
+}
+
+/// Answers passcode requests from a list, then gives up.
+final class Passcodes: AuthPrompt {
+    private let queue: Mutex<[String]>
+    init(_ passcodes: [String]) { queue = Mutex(passcodes) }
+    func passcode(reason: String, attemptsLeftBeforeLockout: Int) async -> String? {
+        queue.withLock { $0.isEmpty ? nil : $0.removeFirst() }
+    }
+}

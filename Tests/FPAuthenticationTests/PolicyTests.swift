@@ -1,0 +1,221 @@
+import FPAuthentication
+import FPCore
+import FPReaders
+import Foundation
+import Testing
+
+@Suite struct PolicyTests {
+    // Seed 001's table: passcode only / print only / neither, under both policies.
+    @Test(arguments: [
+        (true, false, AuthPolicy.biometrics, AuthErrorCode?.some(.biometryNotEnrolled)),
+        (false, true, .biometrics, .passcodeNotSet),
+        (false, false, .biometrics, .passcodeNotSet),
+        (true, true, .biometrics, nil),
+        (true, false, .deviceOwner, nil),
+        (false, true, .deviceOwner, .passcodeNotSet),
+        (false, false, .deviceOwner, .passcodeNotSet),
+    ])
+    func seed001Table(passcode: Bool, print: Bool, policy: AuthPolicy, expected: AuthErrorCode?) async throws {
+        let harness = EngineHarness()
+        if passcode { try await harness.setPasscode() }
+        if print { try await harness.enroll() }
+        let availability = try await harness.context("").canEvaluate(policy)
+        #expect(availability.error?.code == expected)
+        #expect(availability.biometryType == .fingerprint)
+    }
+
+    @Test func noReaderMeansBiometryNotAvailableButThePasscodeStillWorks() async throws {
+        let harness = EngineHarness()
+        try await harness.setPasscode()
+        let context = try await harness.context("", reader: false)
+        #expect(await context.canEvaluate(.biometrics).error?.code == .biometryNotAvailable)
+        #expect(await context.canEvaluate(.deviceOwner).available)
+        #expect(context.biometryType == .none)
+        let success = try await context.evaluate(.deviceOwner, reason: "x", prompt: Passcodes(["2468"]))
+        #expect(success.method == .passcode)
+    }
+
+    @Test func threeFailuresEndAnEvaluationAndFiveLockAcrossEvaluations() async throws {
+        let harness = EngineHarness()
+        try await harness.setPasscode()
+        try await harness.enroll()
+        #expect(try await harness.evaluate(.biometrics, "scan x\nscan y\nscan z\nscan alice-1") == .authenticationFailed)
+        #expect(harness.counter().biometricFailures == 3)
+        #expect(try await harness.evaluate(.biometrics, "scan x\nscan y\nscan alice-1") == .biometryLockout)
+        // Locked: the right finger is refused without consuming a scan.
+        let context = try await harness.context("scan alice-1")
+        await #expect(throws: AuthError.self) { try await context.evaluate(.biometrics, reason: "x", prompt: Passcodes([])) }
+        #expect(await context.canEvaluate(.biometrics).error?.code == .biometryLockout)
+    }
+
+    @Test func retriesNeverCountAndSuccessResets() async throws {
+        let harness = EngineHarness()
+        try await harness.setPasscode()
+        try await harness.enroll()
+        #expect(try await harness.evaluate(.biometrics, "scan x\nretry center\nretry too-short\nretry remove\nscan alice-1") == nil)
+        #expect(harness.counter().biometricFailures == 0)
+        #expect(try await harness.evaluate(.biometrics, "scan x\nscan y\nscan z") == .authenticationFailed)
+        #expect(try await harness.evaluate(.biometrics, "scan alice-1") == nil)
+        #expect(harness.counter().biometricFailures == 0)
+    }
+
+    @Test func fallbackIsOfferedOnlyAfterTheFirstFailure() async throws {
+        let harness = EngineHarness()
+        try await harness.setPasscode()
+        try await harness.enroll()
+        // A fallback press before any failure does nothing: the button is not there yet.
+        #expect(try await harness.evaluate(.biometrics, "fallback\nscan alice-1") == nil)
+        #expect(try await harness.evaluate(.biometrics, "scan x\nfallback") == .userFallback)
+        // An empty title hides the button altogether.
+        #expect(try await harness.evaluate(.biometrics, "scan x\nfallback\nscan alice-1") { $0.fallbackTitle = "" } == nil)
+        #expect(try await harness.evaluate(.biometrics, "cancel") == .userCancel)
+    }
+
+    @Test func eventsTellTheFrontEndWhatToShow() async throws {
+        let harness = EngineHarness()
+        try await harness.setPasscode()
+        try await harness.enroll()
+        let context = try await harness.context("retry center\nscan x\nscan alice-1")
+        context.fallbackTitle = "Use PIN"
+        _ = try await context.evaluate(.biometrics, reason: "x", prompt: Passcodes([]))
+        context.invalidate()
+        var events: [AuthEvent] = []
+        for await event in context.events { events.append(event) }
+        #expect(events == [
+            .presentFinger(.press), .retryHint(.center), .presentFinger(.press),
+            .noMatch(attemptsLeftInEvaluation: 2, attemptsLeftBeforeLockout: 4), .fallbackOffered(title: "Use PIN"),
+            .presentFinger(.press), .matched(user: "alice", finger: .rightIndex),
+        ])
+    }
+
+    @Test func deviceOwnerFallsToThePasscodeAndThePasscodeEndsLockout() async throws {
+        let harness = EngineHarness()
+        try await harness.setPasscode()
+        try await harness.enroll()
+        #expect(try await harness.evaluate(.biometrics, "scan a\nscan b\nscan c") == .authenticationFailed)
+        #expect(try await harness.evaluate(.biometrics, "scan d\nscan e") == .biometryLockout)
+        #expect(harness.counter().biometryLockedOut)
+        #expect(try await harness.evaluate(.deviceOwner, "", passcodes: ["2468"]) == nil)
+        #expect(!harness.counter().biometryLockedOut)
+        #expect(try await harness.evaluate(.biometrics, "scan alice-1") == nil)
+        // After the fallback, device owner asks for the passcode too.
+        #expect(try await harness.evaluate(.deviceOwner, "scan x\nfallback", passcodes: ["2468"]) == nil)
+    }
+
+    @Test func recoveryFlowIsOneCall() async throws {
+        let harness = EngineHarness()
+        try await harness.setPasscode()
+        try await harness.enroll()
+        #expect(try await harness.evaluate(.biometrics, "scan a\nscan b\nscan c") == .authenticationFailed)
+        #expect(try await harness.evaluate(.biometrics, "scan d\nscan e") == .biometryLockout)
+        let context = try await harness.context("scan alice-1")
+        let success = try await context.recoverAndEvaluate(reason: "x", prompt: Passcodes(["2468"]))
+        #expect(success.method == .fingerprint)
+    }
+
+    @Test func sixWrongPasscodesLockWithEscalatingWaits() async throws {
+        let harness = EngineHarness()
+        try await harness.setPasscode()
+        let wrong = Array(repeating: "0000", count: 6)
+        let context = try await harness.context("", reader: false)
+        do {
+            _ = try await context.unlockWithPasscode(reason: "x", prompt: Passcodes(wrong))
+            Issue.record("six wrong passcodes were accepted")
+        } catch {
+            #expect(error.code == .passcodeLockout)
+            #expect((error.retryAfter ?? 0) > 55 && (error.retryAfter ?? 0) <= 60)
+        }
+        // The correct passcode is not even checked while the lockout lasts, in any context.
+        let later = try await harness.context("", reader: false)
+        await #expect(throws: AuthError.self) { try await later.unlockWithPasscode(reason: "x", prompt: Passcodes(["2468"])) }
+        #expect(harness.counter().passcodeFailures == 6)
+    }
+
+    @Test func passcodeNotSetAndNotEnrolledAreToldApart() async throws {
+        let harness = EngineHarness()
+        #expect(try await harness.context("").canEvaluate(.biometrics).error?.code == .passcodeNotSet)
+        try await harness.setPasscode()
+        #expect(try await harness.context("").canEvaluate(.biometrics).error?.code == .biometryNotEnrolled)
+    }
+
+    @Test func aDamagedCounterReadsAsLockedOut() async throws {
+        let harness = EngineHarness()
+        try await harness.setPasscode()
+        try await harness.enroll()
+        let path = harness.state.file("counters", "user-alice.json")
+        try FileManager.default.createDirectory(atPath: harness.state.file("counters"), withIntermediateDirectories: true)
+        try Data("garbage".utf8).write(to: URL(fileURLWithPath: path))
+        #expect(try await harness.evaluate(.biometrics, "scan alice-1") == .biometryLockout)
+        #expect(try await harness.evaluate(.deviceOwner, "", passcodes: ["2468"]) == nil)
+        #expect(try await harness.evaluate(.biometrics, "scan alice-1") == nil)
+    }
+
+    @Test func identificationCountsPerReaderNotPerUser() async throws {
+        let harness = EngineHarness()
+        try await harness.enroll(id: "alice-1", user: "alice")
+        try await harness.enroll(id: "bob-1", user: "bob")
+        let success = try await harness.context("scan bob-1").identify(reason: "x")
+        #expect(success.user == "bob")
+        for _ in 0..<5 {
+            _ = try? await harness.context("scan mallory").identify(reason: "x", options: BiometricOptions(maxFailedMatches: 1))
+        }
+        await #expect(throws: AuthError.self) { try await harness.context("scan bob-1").identify(reason: "x") }
+        #expect(harness.counter("alice").biometricFailures == 0)
+    }
+
+    @Test func invalidateCancelsAndThenRefuses() async throws {
+        let harness = EngineHarness()
+        try await harness.setPasscode()
+        try await harness.enroll()
+        let context = try await harness.context("wait 10000\nscan alice-1")
+        let task = Task { try await context.evaluate(.biometrics, reason: "x", prompt: Passcodes([])) }
+        try await Task.sleep(for: .milliseconds(100))
+        context.invalidate()
+        await #expect { try await task.value } throws: { ($0 as? AuthError)?.code == .appCancel }
+        await #expect { try await context.evaluate(.biometrics, reason: "x", prompt: Passcodes([])) } throws: {
+            ($0 as? AuthError)?.code == .invalidContext
+        }
+    }
+
+    @Test func reuseWindowAndNoInteraction() async throws {
+        let harness = EngineHarness()
+        try await harness.setPasscode()
+        try await harness.enroll()
+        let context = try await harness.context("scan alice-1")
+        context.reuseDuration = 10_000
+        #expect(context.reuseDuration == 300)
+        _ = try await context.evaluate(.biometrics, reason: "x", prompt: Passcodes([]))
+        #expect(try await context.evaluate(.biometrics, reason: "x", prompt: Passcodes([])).method == .reused)
+        #expect(try await harness.evaluate(.biometrics, "scan alice-1") { $0.interactionNotAllowed = true } == .notInteractive)
+    }
+
+    @Test func aTimeoutStopsScanning() async throws {
+        let harness = EngineHarness()
+        try await harness.setPasscode()
+        try await harness.enroll()
+        var configuration = harness.configuration
+        configuration.scanTimeoutSeconds = 0.2
+        let reader = FakeReader(script: try FakeScript.parse("wait 30000\nscan alice-1"))
+        try await reader.open()
+        let context = AuthenticationContext(environment: AuthEnvironment(
+            user: "alice", reader: reader, stateDirectory: harness.state, configuration: configuration))
+        await #expect { try await context.evaluate(.biometrics, reason: "x", prompt: Passcodes([])) } throws: {
+            ($0 as? AuthError)?.code == .timedOut
+        }
+    }
+
+    @Test func unplugDuringEvaluationIsDisconnectedAndKeepsPrints() async throws {
+        let harness = EngineHarness()
+        try await harness.setPasscode()
+        try await harness.enroll()
+        let hash = try await harness.context("").enrollmentStateHash()
+        #expect(try await harness.evaluate(.biometrics, "wait 20\nunplug") == .biometryDisconnected)
+        #expect(try await harness.context("").enrollmentStateHash() == hash)
+    }
+
+    @Test func alreadyEnrolledIsRefusedUnlessReplaced() async throws {
+        let harness = EngineHarness()
+        try await harness.enroll()
+        await #expect { try await harness.enroll() } throws: { ($0 as? AuthError)?.code == .alreadyEnrolled }
+    }
+}

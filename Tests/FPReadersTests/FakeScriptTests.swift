@@ -1,0 +1,45 @@
+import FPReaders
+import Testing
+
+@Suite struct FakeScriptTests {
+    @Test func parsesEveryEventAndSetting() throws {
+        let script = try FakeScript.parse("""
+        # a comment
+        set stages 3
+        set scan-type swipe
+        set features verify,identify,capture
+        scan alice-1   # trailing comment
+        retry too-short
+        error too-hot
+        unplug
+        wait 25
+
+        cancel
+        fallback
+        """)
+        #expect(script.settings.enrollStages == 3)
+        #expect(script.settings.scanType == .swipe)
+        #expect(script.settings.features == [.verify, .identify, .capture])
+        #expect(script.events.map(\.event) == [
+            .scan("alice-1"), .retry(.tooShort), .error(.tooHot), .unplug, .wait(milliseconds: 25), .cancel, .fallback,
+        ])
+        #expect(script.events.first?.number == 5)
+    }
+
+    @Test(arguments: [
+        ("scan", "line 1: 'scan' takes exactly one finger id"),
+        ("ok\nscan a b", "line 1: unknown command 'ok'"),
+        ("scan a\nretry sideways", "line 2: unknown retry reason 'sideways'"),
+        ("error melted", "line 1: unknown error name 'melted'"),
+        ("wait soon", "line 1: 'wait' needs a whole number of milliseconds, not 'soon'"),
+        ("set stages 0", "line 1: 'stages' needs a whole number from 1 to 50, not '0'"),
+        ("unplug now", "line 1: 'unplug' takes no argument"),
+    ])
+    func malformedLinesAreNamed(text: String, expected: String) {
+        #expect {
+            try FakeScript.parse(text)
+        } throws: { error in
+            (error as? FakeScriptError)?.message.hasPrefix(expected) == true
+        }
+    }
+}

@@ -1,0 +1,65 @@
+import Foundation
+
+/// The outcome of running the `fpbridge` binary.
+public struct CommandResult: Sendable {
+    public let status: Int32
+    public let stdout: String
+    public let stderr: String
+
+    /// stdout parsed as the one JSON object `--json` promises.
+    public var json: [String: Any] {
+        (try? JSONSerialization.jsonObject(with: Data(stdout.utf8))) as? [String: Any] ?? [:]
+    }
+
+    public var errorCode: Int? { (json["error"] as? [String: Any])?["code"] as? Int }
+    public var ok: Bool { json["ok"] as? Bool == true }
+}
+
+/// Runs the built `fpbridge` executable as a separate process, as a user would.
+public enum Fpbridge {
+    public static let executable: String = {
+        let beside = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent()
+        let candidates = [
+            beside.appendingPathComponent("fpbridge").path,
+            beside.deletingLastPathComponent().appendingPathComponent("fpbridge").path,
+            packageRoot.appendingPathComponent(".build/debug/fpbridge").path,
+        ]
+        return candidates.first { FileManager.default.isExecutableFile(atPath: $0) } ?? candidates.last!
+    }()
+
+    /// Runs `fpbridge ARGS`, feeding `input` on stdin; kills it after `timeout` seconds.
+    public static func run(_ arguments: [String], environment: [String: String] = [:], input: String = "",
+                           timeout: TimeInterval = 60, onStart: (@Sendable (Int32) -> Void)? = nil) async throws -> CommandResult {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        var env = ProcessInfo.processInfo.environment
+        for key in env.keys where key.hasPrefix("FP_") || key.hasPrefix("FPBRIDGE_") { env[key] = nil }
+        env["FP_DEVICE_EMULATION"] = "1"
+        env.merge(environment) { $1 }
+        process.environment = env
+        let stdin = Pipe(), stdout = Pipe(), stderr = Pipe()
+        process.standardInput = stdin
+        process.standardOutput = stdout
+        process.standardError = stderr
+        try process.run()
+        onStart?(process.processIdentifier)
+        stdin.fileHandleForWriting.write(Data(input.utf8))
+        try stdin.fileHandleForWriting.close()
+        let pid = process.processIdentifier
+        let killer = Task {
+            try await Task.sleep(for: .seconds(timeout))
+            kill(pid, SIGKILL)
+        }
+        async let out = Task.detached { stdout.fileHandleForReading.readDataToEndOfFile() }.value
+        async let err = Task.detached { stderr.fileHandleForReading.readDataToEndOfFile() }.value
+        let (outData, errData) = await (out, err)
+        await Task.detached { process.waitUntilExit() }.value
+        killer.cancel()
+        return CommandResult(status: process.terminationStatus,
+                             stdout: String(decoding: outData, as: UTF8.self),
+                             stderr: String(decoding: errData, as: UTF8.self))
+    }
+}

@@ -1,0 +1,108 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Plays the finger for libfprint's virtual readers from the test process,
+/// the way libfprint's own tests do: over the reader's Unix socket.
+public enum VirtualReaderDriver {
+    /// Connects, waiting up to `wait` seconds for the reader to create the socket (it does so at open).
+    static func connect(_ path: String, wait: TimeInterval = 20) throws -> Int32 {
+        let deadline = Date().addingTimeInterval(wait)
+        while true {
+            let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+            var address = sockaddr_un()
+            address.sun_family = sa_family_t(AF_UNIX)
+            withUnsafeMutableBytes(of: &address.sun_path) { buffer in
+                for (index, byte) in path.utf8.prefix(buffer.count - 1).enumerated() { buffer[index] = byte }
+            }
+            let connected = withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+                }
+            }
+            if connected == 0 { return fd }
+            close(fd)
+            guard Date() < deadline else { throw DriverError(message: "no virtual reader listening on \(path)") }
+            usleep(50_000)
+        }
+    }
+
+    /// Sends `virtual_device` commands, one connection each, reading each reply to EOF
+    /// before the next (a new connection would otherwise drop the previous command).
+    @discardableResult
+    public static func send(_ path: String, _ commands: [String]) async throws -> [String] {
+        try await Task.detached {
+            var replies: [String] = []
+            for command in commands {
+                let fd = try connect(path)
+                defer { close(fd) }
+                _ = command.withCString { write(fd, $0, strlen($0)) }
+                var reply = [UInt8]()
+                var buffer = [UInt8](repeating: 0, count: 1024)
+                while true {
+                    let count = read(fd, &buffer, buffer.count)
+                    if count <= 0 { break }
+                    reply += buffer[0..<count]
+                }
+                replies.append(String(decoding: reply, as: UTF8.self))
+            }
+            return replies
+        }.value
+    }
+
+    /// Sends PGM images to `virtual_image` on one connection, one frame every `pace` seconds.
+    public static func sendImages(_ path: String, _ images: [String], pace: TimeInterval = 0.6) async throws {
+        try await Task.detached {
+            let fd = try connect(path)
+            defer { close(fd) }
+            usleep(300_000)
+            for image in images {
+                let (width, height, pixels) = try readPGM(image)
+                var header = [Int32(width), Int32(height)]
+                _ = header.withUnsafeMutableBytes { write(fd, $0.baseAddress, $0.count) }
+                _ = pixels.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+                usleep(useconds_t(pace * 1_000_000))
+            }
+            usleep(500_000)
+        }.value
+    }
+
+    /// Tells `virtual_image` the reader was pulled out.
+    public static func unplugImageReader(_ path: String) async throws {
+        try await Task.detached {
+            let fd = try connect(path)
+            defer { close(fd) }
+            var header: [Int32] = [-5, 0]
+            _ = header.withUnsafeMutableBytes { write(fd, $0.baseAddress, $0.count) }
+            usleep(500_000)
+        }.value
+    }
+
+    static func readPGM(_ path: String) throws -> (Int, Int, [UInt8]) {
+        guard let data = FileManager.default.contents(atPath: path) else { throw DriverError(message: "cannot read \(path)") }
+        let bytes = [UInt8](data)
+        var fields: [String] = []
+        var index = 0
+        while fields.count < 4 {
+            while index < bytes.count, bytes[index] == 0x20 || bytes[index] == 0x0A || bytes[index] == 0x0D || bytes[index] == 0x09 { index += 1 }
+            if bytes[index] == UInt8(ascii: "#") {
+                while bytes[index] != 0x0A { index += 1 }
+                continue
+            }
+            let start = index
+            while !(bytes[index] == 0x20 || bytes[index] == 0x0A || bytes[index] == 0x0D || bytes[index] == 0x09) { index += 1 }
+            fields.append(String(decoding: bytes[start..<index], as: UTF8.self))
+        }
+        index += 1
+        guard fields[0] == "P5", let width = Int(fields[1]), let height = Int(fields[2]) else {
+            throw DriverError(message: "\(path) is not a binary PGM")
+        }
+        return (width, height, Array(bytes[index..<(index + width * height)]))
+    }
+
+    public struct DriverError: Error, CustomStringConvertible {
+        public let message: String
+        public var description: String { message }
+    }
+}
