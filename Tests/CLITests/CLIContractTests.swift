@@ -1,0 +1,146 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// The command line as scripts use it: exit statuses, one JSON object, clear errors.
+@Suite struct CLIContractTests {
+    let directory = TemporaryDirectory()
+
+    func fake(_ script: String) throws -> String {
+        let path = directory.file("script-\(UUID().uuidString.prefix(6)).txt")
+        try script.write(toFile: path, atomically: true, encoding: .utf8)
+        return "fake:" + path
+    }
+
+    func run(_ arguments: [String], reader: String, input: String = "") async throws -> CommandResult {
+        try await Fpbridge.run(["--json", "--reader", reader, "--state-dir", directory.file("state"), "--user", "alice"] + arguments,
+                               input: input)
+    }
+
+    @Test func demoRunsWithoutHardwareAndShowsLockoutAndRecovery() async throws {
+        let result = try await Fpbridge.run(["demo", "--json"])
+        #expect(result.status == 0)
+        let steps = try #require(result.json["steps"] as? [[String: Any]])
+        let outcomes = steps.map { ($0["step"] as! String, $0["code"] as? Int) }
+        #expect(outcomes.map(\.0).contains("auth-lockout"))
+        #expect(outcomes.first { $0.0 == "auth-lockout" }?.1 == -8)
+        #expect(outcomes.first { $0.0 == "verify-no-match" }?.1 == -1)
+        #expect(steps.last?["ok"] as? Bool == true)
+    }
+
+    @Test func enrollVerifyListDeleteOnTheFakeReader() async throws {
+        let enroll = try await run(["enroll", "--finger", "left-thumb"], reader: fake(String(repeating: "scan a\n", count: 5)))
+        #expect(enroll.status == 0 && enroll.ok)
+        #expect(enroll.json["finger"] as? String == "left-thumb")
+        let again = try await run(["enroll", "--finger", "left-thumb"], reader: fake("scan a"))
+        #expect(again.status == 2 && again.errorCode == -2008)
+        #expect(try await run(["verify", "--finger", "left-thumb"], reader: fake("scan a")).status == 0)
+        let miss = try await run(["verify"], reader: fake("scan b"))
+        #expect(miss.status == 1 && miss.errorCode == -1)
+        let list = try await run(["list"], reader: "fake")
+        #expect((list.json["prints"] as? [Any])?.count == 1)
+        #expect(try await run(["delete", "--finger", "left-thumb"], reader: "fake").status == 0)
+        let gone = try await run(["verify"], reader: fake("scan a"))
+        #expect(gone.status == 3 && gone.errorCode == -7)
+    }
+
+    @Test func badInputIsExitTwoWithAClearMessage() async throws {
+        let finger = try await run(["enroll", "--finger", "left-toe"], reader: "fake")
+        #expect(finger.status == 2 && finger.errorCode == -2007)
+        #expect(finger.stderr.contains("left-toe") && finger.stderr.contains("right-little"))
+        let script = try await run(["verify"], reader: fake("scan a\nswipe b"))
+        #expect(script.status == 2 && script.stderr.contains("line 2"))
+        let option = try await Fpbridge.run(["verify", "--bogus"])
+        #expect(option.status == 2)
+        let reader = try await run(["readers"], reader: "usb")
+        #expect(reader.status == 2)
+    }
+
+    @Test func anExhaustedScriptIsAnErrorNotAHang() async throws {
+        _ = try await run(["enroll", "--finger", "left-thumb"], reader: fake(String(repeating: "scan a\n", count: 5)))
+        let result = try await run(["verify"], reader: fake("# nothing"))
+        #expect(result.status == 3 && result.errorCode == -2011)
+    }
+
+    @Test func aCorruptPrintFileIsNamedAndLeftAsItWas() async throws {
+        _ = try await run(["enroll", "--finger", "right-index"], reader: fake(String(repeating: "scan a\n", count: 5)))
+        let path = directory.file("state/prints/alice/fake/0/right-index.json")
+        let original = try #require(FileManager.default.contents(atPath: path))
+        for damage in [original.prefix(40), Data("FP3".utf8)] {
+            try damage.write(to: URL(fileURLWithPath: path))
+            let result = try await run(["verify"], reader: fake("scan a"))
+            #expect(result.status == 3)
+            #expect(result.errorCode == -2005)
+            #expect(result.stderr.contains(path))
+            #expect(FileManager.default.contents(atPath: path) == damage)
+        }
+    }
+
+    @Test func lockoutSurvivesNewProcessesAndThePasscodeEndsIt() async throws {
+        _ = try await run(["enroll", "--finger", "right-index"], reader: fake(String(repeating: "scan a\n", count: 5)))
+        #expect(try await run(["passcode", "set", "--passcode-stdin"], reader: "fake", input: "2468\n").status == 0)
+        #expect(try await run(["auth"], reader: fake("scan x\nscan y\nscan z")).errorCode == -1)
+        #expect(try await run(["auth"], reader: fake("scan x\nscan y")).errorCode == -8)
+        let locked = try await run(["auth", "--policy", "biometrics"], reader: fake("scan a"))
+        #expect(locked.errorCode == -8 && locked.status == 1)
+        let status = try await run(["status"], reader: "fake")
+        #expect((status.json["biometry"] as? [String: Any])?["lockedOut"] as? Bool == true)
+        let owner = try await run(["auth", "--policy", "device-owner", "--passcode-stdin"], reader: fake(""), input: "2468\n")
+        #expect(owner.status == 0 && owner.json["method"] as? String == "passcode")
+        #expect(try await run(["auth"], reader: fake("scan a")).status == 0)
+    }
+
+    @Test func sixWrongPasscodesLockAcrossProcesses() async throws {
+        #expect(try await run(["passcode", "set", "--passcode-stdin"], reader: "fake", input: "2468\n").status == 0)
+        for _ in 0..<5 {
+            #expect(try await run(["unlock", "--passcode-stdin"], reader: "fake", input: "1111\n").errorCode == -1)
+        }
+        let sixth = try await run(["unlock", "--passcode-stdin"], reader: "fake", input: "1111\n")
+        #expect(sixth.errorCode == -2004)
+        #expect(((sixth.json["error"] as? [String: Any])?["retryAfter"] as? Double ?? 0) > 0)
+        let right = try await run(["unlock", "--passcode-stdin"], reader: "fake", input: "2468\n")
+        #expect(right.errorCode == -2004)
+        let status = try await run(["status"], reader: "fake")
+        #expect((status.json["passcode"] as? [String: Any])?["lockedOut"] as? Bool == true)
+    }
+
+    @Test func canEvaluateAnswersWithoutTouchingTheUser() async throws {
+        let none = try await run(["can-evaluate", "--policy", "biometrics"], reader: "fake")
+        #expect(none.json["available"] as? Bool == false && none.errorCode == -5)
+        #expect(none.json["biometryType"] as? String == "fingerprint")
+        _ = try await run(["passcode", "set", "--passcode-stdin"], reader: "fake", input: "2468\n")
+        let owner = try await run(["can-evaluate", "--policy", "device-owner"], reader: "fake")
+        #expect(owner.status == 0 && owner.json["available"] as? Bool == true)
+    }
+
+    @Test func statusHashChangesOnEnrollAndDelete() async throws {
+        func hash() async throws -> String? {
+            try await run(["status"], reader: "fake").json["enrollmentStateHash"] as? String
+        }
+        #expect(try await hash() == nil)
+        _ = try await run(["enroll", "--finger", "right-index"], reader: fake(String(repeating: "scan a\n", count: 5)))
+        let one = try await hash()
+        #expect(one != nil)
+        _ = try await run(["enroll", "--finger", "left-index"], reader: fake(String(repeating: "scan b\n", count: 5)))
+        let two = try await hash()
+        #expect(two != nil && two != one)
+        _ = try await run(["delete", "--finger", "left-index"], reader: "fake")
+        #expect(try await hash() == one)
+    }
+
+    @Test func twoProcessesFailingAtOnceBothCount() async throws {
+        _ = try await run(["enroll", "--finger", "right-index"], reader: fake(String(repeating: "scan a\n", count: 5)))
+        let script = try fake("scan x")
+        async let first = run(["verify"], reader: script)
+        async let second = run(["verify"], reader: script)
+        _ = try await (first, second)
+        let status = try await run(["status"], reader: "fake")
+        #expect((status.json["biometry"] as? [String: Any])?["failures"] as? Int == 2)
+    }
+
+    @Test func helpDocumentsTheExitStatuses() async throws {
+        let help = try await Fpbridge.run(["--help"])
+        #expect(help.status == 0)
+        #expect(help.stdout.contains("EXIT STATUS") && help.stdout.contains("3  reader or environment problem"))
+    }
+}
