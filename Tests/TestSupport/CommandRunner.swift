@@ -53,13 +53,24 @@ public enum Fpbridge {
             try await Task.sleep(for: .seconds(timeout))
             kill(pid, SIGKILL)
         }
-        async let out = Task.detached { stdout.fileHandleForReading.readDataToEndOfFile() }.value
-        async let err = Task.detached { stderr.fileHandleForReading.readDataToEndOfFile() }.value
-        let (outData, errData) = await (out, err)
-        await Task.detached { process.waitUntilExit() }.value
+        async let out = blocking { stdout.fileHandleForReading.readDataToEndOfFile() }
+        async let err = blocking { stderr.fileHandleForReading.readDataToEndOfFile() }
+        let (outData, errData) = try await (out, err)
+        try await blocking { process.waitUntilExit() }
         killer.cancel()
         return CommandResult(status: process.terminationStatus,
                              stdout: String(decoding: outData, as: UTF8.self),
                              stderr: String(decoding: errData, as: UTF8.self))
     }
+}
+
+/// Holds a child's process id, set from `Fpbridge.run`'s `onStart`.
+public final class PIDBox: @unchecked Sendable {
+    private let lock = NSLock()
+    private var pid: Int32 = 0
+
+    public init() {}
+
+    public func set(_ pid: Int32) { lock.withLock { self.pid = pid } }
+    public var value: Int32 { lock.withLock { pid } }
 }

@@ -32,12 +32,14 @@ public enum VirtualReaderDriver {
     /// before the next (a new connection would otherwise drop the previous command).
     @discardableResult
     public static func send(_ path: String, _ commands: [String]) async throws -> [String] {
-        try await Task.detached {
+        try await blocking {
             var replies: [String] = []
             for command in commands {
                 let fd = try connect(path)
                 defer { close(fd) }
                 _ = command.withCString { write(fd, $0, strlen($0)) }
+                // End of command: without it the reader may wait for more before it answers.
+                shutdown(fd, Int32(SHUT_WR))
                 var reply = [UInt8]()
                 var buffer = [UInt8](repeating: 0, count: 1024)
                 while true {
@@ -48,12 +50,12 @@ public enum VirtualReaderDriver {
                 replies.append(String(decoding: reply, as: UTF8.self))
             }
             return replies
-        }.value
+        }
     }
 
     /// Sends PGM images to `virtual_image` on one connection, one frame every `pace` seconds.
     public static func sendImages(_ path: String, _ images: [String], pace: TimeInterval = 0.6) async throws {
-        try await Task.detached {
+        try await blocking {
             let fd = try connect(path)
             defer { close(fd) }
             usleep(300_000)
@@ -65,18 +67,23 @@ public enum VirtualReaderDriver {
                 usleep(useconds_t(pace * 1_000_000))
             }
             usleep(500_000)
-        }.value
+        }
     }
 
-    /// Tells `virtual_image` the reader was pulled out.
-    public static func unplugImageReader(_ path: String) async throws {
-        try await Task.detached {
+    /// Waits until a virtual reader listens on `path` (it starts to at open).
+    public static func waitForListener(_ path: String, wait: TimeInterval = 20) async throws {
+        try await blocking { close(try connect(path, wait: wait)) }
+    }
+
+    /// Tells `virtual_image` the reader was pulled out, keeping the connection `linger` seconds.
+    public static func unplugImageReader(_ path: String, linger: TimeInterval = 0.5) async throws {
+        try await blocking {
             let fd = try connect(path)
             defer { close(fd) }
             var header: [Int32] = [-5, 0]
             _ = header.withUnsafeMutableBytes { write(fd, $0.baseAddress, $0.count) }
-            usleep(500_000)
-        }.value
+            usleep(useconds_t(linger * 1_000_000))
+        }
     }
 
     static func readPGM(_ path: String) throws -> (Int, Int, [UInt8]) {

@@ -1,0 +1,8 @@
+import FPCore
+import FPReaders
+
+/// The biometry kind (Apple's `LABiometryType`), known after an availability check.
+public enum BiometryType: String, Sendable, Hashable, Codable {
+    case none
+    case fingerprint
+}

@@ -1,0 +1,15 @@
+import FPCore
+
+/// How a finger is presented to the reader: pressed on an area sensor or swiped over a strip.
+public enum ScanType: String, Sendable, Codable, Hashable {
+    case press
+    case swipe
+
+    /// The instruction a front end shows ("place" or "swipe").
+    public var instruction: String {
+        switch self {
+        case .press: "Place your finger on the reader"
+        case .swipe: "Swipe your finger across the reader"
+        }
+    }
+}

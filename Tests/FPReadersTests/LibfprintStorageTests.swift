@@ -1,0 +1,72 @@
+import FPCore
+import FPReaders
+import Foundation
+import Testing
+import TestSupport
+
+/// The libfprint backend in this process against `virtual_device_storage`, whose
+/// "sensor storage" lives in the reader's memory and so lasts only as long as the
+/// process: list, delete and clear are proven within one open session.
+@Suite(.serialized) struct LibfprintStorageTests {
+    /// libfprint enumerates once per process, so the variable is set before its first use.
+    static let socket: String = {
+        let path = TemporaryDirectory.socketPath()
+        setenv("FP_VIRTUAL_DEVICE_STORAGE", path, 1)
+        setenv("FP_DEVICE_EMULATION", "1", 1)
+        return path
+    }()
+
+    func enroll(_ reader: any FingerprintReader, id: String) async throws -> PrintData {
+        async let finger: Void = { _ = try await VirtualReaderDriver.send(Self.socket, Array(repeating: "SCAN \(id)", count: 5)) }()
+        var stages: [Int] = []
+        var enrolled: PrintData?
+        for try await event in reader.enroll(PrintTemplate(finger: .rightIndex, username: "alice", enrollDate: Date())) {
+            switch event {
+            case .stageCompleted(let completed, _): stages.append(completed)
+            case .enrolled(let print): enrolled = print.data
+            case .retry: break
+            }
+        }
+        try await finger
+        #expect(stages == [1, 2, 3, 4, 5])
+        return try #require(enrolled)
+    }
+
+    @Test func storageListIdentifyDeleteAndClear() async throws {
+        let socket = Self.socket
+        let reader = try await ReaderSelection.libfprint(driver: "virtual_device_storage").reader()
+        try await reader.open()
+        let features = await reader.info.features
+        #expect(features.contains(.storage) && features.contains(.identify))
+
+        let first = try await enroll(reader, id: "p1")
+        let second = try await enroll(reader, id: "p2")
+        let listed = try await reader.listStoredPrints()
+        #expect(listed.count == 2)
+        // The listed prints stand for the enrolled ones: identify against the list finds p2.
+        try await VirtualReaderDriver.send(socket, ["SCAN p2"])
+        guard case .match(let index) = try await reader.identify(listed.map(\.data)) else {
+            Issue.record("a print listed from storage did not match")
+            return
+        }
+        #expect(listed.count == 2 && index < 2)
+
+        try await VirtualReaderDriver.send(socket, ["SCAN p2"])
+        #expect(try await reader.identify([first, second]) == .match(galleryIndex: 1))
+        try await VirtualReaderDriver.send(socket, ["SCAN p1"])
+        #expect(try await reader.verify(first) == .match(galleryIndex: 0))
+        try await VirtualReaderDriver.send(socket, ["SCAN nobody"])
+        #expect(try await reader.identify([first, second]) == .noMatch)
+
+        try await reader.deleteStoredPrint(first)
+        #expect(try await reader.listStoredPrints().count == 1)
+        try await VirtualReaderDriver.send(socket, ["SCAN p1"])
+        #expect(try await reader.identify([first, second]) == .noMatch, "a deleted print must not match")
+
+        // The virtual reader only finishes a clear once it is told to go on.
+        try await VirtualReaderDriver.send(socket, ["CONT "])
+        try await reader.clearStorage()
+        #expect(try await reader.listStoredPrints().isEmpty)
+        try await reader.close()
+    }
+}
