@@ -21,7 +21,13 @@ let package = Package(
             pkgConfig: "libfprint-2",
             providers: [.apt(["libfprint-2-dev", "libglib2.0-dev"])]
         ),
+        .systemLibrary(
+            name: "CLibpng",
+            pkgConfig: "libpng",
+            providers: [.apt(["libpng-dev"])]
+        ),
         .target(name: "FPCore"),
+        .target(name: "FPImaging", dependencies: ["CLibpng"]),
         .target(
             name: "FPReaders",
             dependencies: [
@@ -48,16 +54,17 @@ let package = Package(
         .executableTarget(
             name: "fpbridge",
             dependencies: [
-                "FPCore", "FPReaders", "FPStore", "FPAuthentication",
+                "FPCore", "FPReaders", "FPStore", "FPAuthentication", "FPImaging",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .target(name: "TestSupport", dependencies: ["FPCore"], path: "Tests/TestSupport"),
         .testTarget(name: "FPReadersTests", dependencies: ["FPReaders", "TestSupport"]),
+        .testTarget(name: "FPImagingTests", dependencies: ["FPImaging", "TestSupport"]),
         .testTarget(name: "FPStoreTests", dependencies: ["FPStore", "TestSupport"]),
         .testTarget(name: "FPAuthenticationTests", dependencies: ["FPAuthentication", "FPReaders", "FPStore", "TestSupport"]),
-        .testTarget(name: "CLITests", dependencies: ["TestSupport"]),
+        .testTarget(name: "CLITests", dependencies: ["TestSupport", "FPImaging"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,5 +1,3 @@
-import FPCore
-
 /// How a finger is presented to the reader: pressed on an area sensor or swiped over a strip.
 public enum ScanType: String, Sendable, Codable, Hashable {
     case press

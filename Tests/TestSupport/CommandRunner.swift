@@ -29,12 +29,20 @@ public enum Fpbridge {
         return candidates.first { FileManager.default.isExecutableFile(atPath: $0) } ?? candidates.last!
     }()
 
+    /// Runs `fpbridge ARGS` against a recorded real reader in `../shared/replays/NAME`.
+    public static func replay(_ recording: String, _ arguments: [String], timeout: TimeInterval = 120) async throws -> CommandResult {
+        let replays = SharedData.root! + "/replays"
+        return try await run(arguments, timeout: timeout, launcher: ["/bin/bash", replays + "/replay", replays + "/" + recording, "--"])
+    }
+
     /// Runs `fpbridge ARGS`, feeding `input` on stdin; kills it after `timeout` seconds.
+    /// `launcher`, when given, runs first with `fpbridge ARGS` after it (e.g. the replay script).
     public static func run(_ arguments: [String], environment: [String: String] = [:], input: String = "",
-                           timeout: TimeInterval = 60, onStart: (@Sendable (Int32) -> Void)? = nil) async throws -> CommandResult {
+                           timeout: TimeInterval = 60, launcher: [String] = [],
+                           onStart: (@Sendable (Int32) -> Void)? = nil) async throws -> CommandResult {
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
+        process.executableURL = URL(fileURLWithPath: launcher.first ?? executable)
+        process.arguments = launcher.isEmpty ? arguments : Array(launcher.dropFirst()) + [executable] + arguments
         var env = ProcessInfo.processInfo.environment
         for key in env.keys where key.hasPrefix("FP_") || key.hasPrefix("FPBRIDGE_") { env[key] = nil }
         env["FP_DEVICE_EMULATION"] = "1"

@@ -1,0 +1,31 @@
+import Foundation
+
+/// Reads and writes greyscale images as PGM or PNG, chosen by the file's extension.
+public enum ImageFile {
+    /// Writes `image` to `path` in the format its extension names, replacing any file there.
+    public static func write(_ image: GreyImage, to path: String) throws(ImageFileError) {
+        switch try ImageFormat(path: path) {
+        case .pgm:
+            do {
+                try PGMCodec.encode(image).write(to: URL(fileURLWithPath: path), options: .atomic)
+            } catch {
+                throw .unwritable(path: path, reason: (error as NSError).localizedDescription)
+            }
+        case .png:
+            try PNGCodec.write(image, to: path)
+        }
+    }
+
+    /// Reads the image at `path`; the format comes from the extension.
+    public static func read(_ path: String) throws(ImageFileError) -> GreyImage {
+        switch try ImageFormat(path: path) {
+        case .pgm:
+            guard let data = FileManager.default.contents(atPath: path) else {
+                throw .unreadable(path: path, reason: "no such file or not readable")
+            }
+            return try PGMCodec.decode(data, path: path)
+        case .png:
+            return try PNGCodec.read(path)
+        }
+    }
+}
