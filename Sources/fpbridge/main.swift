@@ -25,6 +25,8 @@ do {
     exit(0)
 } catch let error as AuthError {
     exit(console.failure(error))
+} catch let failure as CommandFailure {
+    exit(console.failure(failure.error, failure.fields))
 } catch let exit as ExitCode {
     Foundation.exit(exit.rawValue)
 } catch {

@@ -24,3 +24,26 @@ struct ReplayTests {
         }
     }
 }
+
+extension ReplayTests {
+    @Test(arguments: [("goodixmoc", ["clear", "enroll", "list", "verify", "identify", "delete"]),
+                      ("synaptics", ["clear", "enroll", "verify", "delete"])])
+    func selftestPassesEveryStep(recording: String, steps: [String]) async throws {
+        var arguments = ["--json", "--reader", "libfprint:\(recording)", "--state-dir", directory.file("state"), "selftest", "--yes"]
+        if recording == "synaptics" { arguments += ["--steps", steps.joined(separator: ",")] }
+        let result = try await Fpbridge.replay(recording, arguments)
+        #expect(result.status == 0 && result.ok, "\(recording): \(result.stdout)")
+        let reported = result.json["steps"] as? [[String: Any]] ?? []
+        #expect(reported.map { $0["step"] as? String ?? "" } == steps)
+        #expect(reported.allSatisfy { $0["outcome"] as? String == "passed" }, "\(recording): \(reported)")
+        // A self-test never writes to the user's store.
+        #expect(!FileManager.default.fileExists(atPath: directory.file("state") + "/prints"))
+    }
+
+    @Test func selftestRefusesToClearWithoutYes() async throws {
+        let result = try await Fpbridge.replay("goodixmoc", ["--json", "--reader", "libfprint:goodixmoc", "selftest"])
+        #expect(result.status == 2 && result.errorCode == -2007, "\(result.stdout)")
+        let message = (result.json["error"] as? [String: Any])?["message"] as? String
+        #expect(message?.contains("--yes") == true)
+    }
+}
