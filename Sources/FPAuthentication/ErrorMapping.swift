@@ -3,9 +3,6 @@ import FPStore
 import Foundation
 
 extension AuthError {
-    /// How long libfprint's thermal model takes to cool a hot reader down.
-    static let coolDownSeconds: TimeInterval = 210
-
     /// Gives any error from the layers below its authentication code.
     public init(_ error: any Error) {
         switch error {
@@ -24,7 +21,7 @@ extension AuthError {
         case .notSupported: self = AuthError(.notSupported, message)
         case .busy: self = AuthError(.readerBusy, message)
         case .removed: self = AuthError(.biometryDisconnected, message)
-        case .tooHot: self = AuthError(.readerTooHot, message, retryAfter: Self.coolDownSeconds)
+        case .tooHot: self = AuthError(.readerTooHot, message, retryAfter: ReaderTemperature.coolingTime)
         case .cancelled: self = AuthError(.systemCancel, message)
         case .timedOut: self = AuthError(.timedOut, message)
         case .printNotFound: self = AuthError(.notFound, message)

@@ -22,7 +22,8 @@ struct FPBridge: AsyncParsableCommand {
         """,
         version: "0.1.0",
         subcommands: [
-            ReadersCommand.self, CaptureCommand.self, SelfTestCommand.self, EnrollCommand.self, VerifyCommand.self, IdentifyCommand.self,
+            ReadersCommand.self, CaptureCommand.self, SelfTestCommand.self, DoctorCommand.self, UdevRulesCommand.self,
+            EnrollCommand.self, VerifyCommand.self, IdentifyCommand.self,
             ListCommand.self, DeleteCommand.self, AuthCommand.self, CanEvaluateCommand.self,
             PasscodeCommand.self, StatusCommand.self, UnlockCommand.self, DemoCommand.self,
         ]

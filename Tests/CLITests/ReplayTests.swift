@@ -47,3 +47,17 @@ extension ReplayTests {
         #expect(message?.contains("--yes") == true)
     }
 }
+
+extension ReplayTests {
+    @Test func doctorSeesTheRecordedReaderOnTheBus() async throws {
+        let result = try await Fpbridge.replay("elan", ["--json", "doctor"])
+        #expect(result.status == 0 && result.ok, "\(result.stdout)\(result.stderr)")
+        let onBus = result.json["usbReaders"] as? [[String: Any]] ?? []
+        #expect(onBus.count == 1)
+        #expect(onBus.first?["id"] as? String == "04f3:0c26" && onBus.first?["driver"] as? String == "elan")
+        #expect(onBus.first?["supported"] as? Bool == true && onBus.first?["accessible"] as? Bool == true)
+        let readers = result.json["readers"] as? [[String: Any]] ?? []
+        #expect(readers.first?["temperature"] as? String == "cold")
+        #expect((result.json["environment"] as? [String: Any])?["FP_DEVICE_EMULATION"] as? String == "1")
+    }
+}
