@@ -4,20 +4,8 @@ import TestSupport
 
 /// The libfprint backend against libfprint's own virtual readers, driven from this
 /// process over their sockets while `fpbridge` runs as a separate process.
-@Suite(.serialized) struct VirtualReaderTests {
+@Suite(.serialized) struct VirtualReaderTests: VirtualReaderHarness {
     let directory = TemporaryDirectory()
-
-    func run(_ driver: String, socket: String, _ arguments: [String], user: String = "alice", input: String = "",
-             while commands: [String] = [], images: [String] = []) async throws -> CommandResult {
-        let variable = ["virtual_device": "FP_VIRTUAL_DEVICE", "virtual_device_storage": "FP_VIRTUAL_DEVICE_STORAGE",
-                        "virtual_image": "FP_VIRTUAL_IMAGE"][driver]!
-        let environment = [variable: socket, "FP_DRIVERS_WHITELIST": driver, "FP_DRIVERS_ALLOWLIST": driver]
-        async let result = Fpbridge.run(["--json", "--reader", "libfprint:\(driver)", "--state-dir", directory.file("state"),
-                                         "--user", user] + arguments, environment: environment, input: input, timeout: 60)
-        if !commands.isEmpty { try await VirtualReaderDriver.send(socket, commands) }
-        if !images.isEmpty { try await VirtualReaderDriver.sendImages(socket, images) }
-        return try await result
-    }
 
     @Test func virtualDeviceEnrollVerifyAndLockout() async throws {
         let socket = TemporaryDirectory.socketPath()
@@ -43,32 +31,6 @@ import TestSupport
                                   input: "2468\n")
         #expect(owner.status == 0 && owner.json["method"] as? String == "passcode")
         #expect(try await run("virtual_device", socket: socket, ["auth"], while: ["SCAN p1"]).status == 0)
-    }
-
-    /// Starts `fpbridge ARGS` on a virtual reader and returns once the reader is open
-    /// (its socket answers), with the running command to await.
-    func started(_ driver: String, socket: String, _ arguments: [String]) async throws -> (Task<CommandResult, any Error>, PIDBox) {
-        let variable = driver == "virtual_image" ? "FP_VIRTUAL_IMAGE" : "FP_VIRTUAL_DEVICE"
-        let pid = PIDBox()
-        let state = directory.file("state")
-        let command = Task {
-            try await Fpbridge.run(["--json", "--reader", "libfprint:\(driver)", "--state-dir", state, "--user", "alice"] + arguments,
-                                   environment: [variable: socket, "FP_DRIVERS_WHITELIST": driver], timeout: 60,
-                                   onStart: { pid.set($0) })
-        }
-        try await VirtualReaderDriver.waitForListener(socket)
-        try await Task.sleep(for: .milliseconds(300))
-        return (command, pid)
-    }
-
-    /// Enrolls alice's right index on `driver`, playing the finger for it.
-    func enrollRightIndex(_ driver: String, socket: String) async throws {
-        let enroll = driver == "virtual_image"
-            ? try await run(driver, socket: socket, ["enroll", "--finger", "right-index"],
-                            images: Array(repeating: SharedData.print("whorl"), count: 5))
-            : try await run(driver, socket: socket, ["enroll", "--finger", "right-index"],
-                            while: Array(repeating: "SCAN p1", count: 5))
-        #expect(enroll.status == 0, "\(enroll.stderr)")
     }
 
     @Test(arguments: ["virtual_device", "virtual_image"])

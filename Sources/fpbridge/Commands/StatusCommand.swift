@@ -1,12 +1,13 @@
 import ArgumentParser
 import FPAuthentication
+import FPReaders
 import FPStore
 import Foundation
 
 struct StatusCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "status",
-        abstract: "Show the user's failure counts, lockouts, passcode state and enrollment state hash (opens no reader).")
+        abstract: "Show the user's failure counts, lockouts, passcode state, enrollment state hash and the reader's temperature (opens no reader).")
 
     @OptionGroup var options: GlobalOptions
 
@@ -22,7 +23,14 @@ struct StatusCommand: AsyncParsableCommand {
         do { passcodeSet = try PasscodeStore(directory: directory).record(user: user) != nil } catch { throw AuthError(error) }
         let lockedUntil = counter.passcodeLockedUntil.flatMap { $0 > Date() ? $0 : nil }
         let retryAfter = lockedUntil.map { $0.timeIntervalSinceNow.rounded(.up) }
+        // The reader is looked at, not opened: its temperature tells whether it must rest.
+        let reader = try? await options.selection().candidates().first
+        let info = await reader?.info
         let fields: [String: JSONValue] = [
+            "reader": info.map { info in
+                ["driver": .string(info.identity.driver), "deviceId": .string(info.identity.deviceID),
+                 "name": .string(info.name), "temperature": .string(info.temperature.rawValue)]
+            } ?? .null,
             "user": .string(user),
             "stateDirectory": .string(directory.path),
             "biometry": [
@@ -50,6 +58,10 @@ struct StatusCommand: AsyncParsableCommand {
         """
         if let retryAfter { text += ", locked for \(Int(retryAfter)) more seconds" }
         text += "\nenrollment state hash: \(hash ?? "none (no prints)")"
+        if let info {
+            text += "\nreader: \(info.identity) \(info.name), \(info.temperature.rawValue)"
+                + (info.temperature == .hot ? " (resting: it scans again after about \(Int(ReaderTemperature.coolingTime)) s idle)" : "")
+        }
         options.console.success(text, fields)
     }
 }
