@@ -101,6 +101,33 @@ import TestSupport
         #expect(try await run("virtual_image", socket: socket, ["identify"], images: [whorl]).json["user"] as? String == "alice")
     }
 
+    @Test func readersWatchReportsThePresentReadersAsJSONLinesAndStops() async throws {
+        let environment = ["FP_VIRTUAL_DEVICE": TemporaryDirectory.socketPath(), "FP_VIRTUAL_IMAGE": TemporaryDirectory.socketPath()]
+        let start = Date()
+        let result = try await Fpbridge.run(["--json", "readers", "--watch", "--for", "1"], environment: environment, timeout: 20)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(Date().timeIntervalSince(start) < 10)
+        let events = result.stdout.split(separator: "\n").compactMap {
+            (try? JSONSerialization.jsonObject(with: Data($0.utf8))) as? [String: Any]
+        }
+        #expect(events.count == 2 && events.allSatisfy { $0["event"] as? String == "present" }, "\(result.stdout)")
+        let drivers = Set(events.compactMap { ($0["reader"] as? [String: Any])?["driver"] as? String })
+        #expect(drivers == ["virtual_device", "virtual_image"])
+        let one = try await Fpbridge.run(["--json", "--reader", "libfprint:virtual_image", "readers", "--watch", "--for", "0.5"],
+                                         environment: environment, timeout: 20)
+        #expect(one.stdout.split(separator: "\n").count == 1 && one.stdout.contains("virtual_image"), "\(one.stdout)")
+    }
+
+    @Test func readersWatchEndsCleanlyOnCtrlC() async throws {
+        let pid = PIDBox()
+        let watch = Task { try await Fpbridge.run(["readers", "--watch", "--reader", "fake"], timeout: 20, onStart: { pid.set($0) }) }
+        // Time for the process to start and take over Ctrl-C (before that, SIGINT would kill it).
+        try await Task.sleep(for: .seconds(2))
+        kill(pid.value, SIGINT)
+        let result = try await watch.value
+        #expect(result.status == 0 && result.stdout.contains("present  fake/0"), "\(result.stdout)\(result.stderr)")
+    }
+
     @Test func sharedDataIsPresentUnderCI() {
         #expect(!SharedData.requiredButMissing, "CI=true but ../shared (prints, replays) is missing")
     }

@@ -14,7 +14,7 @@ public final class LibfprintReader: FingerprintReader {
     init(runtime: LibfprintRuntime, device: LoopBound<DevicePointer>) async {
         self.runtime = runtime
         self.device = device
-        snapshot = Mutex(await runtime.loop.run { Self.readInfo(device.raw) })
+        snapshot = Mutex(await runtime.loop.run { Self.describe(device.raw) })
     }
 
     deinit {
@@ -41,7 +41,7 @@ public final class LibfprintReader: FingerprintReader {
     public var info: ReaderInfo {
         get async {
             let device = device
-            let fresh = await runtime.loop.run { Self.readInfo(device.raw) }
+            let fresh = await runtime.loop.run { Self.describe(device.raw) }
             snapshot.withLock { $0 = fresh }
             return fresh
         }
@@ -229,7 +229,8 @@ public final class LibfprintReader: FingerprintReader {
         }
     }
 
-    private static func readInfo(_ device: DevicePointer) -> ReaderInfo {
+    /// What the device says about itself; loop thread only.
+    static func describe(_ device: DevicePointer) -> ReaderInfo {
         let temperature: ReaderTemperature = switch fp_device_get_temperature(device) {
         case FP_TEMPERATURE_HOT: .hot
         case FP_TEMPERATURE_WARM: .warm

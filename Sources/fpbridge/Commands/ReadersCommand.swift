@@ -3,11 +3,27 @@ import FPReaders
 
 struct ReadersCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "readers", abstract: "List the readers the selected backend sees.")
+        commandName: "readers", abstract: "List the readers the selected backend sees.",
+        discussion: """
+        With --watch, keeps running and reports each reader as it is plugged in or pulled out, \
+        one line per change (one JSON object per line with --json), until Ctrl-C or --for SECONDS.
+        """)
 
     @OptionGroup var options: GlobalOptions
 
+    @Flag(help: "Keep reporting readers as they come and go.")
+    var watch = false
+
+    @Option(name: .customLong("for"), help: ArgumentHelp("With --watch, stop after this many seconds.", valueName: "seconds"))
+    var duration: Double?
+
+    func validate() throws {
+        if duration != nil && !watch { throw ValidationError("--for only applies to --watch") }
+        if let duration, !(duration > 0) { throw ValidationError("--for needs a positive number of seconds") }
+    }
+
     func run() async throws {
+        if watch { return try await ReaderWatch.run(options, duration: duration) }
         let readers: [any FingerprintReader]
         do { readers = try await options.selection().candidates() } catch { throw AuthError(error) }
         var infos: [ReaderInfo] = []

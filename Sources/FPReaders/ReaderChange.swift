@@ -1,0 +1,11 @@
+import FPCore
+
+/// A reader appearing or going away, as ``ReaderSelection/watch()`` reports it.
+public enum ReaderChange: Sendable, Hashable {
+    /// The reader was there when watching began.
+    case present(ReaderInfo)
+    /// The reader was plugged in.
+    case added(ReaderInfo)
+    /// The reader was unplugged.
+    case removed(ReaderIdentity)
+}

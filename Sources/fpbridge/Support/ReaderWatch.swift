@@ -1,0 +1,47 @@
+import Dispatch
+import FPAuthentication
+import FPReaders
+import Foundation
+
+/// `readers --watch`: a line (or a JSON object) per reader change, until Ctrl-C or the duration ends.
+enum ReaderWatch {
+    static func run(_ options: GlobalOptions, duration: Double?) async throws {
+        let changes: AsyncStream<ReaderChange>
+        do { changes = try await options.selection().watch() } catch { throw AuthError(error) }
+        let console = options.console
+        signal(SIGINT, SIG_IGN)
+        let interrupt = DispatchSource.makeSignalSource(signal: SIGINT)
+        let watching = Task {
+            for await change in changes { emit(change, console: console) }
+        }
+        interrupt.setEventHandler { watching.cancel() }
+        interrupt.resume()
+        defer { interrupt.cancel() }
+        if let duration {
+            let timer = Task {
+                try await Task.sleep(for: .seconds(duration))
+                watching.cancel()
+            }
+            await watching.value
+            timer.cancel()
+        } else {
+            await watching.value
+        }
+        if !console.json { console.note("Stopped watching.") }
+    }
+
+    private static func emit(_ change: ReaderChange, console: Console) {
+        let (event, fields, text): (String, JSONValue, String) = switch change {
+        case .present(let info): ("present", ReadersCommand.json(info), "present  \(info.identity)\t\(info.name)")
+        case .added(let info): ("added", ReadersCommand.json(info), "added    \(info.identity)\t\(info.name)")
+        case .removed(let identity):
+            ("removed", ["driver": .string(identity.driver), "deviceId": .string(identity.deviceID)], "removed  \(identity)")
+        }
+        if console.json {
+            print(JSONValue.object(["event": .string(event), "reader": fields]).rendered)
+        } else {
+            print(text)
+        }
+        fflush(nil)
+    }
+}
