@@ -17,6 +17,7 @@ public final class AuthenticationContext: Sendable {
     public let events: AsyncStream<AuthEvent>
     private let eventSink: AsyncStream<AuthEvent>.Continuation
     private let state = Mutex(State())
+    let interruption = ScanInterruption()
 
     private struct State {
         var fallbackTitle: String?
@@ -141,6 +142,15 @@ public final class AuthenticationContext: Sendable {
         }
     }
 
+    /// Presses the fallback button while a fingerprint prompt is open: the current scan
+    /// ends and the evaluation goes on as the fallback leads (the passcode under the
+    /// device-owner policy, `userFallback` otherwise). Returns false, doing nothing,
+    /// unless the button is shown (after the first failed match, with a non-empty title).
+    @discardableResult
+    public func chooseFallback() -> Bool {
+        interruption.choose()
+    }
+
     /// Stops a running evaluation, which then fails with the reason's error.
     public func cancel(_ reason: CancelReason) {
         let task = state.withLock { state -> Task<AuthSuccess, any Error>? in
@@ -256,6 +266,7 @@ public final class AuthenticationContext: Sendable {
                 return .success(Task { AuthSuccess(method: .reused, user: last.success.user, finger: last.success.finger) })
             }
             state.cancelReason = nil
+            interruption.reset()
             let task = Task { try await body() }
             state.running = task
             return .success(task)

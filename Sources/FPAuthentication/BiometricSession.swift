@@ -51,8 +51,9 @@ struct BiometricSession {
 
         while true {
             context.emit(.presentFinger(info.scanType))
-            let outcome = try await withDeadline(deadline, timeout: timeout) {
-                try await Self.scan(reader, info: info, gallery: gallery.map(\.print))
+            let prints = gallery.map(\.print)
+            let outcome = try await withDeadline(deadline, timeout: timeout) { [interruption = context.interruption] in
+                try await interruption.scan { try await Self.scan(reader, info: info, gallery: prints) }
             }
             switch outcome {
             case .match(let index):
@@ -79,6 +80,7 @@ struct BiometricSession {
                                       attemptsLeftBeforeLockout: max(0, threshold - counter.biometricFailures)))
                 if !fallbackOffered, let title = context.effectiveFallbackTitle {
                     fallbackOffered = true
+                    context.interruption.offer()
                     context.emit(.fallbackOffered(title: title))
                 }
             case .retry(let reason):

@@ -71,6 +71,37 @@ import Testing
         #expect(try await harness.evaluate(.biometrics, "cancel") == .userCancel)
     }
 
+    @Test func aFrontEndCanPressFallbackWhileTheReaderWaits() async throws {
+        let harness = EngineHarness()
+        try await harness.setPasscode()
+        try await harness.enroll()
+        // The reader would wait 20 s for the next finger; the button ends that scan at once.
+        for (policy, expected) in [(AuthPolicy.deviceOwner, AuthErrorCode?.none), (.biometrics, .userFallback)] {
+            let context = try await harness.context("scan x\nwait 20000\nscan alice-1")
+            #expect(!context.chooseFallback(), "no button before the first failed match")
+            let presser = Task {
+                for await event in context.events {
+                    if case .fallbackOffered = event { return context.chooseFallback() }
+                }
+                return false
+            }
+            let start = ContinuousClock.now
+            var code: AuthErrorCode?
+            var method: AuthMethod?
+            do {
+                method = try await context.evaluate(policy, reason: "test", prompt: Passcodes(["2468"])).method
+            } catch {
+                code = error.code
+            }
+            context.invalidate()
+            #expect(await presser.value)
+            #expect(code == expected && (expected != nil || method == .passcode), "\(policy): \(String(describing: code))")
+            #expect(ContinuousClock.now - start < .seconds(10), "the scan was not interrupted")
+        }
+        // The first run's passcode reset the count; the second run's miss counts, its button press does not.
+        #expect(harness.counter().biometricFailures == 1)
+    }
+
     @Test func eventsTellTheFrontEndWhatToShow() async throws {
         let harness = EngineHarness()
         try await harness.setPasscode()

@@ -82,3 +82,39 @@ public final class PIDBox: @unchecked Sendable {
     public func set(_ pid: Int32) { lock.withLock { self.pid = pid } }
     public var value: Int32 { lock.withLock { pid } }
 }
+
+extension Fpbridge {
+    /// Runs `fpbridge ARGS` on a pseudo-terminal (util-linux `script`), typing each
+    /// keystroke string after its delay, as a person at the terminal would.
+    public static func runInTerminal(_ arguments: [String], keystrokes: [(after: Duration, keys: String)],
+                                     timeout: TimeInterval = 60) async throws -> CommandResult {
+        let command = ([executable] + arguments).map { "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'" }
+            .joined(separator: " ")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
+        process.arguments = ["-qefc", command, "/dev/null"]
+        var env = ProcessInfo.processInfo.environment
+        for key in env.keys where key.hasPrefix("FP_") || key.hasPrefix("FPBRIDGE_") { env[key] = nil }
+        process.environment = env
+        let stdin = Pipe(), stdout = Pipe()
+        process.standardInput = stdin
+        process.standardOutput = stdout
+        process.standardError = stdout
+        try process.run()
+        let pid = process.processIdentifier
+        let killer = Task {
+            try await Task.sleep(for: .seconds(timeout))
+            kill(pid, SIGKILL)
+        }
+        async let output = blocking { stdout.fileHandleForReading.readDataToEndOfFile() }
+        for (delay, keys) in keystrokes {
+            try await Task.sleep(for: delay)
+            stdin.fileHandleForWriting.write(Data(keys.utf8))
+        }
+        let data = try await output
+        try stdin.fileHandleForWriting.close()
+        try await blocking { process.waitUntilExit() }
+        killer.cancel()
+        return CommandResult(status: process.terminationStatus, stdout: String(decoding: data, as: UTF8.self), stderr: "")
+    }
+}

@@ -51,9 +51,13 @@ struct AuthCommand: AsyncParsableCommand {
             context.fallbackTitle = fallbackTitle
             context.cancelTitle = cancelTitle
             context.interactionNotAllowed = noInteraction
-            let prompt = TerminalPrompt(fromStandardInput: passcodeStdin)
+            // In a terminal, Enter takes the fallback once it is offered (never with --passcode-stdin,
+            // whose input is the passcode itself).
+            let key = noInteraction || passcodeStdin ? nil : FallbackKey.start { context.chooseFallback() }
+            defer { key?.stop() }
+            let prompt = TerminalPrompt(fromStandardInput: passcodeStdin, fallbackKey: key)
             if !noInteraction { console.note(reason) }
-            return try await Evaluation.run(context, console: console) {
+            return try await Evaluation.run(context, console: console, fallbackKey: key != nil) {
                 if recover {
                     return try await context.recoverAndEvaluate(reason: reason, prompt: prompt)
                 }

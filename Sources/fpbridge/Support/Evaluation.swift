@@ -4,9 +4,10 @@ import Foundation
 
 /// Runs one engine call with its events shown and Ctrl-C mapped to a user cancel.
 enum Evaluation {
-    static func run<T: Sendable>(_ context: AuthenticationContext, console: Console,
+    /// `fallbackKey`: Enter takes the fallback, and the hint says so.
+    static func run<T: Sendable>(_ context: AuthenticationContext, console: Console, fallbackKey: Bool = false,
                                  _ body: @Sendable () async throws -> T) async throws -> T {
-        let printer = EventPrinter.start(for: context, console: console)
+        let printer = EventPrinter.start(for: context, fallbackKey: fallbackKey) { console.note($0) }
         signal(SIGINT, SIG_IGN)
         let interrupt = DispatchSource.makeSignalSource(signal: SIGINT)
         interrupt.setEventHandler { context.cancel(.user) }

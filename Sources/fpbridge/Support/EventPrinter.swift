@@ -4,12 +4,13 @@ import Foundation
 
 /// Shows an evaluation's events on stderr as a terminal prompt would.
 enum EventPrinter {
-    static func text(_ event: AuthEvent) -> String {
+    static func text(_ event: AuthEvent, fallbackKey: Bool = false) -> String {
         switch event {
         case .presentFinger(let scanType): "\(scanType.instruction)…"
         case .retryHint(let reason): "  \(reason.hint)"
         case .noMatch(let left, let beforeLockout):
             "  No match. \(left) attempt\(left == 1 ? "" : "s") left in this prompt, \(beforeLockout) before lockout."
+        case .fallbackOffered(let title) where fallbackKey: "  Press Enter for [\(title)], or touch the reader again."
         case .fallbackOffered(let title): "  [\(title)] is now available (choose it to use your passcode instead)."
         case .lockedOut: "  Too many failed attempts: fingerprint is locked out until the passcode is entered."
         case .passcodeRequested(let left): "Enter your passcode (\(left) attempt\(left == 1 ? "" : "s") before passcode lockout)."
@@ -19,14 +20,11 @@ enum EventPrinter {
     }
 
     /// Prints the context's events until it is invalidated; await the task to flush.
-    static func start(for context: AuthenticationContext, console: Console) -> Task<Void, Never> {
-        start(for: context) { console.note($0) }
-    }
-
-    static func start(for context: AuthenticationContext, write: @escaping @Sendable (String) -> Void) -> Task<Void, Never> {
+    static func start(for context: AuthenticationContext, fallbackKey: Bool = false,
+                      write: @escaping @Sendable (String) -> Void) -> Task<Void, Never> {
         Task {
             for await event in context.events {
-                write(text(event))
+                write(text(event, fallbackKey: fallbackKey))
             }
         }
     }

@@ -5,8 +5,11 @@ import Foundation
 /// otherwise a no-echo prompt on the controlling terminal.
 struct TerminalPrompt: AuthPrompt {
     let fromStandardInput: Bool
+    /// Watches the terminal during scans; it gives the terminal up before a passcode is read.
+    var fallbackKey: FallbackKey? = nil
 
     func passcode(reason: String, attemptsLeftBeforeLockout: Int) async -> String? {
+        fallbackKey?.stop()
         if fromStandardInput { return readLine(strippingNewline: true) }
         return Self.readHidden("\(reason.isEmpty ? "Passcode" : reason) (\(attemptsLeftBeforeLockout) attempts left): ")
     }

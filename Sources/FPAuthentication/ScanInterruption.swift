@@ -1,0 +1,53 @@
+import FPReaders
+import Synchronization
+
+/// Lets a front end press the fallback button while the reader is waiting for a
+/// finger: the scan in progress ends as if the reader had reported the choice.
+final class ScanInterruption: Sendable {
+    private struct State {
+        var offered = false
+        var chosen = false
+        var scan: Task<MatchOutcome, any Error>?
+    }
+
+    private let state = Mutex(State())
+
+    /// A new evaluation starts with no button shown.
+    func reset() {
+        state.withLock { $0 = State() }
+    }
+
+    /// The button is now shown.
+    func offer() {
+        state.withLock { $0.offered = true }
+    }
+
+    /// Presses the button; false (and nothing happens) when it is not shown.
+    func choose() -> Bool {
+        let scan = state.withLock { state -> Task<MatchOutcome, any Error>?? in
+            guard state.offered, !state.chosen else { return .none }
+            state.chosen = true
+            return .some(state.scan)
+        }
+        guard let scan else { return false }
+        scan?.cancel()
+        return true
+    }
+
+    /// Runs one scan that the button can end; it then reads as `.userChoice(.fallback)`.
+    func scan(_ body: @escaping @Sendable () async throws -> MatchOutcome) async throws -> MatchOutcome {
+        let task = Task { try await body() }
+        let chosen = state.withLock { state in
+            state.scan = task
+            return state.chosen
+        }
+        if chosen { task.cancel() }
+        defer { state.withLock { $0.scan = nil } }
+        do {
+            return try await withTaskCancellationHandler { try await task.value } onCancel: { task.cancel() }
+        } catch {
+            if state.withLock({ $0.chosen }) && !Task.isCancelled { return .userChoice(.fallback) }
+            throw error
+        }
+    }
+}
