@@ -76,34 +76,6 @@ import TestSupport
         }
     }
 
-    @Test func lockoutSurvivesNewProcessesAndThePasscodeEndsIt() async throws {
-        _ = try await run(["enroll", "--finger", "right-index"], reader: fake(String(repeating: "scan a\n", count: 5)))
-        #expect(try await run(["passcode", "set", "--passcode-stdin"], reader: "fake", input: "2468\n").status == 0)
-        #expect(try await run(["auth"], reader: fake("scan x\nscan y\nscan z")).errorCode == -1)
-        #expect(try await run(["auth"], reader: fake("scan x\nscan y")).errorCode == -8)
-        let locked = try await run(["auth", "--policy", "biometrics"], reader: fake("scan a"))
-        #expect(locked.errorCode == -8 && locked.status == 1)
-        let status = try await run(["status"], reader: "fake")
-        #expect((status.json["biometry"] as? [String: Any])?["lockedOut"] as? Bool == true)
-        let owner = try await run(["auth", "--policy", "device-owner", "--passcode-stdin"], reader: fake(""), input: "2468\n")
-        #expect(owner.status == 0 && owner.json["method"] as? String == "passcode")
-        #expect(try await run(["auth"], reader: fake("scan a")).status == 0)
-    }
-
-    @Test func sixWrongPasscodesLockAcrossProcesses() async throws {
-        #expect(try await run(["passcode", "set", "--passcode-stdin"], reader: "fake", input: "2468\n").status == 0)
-        for _ in 0..<5 {
-            #expect(try await run(["unlock", "--passcode-stdin"], reader: "fake", input: "1111\n").errorCode == -1)
-        }
-        let sixth = try await run(["unlock", "--passcode-stdin"], reader: "fake", input: "1111\n")
-        #expect(sixth.errorCode == -2004)
-        #expect(((sixth.json["error"] as? [String: Any])?["retryAfter"] as? Double ?? 0) > 0)
-        let right = try await run(["unlock", "--passcode-stdin"], reader: "fake", input: "2468\n")
-        #expect(right.errorCode == -2004)
-        let status = try await run(["status"], reader: "fake")
-        #expect((status.json["passcode"] as? [String: Any])?["lockedOut"] as? Bool == true)
-    }
-
     @Test func canEvaluateAnswersWithoutTouchingTheUser() async throws {
         let none = try await run(["can-evaluate", "--policy", "biometrics"], reader: "fake")
         #expect(none.json["available"] as? Bool == false && none.errorCode == -5)
@@ -126,16 +98,6 @@ import TestSupport
         #expect(two != nil && two != one)
         _ = try await run(["delete", "--finger", "left-index"], reader: "fake")
         #expect(try await hash() == one)
-    }
-
-    @Test func twoProcessesFailingAtOnceBothCount() async throws {
-        _ = try await run(["enroll", "--finger", "right-index"], reader: fake(String(repeating: "scan a\n", count: 5)))
-        let script = try fake("scan x")
-        async let first = run(["verify"], reader: script)
-        async let second = run(["verify"], reader: script)
-        _ = try await (first, second)
-        let status = try await run(["status"], reader: "fake")
-        #expect((status.json["biometry"] as? [String: Any])?["failures"] as? Int == 2)
     }
 
     @Test func helpDocumentsTheExitStatuses() async throws {

@@ -87,7 +87,7 @@ extension Fpbridge {
     /// Runs `fpbridge ARGS` on a pseudo-terminal (util-linux `script`), typing each
     /// keystroke string after its delay, as a person at the terminal would.
     public static func runInTerminal(_ arguments: [String], keystrokes: [(after: Duration, keys: String)],
-                                     timeout: TimeInterval = 60) async throws -> CommandResult {
+                                     environment: [String: String] = [:], timeout: TimeInterval = 60) async throws -> CommandResult {
         let command = ([executable] + arguments).map { "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'" }
             .joined(separator: " ")
         let process = Process()
@@ -95,6 +95,7 @@ extension Fpbridge {
         process.arguments = ["-qefc", command, "/dev/null"]
         var env = ProcessInfo.processInfo.environment
         for key in env.keys where key.hasPrefix("FP_") || key.hasPrefix("FPBRIDGE_") { env[key] = nil }
+        env.merge(environment) { $1 }
         process.environment = env
         let stdin = Pipe(), stdout = Pipe()
         process.standardInput = stdin

@@ -1,0 +1,87 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// A reader backend the behavioural suite runs against: the same cases, the same
+/// command lines, only the way the finger is played differs.
+enum Backend: String, CaseIterable, Sendable, CustomTestStringConvertible {
+    /// The built-in fake reader, fed a script per command.
+    case fake
+    /// libfprint's `virtual_device`, fed commands over its socket while the command runs.
+    case virtualDevice
+
+    var testDescription: String { rawValue }
+}
+
+/// A touch on the reader: a finger by id, or a scan the reader rejects as unusable.
+enum Touch: Sendable {
+    case finger(String)
+    case retry
+}
+
+/// One user's state directory and reader, for one behavioural case.
+final class Bench: Sendable {
+    let backend: Backend
+    let directory = TemporaryDirectory()
+    let socket = TemporaryDirectory.socketPath()
+
+    init(_ backend: Backend) throws {
+        self.backend = backend
+        // A bound on every scan, so a case that wrongly scans fails fast instead of hanging.
+        try FileManager.default.createDirectory(atPath: directory.file("state"), withIntermediateDirectories: true)
+        try Data(#"{"scanTimeoutSeconds": 8}"#.utf8).write(to: URL(fileURLWithPath: directory.file("state/config.json")))
+    }
+
+    var state: String { directory.file("state") }
+
+    /// Runs `fpbridge --json ARGS` as `user`, playing `touches` on the reader.
+    func run(_ arguments: [String], user: String = "alice", touches: [Touch] = [], input: String = "",
+             socket: String? = nil) async throws -> CommandResult {
+        let base = ["--json", "--state-dir", state, "--user", user]
+        switch backend {
+        case .fake:
+            let path = directory.file("script-\(UUID().uuidString.prefix(8)).txt")
+            let script = touches.map { touch in
+                switch touch {
+                case .finger(let id): "scan \(id)"
+                case .retry: "retry general"
+                }
+            }.joined(separator: "\n")
+            try script.write(toFile: path, atomically: true, encoding: .utf8)
+            return try await Fpbridge.run(base + ["--reader", "fake:" + path] + arguments, input: input)
+        case .virtualDevice:
+            let socket = socket ?? self.socket
+            async let result = Fpbridge.run(base + ["--reader", "libfprint:virtual_device"] + arguments,
+                                            environment: ["FP_VIRTUAL_DEVICE": socket, "FP_DRIVERS_WHITELIST": "virtual_device"],
+                                            input: input)
+            for touch in touches {
+                switch touch {
+                case .finger(let id):
+                    try await VirtualReaderDriver.send(socket, ["SCAN \(id)"])
+                case .retry:
+                    try await VirtualReaderDriver.send(socket, ["RETRY 0"])
+                    // virtual_device goes on to the next queued command within the operation that
+                    // just reported the retry (libfprint asserts and that touch is lost), so the
+                    // next touch waits until fpbridge has started the scan again.
+                    try await Task.sleep(for: .milliseconds(500))
+                }
+            }
+            return try await result
+        }
+    }
+
+    func enroll(_ finger: String = "right-index", id: String = "p1", user: String = "alice") async throws {
+        let result = try await run(["enroll", "--finger", finger], user: user, touches: Array(repeating: .finger(id), count: 5))
+        #expect(result.status == 0, "enroll: \(result.stdout)\(result.stderr)")
+    }
+
+    func setPasscode(_ passcode: String = "2468", user: String = "alice") async throws {
+        let result = try await run(["passcode", "set", "--passcode-stdin"], user: user, input: passcode + "\n")
+        #expect(result.status == 0, "passcode set: \(result.stdout)")
+    }
+
+    /// The user's biometric failure count as `status` reports it.
+    func failures(_ user: String = "alice") async throws -> Int? {
+        (try await run(["status"], user: user).json["biometry"] as? [String: Any])?["failures"] as? Int
+    }
+}
