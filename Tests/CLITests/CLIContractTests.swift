@@ -76,6 +76,26 @@ import TestSupport
         }
     }
 
+    @Test func passcodeChangeAndRemoveNeedTheCurrentOne() async throws {
+        #expect(try await run(["passcode", "set", "--passcode-stdin"], reader: "fake", input: "2468\n").status == 0)
+        let again = try await run(["passcode", "set", "--passcode-stdin"], reader: "fake", input: "1357\n")
+        #expect(again.status != 0, "set must not replace an existing passcode: \(again.stdout)")
+        let wrong = try await run(["passcode", "change", "--passcode-stdin"], reader: "fake", input: "0000\n1357\n")
+        #expect(wrong.errorCode == -1, "\(wrong.stdout)")
+        #expect(try await run(["passcode", "change", "--passcode-stdin"], reader: "fake", input: "2468\n1357\n").status == 0)
+        #expect(try await run(["unlock", "--passcode-stdin"], reader: "fake", input: "1357\n").status == 0)
+        let folder = directory.file("state/passcodes")
+        let files = try FileManager.default.contentsOfDirectory(atPath: folder)
+        #expect(files.count == 1)
+        for file in files {
+            let stored = try String(contentsOfFile: folder + "/" + file, encoding: .utf8)
+            #expect(!stored.contains("1357") && !stored.contains("2468"), "passcodes are stored only as hashes")
+        }
+        #expect(try await run(["passcode", "remove", "--passcode-stdin"], reader: "fake", input: "2468\n").errorCode == -1)
+        #expect(try await run(["passcode", "remove", "--passcode-stdin"], reader: "fake", input: "1357\n").status == 0)
+        #expect(try await run(["unlock", "--passcode-stdin"], reader: "fake", input: "1357\n").errorCode == -5)
+    }
+
     @Test func canEvaluateAnswersWithoutTouchingTheUser() async throws {
         let none = try await run(["can-evaluate", "--policy", "biometrics"], reader: "fake")
         #expect(none.json["available"] as? Bool == false && none.errorCode == -5)

@@ -47,19 +47,10 @@ final class EngineHarness: Sendable {
         let context = try await context(script)
         configure(context)
         do {
-            _ = try await context.evaluate(policy, reason: "test", prompt: Passcodes(passcodes))
+            _ = try await context.evaluate(policy, reason: "test", prompt: ListedPasscodes(passcodes))
             return nil
         } catch {
             return error.code
         }
-    }
-}
-
-/// Answers passcode requests from a list, then gives up.
-final class Passcodes: AuthPrompt {
-    private let queue: Mutex<[String]>
-    init(_ passcodes: [String]) { queue = Mutex(passcodes) }
-    func passcode(reason: String, attemptsLeftBeforeLockout: Int) async -> String? {
-        queue.withLock { $0.isEmpty ? nil : $0.removeFirst() }
     }
 }

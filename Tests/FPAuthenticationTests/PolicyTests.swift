@@ -31,7 +31,7 @@ import Testing
         #expect(await context.canEvaluate(.biometrics).error?.code == .biometryNotAvailable)
         #expect(await context.canEvaluate(.deviceOwner).available)
         #expect(context.biometryType == .none)
-        let success = try await context.evaluate(.deviceOwner, reason: "x", prompt: Passcodes(["2468"]))
+        let success = try await context.evaluate(.deviceOwner, reason: "x", prompt: ListedPasscodes(["2468"]))
         #expect(success.method == .passcode)
     }
 
@@ -44,7 +44,7 @@ import Testing
         #expect(try await harness.evaluate(.biometrics, "scan x\nscan y\nscan alice-1") == .biometryLockout)
         // Locked: the right finger is refused without consuming a scan.
         let context = try await harness.context("scan alice-1")
-        await #expect(throws: AuthError.self) { try await context.evaluate(.biometrics, reason: "x", prompt: Passcodes([])) }
+        await #expect(throws: AuthError.self) { try await context.evaluate(.biometrics, reason: "x", prompt: ListedPasscodes([])) }
         #expect(await context.canEvaluate(.biometrics).error?.code == .biometryLockout)
     }
 
@@ -89,7 +89,7 @@ import Testing
             var code: AuthErrorCode?
             var method: AuthMethod?
             do {
-                method = try await context.evaluate(policy, reason: "test", prompt: Passcodes(["2468"])).method
+                method = try await context.evaluate(policy, reason: "test", prompt: ListedPasscodes(["2468"])).method
             } catch {
                 code = error.code
             }
@@ -108,7 +108,7 @@ import Testing
         try await harness.enroll()
         let context = try await harness.context("retry center\nscan x\nscan alice-1")
         context.fallbackTitle = "Use PIN"
-        _ = try await context.evaluate(.biometrics, reason: "x", prompt: Passcodes([]))
+        _ = try await context.evaluate(.biometrics, reason: "x", prompt: ListedPasscodes([]))
         context.invalidate()
         var events: [AuthEvent] = []
         for await event in context.events { events.append(event) }
@@ -140,7 +140,7 @@ import Testing
         #expect(try await harness.evaluate(.biometrics, "scan a\nscan b\nscan c") == .authenticationFailed)
         #expect(try await harness.evaluate(.biometrics, "scan d\nscan e") == .biometryLockout)
         let context = try await harness.context("scan alice-1")
-        let success = try await context.recoverAndEvaluate(reason: "x", prompt: Passcodes(["2468"]))
+        let success = try await context.recoverAndEvaluate(reason: "x", prompt: ListedPasscodes(["2468"]))
         #expect(success.method == .fingerprint)
     }
 
@@ -150,7 +150,7 @@ import Testing
         let wrong = Array(repeating: "0000", count: 6)
         let context = try await harness.context("", reader: false)
         do {
-            _ = try await context.unlockWithPasscode(reason: "x", prompt: Passcodes(wrong))
+            _ = try await context.unlockWithPasscode(reason: "x", prompt: ListedPasscodes(wrong))
             Issue.record("six wrong passcodes were accepted")
         } catch {
             #expect(error.code == .passcodeLockout)
@@ -158,7 +158,7 @@ import Testing
         }
         // The correct passcode is not even checked while the lockout lasts, in any context.
         let later = try await harness.context("", reader: false)
-        await #expect(throws: AuthError.self) { try await later.unlockWithPasscode(reason: "x", prompt: Passcodes(["2468"])) }
+        await #expect(throws: AuthError.self) { try await later.unlockWithPasscode(reason: "x", prompt: ListedPasscodes(["2468"])) }
         #expect(harness.counter().passcodeFailures == 6)
     }
 
@@ -199,11 +199,11 @@ import Testing
         try await harness.setPasscode()
         try await harness.enroll()
         let context = try await harness.context("wait 10000\nscan alice-1")
-        let task = Task { try await context.evaluate(.biometrics, reason: "x", prompt: Passcodes([])) }
+        let task = Task { try await context.evaluate(.biometrics, reason: "x", prompt: ListedPasscodes([])) }
         try await Task.sleep(for: .milliseconds(100))
         context.invalidate()
         await #expect { try await task.value } throws: { ($0 as? AuthError)?.code == .appCancel }
-        await #expect { try await context.evaluate(.biometrics, reason: "x", prompt: Passcodes([])) } throws: {
+        await #expect { try await context.evaluate(.biometrics, reason: "x", prompt: ListedPasscodes([])) } throws: {
             ($0 as? AuthError)?.code == .invalidContext
         }
     }
@@ -215,8 +215,8 @@ import Testing
         let context = try await harness.context("scan alice-1")
         context.reuseDuration = 10_000
         #expect(context.reuseDuration == 300)
-        _ = try await context.evaluate(.biometrics, reason: "x", prompt: Passcodes([]))
-        #expect(try await context.evaluate(.biometrics, reason: "x", prompt: Passcodes([])).method == .reused)
+        _ = try await context.evaluate(.biometrics, reason: "x", prompt: ListedPasscodes([]))
+        #expect(try await context.evaluate(.biometrics, reason: "x", prompt: ListedPasscodes([])).method == .reused)
         #expect(try await harness.evaluate(.biometrics, "scan alice-1") { $0.interactionNotAllowed = true } == .notInteractive)
     }
 
@@ -230,7 +230,7 @@ import Testing
         try await reader.open()
         let context = AuthenticationContext(environment: AuthEnvironment(
             user: "alice", reader: reader, stateDirectory: harness.state, configuration: configuration))
-        await #expect { try await context.evaluate(.biometrics, reason: "x", prompt: Passcodes([])) } throws: {
+        await #expect { try await context.evaluate(.biometrics, reason: "x", prompt: ListedPasscodes([])) } throws: {
             ($0 as? AuthError)?.code == .timedOut
         }
     }

@@ -123,7 +123,7 @@ struct DemoRun {
 
     private func auth(_ policy: AuthPolicy, script: String, passcodes: [String] = []) async -> Result<AuthSuccess, AuthError> {
         await attempt(script: script) {
-            try await $0.evaluate(policy, reason: "Unlock the demo", prompt: ScriptedPasscodes(passcodes))
+            try await $0.evaluate(policy, reason: "Unlock the demo", prompt: ListedPasscodes(passcodes))
         }
     }
 
@@ -140,18 +140,3 @@ struct DemoRun {
         try PrintStore(directory: directory).enrollmentStateHash(user: Self.user) ?? "none"
     }
 }
-
-/// Types the demo's passcodes, one per request.
-final class ScriptedPasscodes: AuthPrompt {
-    private let queue: Mutex<[String]>
-
-    init(_ passcodes: [String]) {
-        queue = Mutex(passcodes)
-    }
-
-    func passcode(reason: String, attemptsLeftBeforeLockout: Int) async -> String? {
-        queue.withLock { $0.isEmpty ? nil : $0.removeFirst() }
-    }
-}
-
-import Synchronization

@@ -34,7 +34,7 @@ struct PasscodeCommand: AsyncParsableCommand {
             let current = PasscodeCommand.currentPasscode(fromStandardInput: passcodeStdin)
             let passcode = try PasscodeCommand.newPasscode(fromStandardInput: passcodeStdin)
             try await Evaluation.run(context, console: options.console) {
-                try await PasscodeManager(context: context).change(to: passcode, prompt: FixedPasscodePrompt(current))
+                try await PasscodeManager(context: context).change(to: passcode, prompt: ListedPasscodes(current.map { [$0] } ?? []))
             }
             options.console.success("Passcode changed for \(options.userName).", ["user": .string(options.userName)])
         }
@@ -51,7 +51,7 @@ struct PasscodeCommand: AsyncParsableCommand {
             let context = try PasscodeCommand.context(options)
             let current = PasscodeCommand.currentPasscode(fromStandardInput: passcodeStdin)
             try await Evaluation.run(context, console: options.console) {
-                try await PasscodeManager(context: context).remove(prompt: FixedPasscodePrompt(current))
+                try await PasscodeManager(context: context).remove(prompt: ListedPasscodes(current.map { [$0] } ?? []))
             }
             options.console.success("Passcode removed for \(options.userName).", ["user": .string(options.userName)])
         }
@@ -77,24 +77,5 @@ struct PasscodeCommand: AsyncParsableCommand {
         else { throw AuthError(.invalidInput, "no new passcode was entered") }
         guard first == second else { throw AuthError(.invalidInput, "the two passcodes differ; nothing was changed") }
         return first
-    }
-}
-
-import Synchronization
-
-/// Answers the engine's passcode request with a passcode read beforehand, once:
-/// a wrong one ends the command rather than asking again.
-final class FixedPasscodePrompt: AuthPrompt {
-    private let value: Mutex<String?>
-
-    init(_ value: String?) {
-        self.value = Mutex(value)
-    }
-
-    func passcode(reason: String, attemptsLeftBeforeLockout: Int) async -> String? {
-        value.withLock { value in
-            defer { value = nil }
-            return value
-        }
     }
 }

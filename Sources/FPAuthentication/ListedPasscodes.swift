@@ -1,0 +1,16 @@
+import Synchronization
+
+/// A prompt that answers passcode requests from a list, in order, then gives up
+/// (as a user who cancels would). For scripts, demos and tests; also for a front
+/// end that read the passcode before the engine asked.
+public final class ListedPasscodes: AuthPrompt {
+    private let queue: Mutex<[String]>
+
+    public init(_ passcodes: [String]) {
+        queue = Mutex(passcodes)
+    }
+
+    public func passcode(reason: String, attemptsLeftBeforeLockout: Int) async -> String? {
+        queue.withLock { $0.isEmpty ? nil : $0.removeFirst() }
+    }
+}
