@@ -120,6 +120,9 @@ struct DoctorChecks {
                 : DoctorFinding(level: .ok, topic: "thermal", message: message))
         }
         facts["readers"] = .array(listed)
+        if listed.isEmpty {
+            findings.append(DoctorFinding(level: .note, topic: "thermal", message: "libfprint lists no reader, so there is no temperature to report"))
+        }
         if SystemFacts.fprintdRunning() {
             findings.append(DoctorFinding(level: .note, topic: "fprintd", message: "fprintd is running and may hold a reader open",
                                           fix: "if a reader is busy, stop it: sudo systemctl stop fprintd"))
