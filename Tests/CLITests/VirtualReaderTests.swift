@@ -1,3 +1,4 @@
+import FPImaging
 import Foundation
 import Testing
 import TestSupport
@@ -126,6 +127,19 @@ import TestSupport
         kill(pid.value, SIGINT)
         let result = try await watch.value
         #expect(result.status == 0 && result.stdout.contains("present  fake/0"), "\(result.stdout)\(result.stderr)")
+    }
+
+    @Test(.enabled(if: SharedData.available, "needs ../shared/prints"))
+    func captureOnVirtualImageKeepsEveryPixel() async throws {
+        let socket = TemporaryDirectory.socketPath()
+        let out = directory.file("whorl-captured.png")
+        let result = try await run("virtual_image", socket: socket, ["capture", "--out", out], images: [SharedData.print("whorl")])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(try ImageFile.read(out) == ImageFile.read(SharedData.print("whorl")))
+        let unsupported = try await run("virtual_device", socket: TemporaryDirectory.socketPath(), ["capture", "--out", out])
+        #expect(unsupported.errorCode == -2010 && unsupported.status == 3, "\(unsupported.stdout)")
+        let badName = try await run("virtual_image", socket: socket, ["capture", "--out", directory.file("x.jpg")])
+        #expect(badName.status == 2 && badName.stdout.contains(".pgm or .png"), "\(badName.stdout)")
     }
 
     @Test func sharedDataIsPresentUnderCI() {

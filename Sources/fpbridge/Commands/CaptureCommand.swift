@@ -29,7 +29,8 @@ struct CaptureCommand: AsyncParsableCommand {
             let info = await reader.info
             guard info.features.contains(.capture) else {
                 throw AuthError(.notSupported, "\(info.identity) (\(info.name)) cannot capture images: "
-                                + "it matches on the chip and never hands out a picture")
+                                + "only image readers can (see the features in 'fpbridge readers'); "
+                                + "readers that match on the chip never hand out a picture")
             }
             options.console.note("\(info.scanType.instruction) to capture an image…")
             let captured: CapturedImage
