@@ -13,14 +13,17 @@ final class GLibMainLoop: Sendable {
     /// Starts the thread. `prepare` runs on it before the loop does, with the
     /// default context owned by that thread (so enumeration may iterate it).
     init(name: String, prepare: @escaping @Sendable () -> Void) {
+        // Linux keeps 15 bytes of a thread name. Without one the thread shows its
+        // creator's (a Swift pool thread's) name in `ps` and crash reports.
+        let shortName = String(name.utf8.prefix(15))!
         let thread = Thread {
+            Thread.current.name = shortName
             let context = g_main_context_default()
             g_main_context_acquire(context)
             prepare()
             let loop = g_main_loop_new(context, 0)
             g_main_loop_run(loop)
         }
-        thread.name = name
         thread.start()
     }
 

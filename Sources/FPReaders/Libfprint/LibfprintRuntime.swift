@@ -18,7 +18,7 @@ final class LibfprintRuntime: Sendable {
     private init() {
         let readiness = Readiness()
         self.readiness = readiness
-        loop = GLibMainLoop(name: "fpbridge-libfprint") {
+        loop = GLibMainLoop(name: "fpb-glib-loop") {
             LibfprintLogging.install()
             let context = fp_context_new()!
             fp_context_enumerate(context)

@@ -19,8 +19,10 @@ final class FallbackKey: Sendable {
         let fd = open("/dev/tty", O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         guard fd >= 0 else { return nil }
         let key = FallbackKey(fd: fd)
-        let thread = Thread { key.watch(onPress) }
-        thread.name = "fpbridge-fallback-key"
+        let thread = Thread {
+            Thread.current.name = "fpb-fallbackkey"
+            key.watch(onPress)
+        }
         thread.start()
         return key
     }
