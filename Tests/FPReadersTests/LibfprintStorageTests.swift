@@ -67,6 +67,29 @@ import TestSupport
         try await VirtualReaderDriver.send(socket, ["CONT "])
         try await reader.clearStorage()
         #expect(try await reader.listStoredPrints().isEmpty)
-        try await reader.close()
+
+        // Last, as the reader is gone for the rest of the process: pulling it out reaches a watcher
+        // through libfprint's own context (device-removed), which is what real hot-plug uses too.
+        let changes = LibfprintReader.watch()
+        let watcher = Task {
+            var seen: [ReaderChange] = []
+            for await change in changes {
+                seen.append(change)
+                if case .removed = change { break }
+            }
+            return seen
+        }
+        let watchdog = Task {
+            try await Task.sleep(for: .seconds(5))
+            watcher.cancel()
+        }
+        try await Task.sleep(for: .milliseconds(500))
+        try await VirtualReaderDriver.send(socket, ["UNPLUG "])
+        try? await reader.close()
+        let seen = await watcher.value
+        watchdog.cancel()
+        let identity = ReaderIdentity(driver: "virtual_device_storage", deviceID: "0")
+        #expect(seen.first.map { if case .present(let info) = $0 { info.identity == identity } else { false } } == true)
+        #expect(seen.last == .removed(identity), "no removal reported: \(seen)")
     }
 }
