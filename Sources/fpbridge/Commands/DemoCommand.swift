@@ -69,7 +69,8 @@ struct DemoRun {
         say("5. Authenticate (biometrics): three wrong fingers in one prompt end it.")
         record("auth-three-failures", await auth(.biometrics, script: "scan mallory-1\nscan mallory-2\nscan mallory-3"))
 
-        say("6. Authenticate again: two more wrong fingers make five in a row, and fingerprint locks.")
+        say("6. Authenticate again: the no-match in step 3 counted too, so one more wrong finger makes "
+            + "five in a row, and fingerprint locks (the second touch is never read).")
         record("auth-lockout", await auth(.biometrics, script: "scan mallory-4\nscan mallory-5"))
 
         say("7. Even the right finger is refused now, without a scan.")
