@@ -29,6 +29,23 @@ public enum Fpbridge {
         return candidates.first { FileManager.default.isExecutableFile(atPath: $0) } ?? candidates.last!
     }()
 
+    /// This process's environment without any libfprint or fpbridge setting, so that a
+    /// test sees only what it sets; emulation mode on, as in libfprint's own tests.
+    static func childEnvironment(_ extra: [String: String]) -> [String: String] {
+        var environment = ProcessInfo.processInfo.environment
+        for key in environment.keys where key.hasPrefix("FP_") || key.hasPrefix("FPBRIDGE_") { environment[key] = nil }
+        environment["FP_DEVICE_EMULATION"] = "1"
+        return environment.merging(extra) { $1 }
+    }
+
+    /// Kills the child after `timeout` seconds unless cancelled first: a hung command fails its test.
+    static func killer(_ pid: Int32, after timeout: TimeInterval) -> Task<Void, any Error> {
+        Task {
+            try await Task.sleep(for: .seconds(timeout))
+            kill(pid, SIGKILL)
+        }
+    }
+
     /// Runs `fpbridge ARGS` against a recorded real reader in `../shared/replays/NAME`.
     public static func replay(_ recording: String, _ arguments: [String], timeout: TimeInterval = 120) async throws -> CommandResult {
         let replays = SharedData.root! + "/replays"
@@ -43,11 +60,7 @@ public enum Fpbridge {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: launcher.first ?? executable)
         process.arguments = launcher.isEmpty ? arguments : Array(launcher.dropFirst()) + [executable] + arguments
-        var env = ProcessInfo.processInfo.environment
-        for key in env.keys where key.hasPrefix("FP_") || key.hasPrefix("FPBRIDGE_") { env[key] = nil }
-        env["FP_DEVICE_EMULATION"] = "1"
-        env.merge(environment) { $1 }
-        process.environment = env
+        process.environment = childEnvironment(environment)
         let stdin = Pipe(), stdout = Pipe(), stderr = Pipe()
         process.standardInput = stdin
         process.standardOutput = stdout
@@ -56,11 +69,7 @@ public enum Fpbridge {
         onStart?(process.processIdentifier)
         stdin.fileHandleForWriting.write(Data(input.utf8))
         try stdin.fileHandleForWriting.close()
-        let pid = process.processIdentifier
-        let killer = Task {
-            try await Task.sleep(for: .seconds(timeout))
-            kill(pid, SIGKILL)
-        }
+        let killer = killer(process.processIdentifier, after: timeout)
         async let out = blocking { stdout.fileHandleForReading.readDataToEndOfFile() }
         async let err = blocking { stderr.fileHandleForReading.readDataToEndOfFile() }
         let (outData, errData) = try await (out, err)
@@ -93,20 +102,13 @@ extension Fpbridge {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
         process.arguments = ["-qefc", command, "/dev/null"]
-        var env = ProcessInfo.processInfo.environment
-        for key in env.keys where key.hasPrefix("FP_") || key.hasPrefix("FPBRIDGE_") { env[key] = nil }
-        env.merge(environment) { $1 }
-        process.environment = env
+        process.environment = childEnvironment(environment)
         let stdin = Pipe(), stdout = Pipe()
         process.standardInput = stdin
         process.standardOutput = stdout
         process.standardError = stdout
         try process.run()
-        let pid = process.processIdentifier
-        let killer = Task {
-            try await Task.sleep(for: .seconds(timeout))
-            kill(pid, SIGKILL)
-        }
+        let killer = killer(process.processIdentifier, after: timeout)
         async let output = blocking { stdout.fileHandleForReading.readDataToEndOfFile() }
         for (delay, keys) in keystrokes {
             try await Task.sleep(for: delay)

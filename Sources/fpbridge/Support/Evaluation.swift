@@ -1,4 +1,3 @@
-import Dispatch
 import FPAuthentication
 import Foundation
 
@@ -8,14 +7,8 @@ enum Evaluation {
     static func run<T: Sendable>(_ context: AuthenticationContext, console: Console, fallbackKey: Bool = false,
                                  _ body: @Sendable () async throws -> T) async throws -> T {
         let printer = EventPrinter.start(for: context, fallbackKey: fallbackKey) { console.note($0) }
-        signal(SIGINT, SIG_IGN)
-        let interrupt = DispatchSource.makeSignalSource(signal: SIGINT)
-        interrupt.setEventHandler { context.cancel(.user) }
-        interrupt.resume()
-        defer {
-            interrupt.cancel()
-            signal(SIGINT, SIG_DFL)
-        }
+        let interrupt = CtrlC { context.cancel(.user) }
+        defer { interrupt.release() }
         do {
             let result = try await body()
             context.invalidate()

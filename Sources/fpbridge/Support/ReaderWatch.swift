@@ -1,4 +1,3 @@
-import Dispatch
 import FPAuthentication
 import FPReaders
 import Foundation
@@ -9,14 +8,11 @@ enum ReaderWatch {
         let changes: AsyncStream<ReaderChange>
         do { changes = try await options.selection().watch() } catch { throw AuthError(error) }
         let console = options.console
-        signal(SIGINT, SIG_IGN)
-        let interrupt = DispatchSource.makeSignalSource(signal: SIGINT)
         let watching = Task {
             for await change in changes { emit(change, console: console) }
         }
-        interrupt.setEventHandler { watching.cancel() }
-        interrupt.resume()
-        defer { interrupt.cancel() }
+        let interrupt = CtrlC { watching.cancel() }
+        defer { interrupt.release() }
         if let duration {
             let timer = Task {
                 try await Task.sleep(for: .seconds(duration))

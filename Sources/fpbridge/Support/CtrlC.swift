@@ -1,0 +1,21 @@
+import Dispatch
+import Foundation
+
+/// Turns Ctrl-C into an event while a command waits on the reader, so that the
+/// command can end cleanly (close the reader, report, exit with its status)
+/// instead of being killed mid-operation. ``release()`` gives SIGINT back.
+final class CtrlC {
+    private let source: any DispatchSourceSignal
+
+    init(_ handler: @escaping @Sendable () -> Void) {
+        signal(SIGINT, SIG_IGN)
+        source = DispatchSource.makeSignalSource(signal: SIGINT)
+        source.setEventHandler(handler: handler)
+        source.resume()
+    }
+
+    func release() {
+        source.cancel()
+        signal(SIGINT, SIG_DFL)
+    }
+}
