@@ -27,7 +27,9 @@ struct SelfTestCommand: AsyncParsableCommand {
     func run() async throws {
         let console = options.console
         let requested: [SelfTestStep]
-        do { requested = try steps.map { text throws(ReaderError) in try SelfTestStep.parseList(text) } ?? SelfTestStep.allCases } catch {
+        do {
+            requested = try steps.map(SelfTestStep.parseList) ?? SelfTestStep.allCases
+        } catch {
             throw AuthError(error)
         }
         let reader: any FingerprintReader
