@@ -16,7 +16,7 @@ struct FPBridge: AsyncParsableCommand {
           2  usage or bad input (unknown option or finger name, malformed script, already enrolled)
           3  reader or environment problem (no reader, disconnected, not enrolled, no passcode, damaged state file)
 
-        With --json every command prints one JSON object; failures carry error.code with Apple's \
+        With --json every command prints one JSON object (readers --watch: one per line); failures carry error.code with Apple's \
         LAError numbers (-1 authenticationFailed … -13 biometryDisconnected, -1004 notInteractive) \
         and Linux-only codes from -2001 down (see the README).
         """,

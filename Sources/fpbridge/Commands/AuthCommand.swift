@@ -9,7 +9,8 @@ struct AuthCommand: AsyncParsableCommand {
         biometrics: a fingerprint match; at most 3 failed matches per evaluation, 5 in a row lock biometry out \
         until the passcode is entered. device-owner: fingerprint first when possible, else (or after the fallback, \
         or when locked out) the passcode. Under the fake reader, the script's 'cancel' and 'fallback' lines are the \
-        user's button presses; at a terminal, Ctrl-C cancels.
+        user's button presses; at a terminal, Enter takes the fallback once it is offered \
+        (after the first failed match) and Ctrl-C cancels.
         """)
 
     @OptionGroup var options: GlobalOptions
