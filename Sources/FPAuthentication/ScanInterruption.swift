@@ -24,14 +24,13 @@ final class ScanInterruption: Sendable {
 
     /// Presses the button; false (and nothing happens) when it is not shown.
     func choose() -> Bool {
-        let scan = state.withLock { state -> Task<MatchOutcome, any Error>?? in
-            guard state.offered, !state.chosen else { return .none }
+        let (pressed, scan) = state.withLock { state -> (Bool, Task<MatchOutcome, any Error>?) in
+            guard state.offered, !state.chosen else { return (false, nil) }
             state.chosen = true
-            return .some(state.scan)
+            return (true, state.scan)
         }
-        guard let scan else { return false }
         scan?.cancel()
-        return true
+        return pressed
     }
 
     /// Runs one scan that the button can end; it then reads as `.userChoice(.fallback)`.

@@ -11,7 +11,6 @@ final class FallbackKey: Sendable {
     private let fd: Int32
     private let stopping = Atomic<Bool>(false)
     private let finished = DispatchSemaphore(value: 0)
-    private let stopped = Mutex(false)
 
     /// Starts watching; nil when there is no terminal (scripts, pipes, CI).
     static func start(onPress: @escaping @Sendable () -> Void) -> FallbackKey? {
@@ -48,12 +47,9 @@ final class FallbackKey: Sendable {
 
     /// Stops watching and waits until the terminal is free. Safe to call twice.
     func stop() {
-        let first = stopped.withLock { stopped -> Bool in
-            defer { stopped = true }
-            return !stopped
+        guard stopping.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged else {
+            return
         }
-        guard first else { return }
-        stopping.store(true, ordering: .releasing)
         finished.wait()
         close(fd)
     }
