@@ -34,6 +34,11 @@ final class Bench: Sendable {
 
     var state: String { directory.file("state") }
 
+    /// What makes libfprint show `virtual_device` on `socket` (default: this bench's) and nothing else.
+    func virtualDeviceEnvironment(socket: String? = nil) -> [String: String] {
+        ["FP_VIRTUAL_DEVICE": socket ?? self.socket, "FP_DRIVERS_WHITELIST": "virtual_device"]
+    }
+
     /// Runs `fpbridge --json ARGS` as `user`, playing `touches` on the reader.
     func run(_ arguments: [String], user: String = "alice", touches: [Touch] = [], input: String = "",
              socket: String? = nil) async throws -> CommandResult {
@@ -52,8 +57,7 @@ final class Bench: Sendable {
         case .virtualDevice:
             let socket = socket ?? self.socket
             async let result = Fpbridge.run(base + ["--reader", "libfprint:virtual_device"] + arguments,
-                                            environment: ["FP_VIRTUAL_DEVICE": socket, "FP_DRIVERS_WHITELIST": "virtual_device"],
-                                            input: input)
+                                            environment: virtualDeviceEnvironment(socket: socket), input: input)
             for touch in touches {
                 switch touch {
                 case .finger(let id):

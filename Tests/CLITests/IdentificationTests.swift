@@ -5,7 +5,7 @@ import TestSupport
 /// Identification counts failures per reader, not per user: cycling through users
 /// gives an attacker no extra attempts. Run on the fake reader and on libfprint's
 /// identify-capable `virtual_device_storage` (plain `virtual_device` cannot identify).
-@Suite(.serialized) struct IdentificationTests {
+@Suite(.serialized) struct IdentificationTests: VirtualReaderHarness {
     enum IdentifyBackend: String, CaseIterable, Sendable, CustomTestStringConvertible {
         case fake
         case virtualDeviceStorage
@@ -18,22 +18,17 @@ import TestSupport
     /// one process, so each process first gets back the prints enrolled so far (`INSERT`).
     func run(_ backend: IdentifyBackend, _ arguments: [String], user: String = "alice", touches: [String],
              onSensor: [String]) async throws -> CommandResult {
-        let base = ["--json", "--state-dir", directory.file("state"), "--user", user]
         switch backend {
         case .fake:
+            let base = ["--json", "--state-dir", directory.file("state"), "--user", user]
             let script = directory.file("script-\(UUID().uuidString.prefix(8)).txt")
             try touches.map { "scan \($0)" }.joined(separator: "\n").write(toFile: script, atomically: true, encoding: .utf8)
             return try await Fpbridge.run(base + ["--reader", "fake:" + script] + arguments)
         case .virtualDeviceStorage:
-            let socket = TemporaryDirectory.socketPath()
-            async let result = Fpbridge.run(base + ["--reader", "libfprint:virtual_device_storage"] + arguments,
-                                            environment: ["FP_VIRTUAL_DEVICE_STORAGE": socket,
-                                                          "FP_DRIVERS_WHITELIST": "virtual_device_storage"])
             // No touch: the command must end without scanning, and may be gone before a send could land.
-            if !touches.isEmpty {
-                try await VirtualReaderDriver.send(socket, onSensor.map { "INSERT \($0)" } + touches.map { "SCAN \($0)" })
-            }
-            return try await result
+            let commands = touches.isEmpty ? [] : onSensor.map { "INSERT \($0)" } + touches.map { "SCAN \($0)" }
+            return try await run("virtual_device_storage", socket: TemporaryDirectory.socketPath(), arguments, user: user,
+                                 while: commands)
         }
     }
 

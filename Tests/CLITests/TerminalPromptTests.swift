@@ -18,7 +18,7 @@ import TestSupport
         case .virtualDevice:
             async let result = Fpbridge.runInTerminal(
                 base + ["--reader", "libfprint:virtual_device", "auth", "--policy", policy], keystrokes: keystrokes,
-                environment: ["FP_VIRTUAL_DEVICE": bench.socket, "FP_DRIVERS_WHITELIST": "virtual_device"])
+                environment: bench.virtualDeviceEnvironment())
             try await VirtualReaderDriver.waitForListener(bench.socket)
             try await Task.sleep(for: .milliseconds(1500))
             try await VirtualReaderDriver.send(bench.socket, ["SCAN x1"])
