@@ -8,6 +8,12 @@ public struct AuthConfiguration: Sendable, Hashable, Codable {
     public var maxFailedMatchesPerEvaluation = 3
     /// Consecutive failed matches, across evaluations and processes, that lock biometry out.
     public var biometricLockoutThreshold = 5
+    /// Failed identifications on one reader per timed lockout step (every 5th locks it for a while).
+    public var identificationLockoutThreshold = 5
+    /// The waits after the 1st, 2nd, … timed identification lockout, in seconds; the last repeats.
+    public var identificationLockoutSeconds: [Double] = [30, 120, 600]
+    /// Failed identifications on one reader that lock it until an enrolled user's passcode.
+    public var identificationPermanentLockoutThreshold = 20
     /// Consecutive wrong passcodes before the passcode is locked for a while.
     public var passcodeAttemptsBeforeLockout = 6
     /// Waits after the 6th, 7th, 8th, … wrong passcode, in seconds; the last repeats.
@@ -29,6 +35,10 @@ public struct AuthConfiguration: Sendable, Hashable, Codable {
         }
         maxFailedMatchesPerEvaluation = try value(.maxFailedMatchesPerEvaluation, defaults.maxFailedMatchesPerEvaluation)
         biometricLockoutThreshold = try value(.biometricLockoutThreshold, defaults.biometricLockoutThreshold)
+        identificationLockoutThreshold = try value(.identificationLockoutThreshold, defaults.identificationLockoutThreshold)
+        identificationLockoutSeconds = try value(.identificationLockoutSeconds, defaults.identificationLockoutSeconds)
+        identificationPermanentLockoutThreshold = try value(.identificationPermanentLockoutThreshold,
+                                                            defaults.identificationPermanentLockoutThreshold)
         passcodeAttemptsBeforeLockout = try value(.passcodeAttemptsBeforeLockout, defaults.passcodeAttemptsBeforeLockout)
         passcodeLockoutSeconds = try value(.passcodeLockoutSeconds, defaults.passcodeLockoutSeconds)
         scanTimeoutSeconds = try value(.scanTimeoutSeconds, defaults.scanTimeoutSeconds)
@@ -54,6 +64,13 @@ public struct AuthConfiguration: Sendable, Hashable, Codable {
     public var problem: String? {
         if maxFailedMatchesPerEvaluation < 1 { return "maxFailedMatchesPerEvaluation must be at least 1" }
         if biometricLockoutThreshold < 1 { return "biometricLockoutThreshold must be at least 1" }
+        if identificationLockoutThreshold < 1 { return "identificationLockoutThreshold must be at least 1" }
+        if identificationLockoutSeconds.isEmpty || identificationLockoutSeconds.contains(where: { !($0 >= 0 && $0 <= 86_400 * 365) }) {
+            return "identificationLockoutSeconds needs at least one wait, each between 0 and one year"
+        }
+        if identificationPermanentLockoutThreshold < identificationLockoutThreshold {
+            return "identificationPermanentLockoutThreshold must be at least identificationLockoutThreshold"
+        }
         if passcodeAttemptsBeforeLockout < 1 { return "passcodeAttemptsBeforeLockout must be at least 1" }
         if passcodeLockoutSeconds.isEmpty || passcodeLockoutSeconds.contains(where: { $0 < 0 }) {
             return "passcodeLockoutSeconds needs at least one wait, none negative"

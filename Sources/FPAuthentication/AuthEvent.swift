@@ -17,6 +17,8 @@ public enum AuthEvent: Sendable, Hashable {
     case passcodeRequested(attemptsLeftBeforeLockout: Int)
     /// A passcode was wrong.
     case passcodeRejected(attemptsLeftBeforeLockout: Int)
+    /// A damaged print file was left out of an identification; the text names its path.
+    case printSkipped(String)
     /// The finger matched.
     case matched(user: String, finger: Finger?)
 }

@@ -128,7 +128,7 @@ public final class AuthenticationContext: Sendable {
     public func recoverAndEvaluate(reason: String, prompt: any AuthPrompt,
                                    options: BiometricOptions = BiometricOptions()) async throws(AuthError) -> AuthSuccess {
         try await run(policy: .biometrics) {
-            if self.counter(.user(self.environment.user)).biometryLockedOut {
+            if self.lockoutProblem(.user(self.environment.user)) != nil {
                 _ = try await PasscodeSession(context: self, prompt: prompt, reason: reason).run()
             }
             return try await BiometricSession(context: self, options: options, scope: .verify(requirePasscode: true)).run()
@@ -196,15 +196,9 @@ public final class AuthenticationContext: Sendable {
         guard let reader = environment.reader else {
             return AuthError(.biometryNotAvailable, "no fingerprint reader is available")
         }
-        if requirePasscode, let problem = passcodeProblem() { return problem }
+        if requirePasscode, let problem = passcodeSetProblem() { return problem }
         do {
-            let identity = await reader.info.identity
-            let prints = try environment.prints.prints(user: environment.user, reader: identity)
-                .filter { options.fingers?.contains($0.finger) ?? true }
-            if prints.isEmpty {
-                let which = options.fingers.map { " (" + $0.map(\.rawValue).sorted().joined(separator: ", ") + ")" } ?? ""
-                return AuthError(.biometryNotEnrolled, "\(environment.user) has no print enrolled\(which) on \(identity)")
-            }
+            _ = try Gallery.verification(environment, reader: await reader.info.identity, fingers: options.fingers)
         } catch {
             return AuthError(error)
         }
@@ -212,19 +206,12 @@ public final class AuthenticationContext: Sendable {
     }
 
     func lockoutProblem(_ scope: CounterScope) -> AuthError? {
-        let counter = counter(scope)
-        if counter.damaged {
-            return AuthError(.biometryLockout,
-                             "the attempt counter \(environment.counters.path(for: scope)) is damaged, so biometry counts as locked out; enter the passcode to unlock")
-        }
-        if counter.biometryLockedOut {
-            return AuthError(.biometryLockout,
-                             "biometry is locked out for \(scope) after too many failed matches; enter the passcode to unlock")
-        }
-        return nil
+        LockoutRules(configuration: environment.configuration)
+            .biometricBlock(counter(scope), scope: scope, path: environment.counters.path(for: scope))
     }
 
-    func passcodeProblem() -> AuthError? {
+    /// Why no passcode can be checked: none set, or a damaged record.
+    func passcodeSetProblem() -> AuthError? {
         do {
             if try passcodeRecord() == nil {
                 return AuthError(.passcodeNotSet, "no passcode is set for \(environment.user); set one with 'fpbridge passcode set'")
@@ -233,6 +220,15 @@ public final class AuthenticationContext: Sendable {
         } catch {
             return error
         }
+    }
+
+    /// Why the passcode cannot be used now: none set, a damaged record, or a
+    /// damaged counter (which refuses the passcode until it is repaired).
+    func passcodeProblem() -> AuthError? {
+        if let problem = passcodeSetProblem() { return problem }
+        let scope = CounterScope.user(environment.user)
+        let counter = counter(scope)
+        return counter.damaged ? LockoutRules.passcodeBlock(counter, path: environment.counters.path(for: scope)) : nil
     }
 
     private func runPolicy(_ policy: AuthPolicy, reason: String, prompt: any AuthPrompt,

@@ -20,6 +20,7 @@ struct BiometricSession {
 
     private var environment: AuthEnvironment { context.environment }
     private var configuration: AuthConfiguration { environment.configuration }
+    private var rules: LockoutRules { LockoutRules(configuration: configuration) }
 
     func run() async throws -> AuthSuccess {
         guard let reader = environment.reader else {
@@ -27,18 +28,19 @@ struct BiometricSession {
         }
         let info = await reader.info
         let counterScope: CounterScope
+        let gallery: Gallery
         switch scope {
         case .verify(let requirePasscode):
-            if let problem = await context.biometricProblem(options: options, requirePasscode: requirePasscode) { throw problem }
+            if requirePasscode, let problem = context.passcodeSetProblem() { throw problem }
             counterScope = .user(environment.user)
+            gallery = try Gallery.verification(environment, reader: info.identity, fingers: options.fingers)
+            if let problem = context.lockoutProblem(counterScope) { throw problem }
         case .identify:
             counterScope = .reader(driver: info.identity.driver, deviceID: info.identity.deviceID)
             if let problem = context.lockoutProblem(counterScope) { throw problem }
+            gallery = try Gallery.identification(environment, reader: info.identity)
         }
-        let gallery = try loadGallery(reader: info.identity)
-        guard !gallery.isEmpty else {
-            throw AuthError(.biometryNotEnrolled, "nobody has a print enrolled on \(info.identity)")
-        }
+        for skipped in gallery.skipped { context.emit(.printSkipped(skipped.description)) }
         if context.interactionNotAllowed {
             throw AuthError(.notInteractive, "a fingerprint scan is needed but interaction is not allowed")
         }
@@ -48,36 +50,29 @@ struct BiometricSession {
         let timeout = AuthError(.timedOut, "no finger was presented within \(Int(configuration.scanTimeoutSeconds)) seconds")
         var failures = 0
         var fallbackOffered = false
+        let prints = gallery.records.map(\.print)
 
         while true {
             context.emit(.presentFinger(info.scanType))
-            let prints = gallery.map(\.print)
             let outcome = try await withDeadline(deadline, timeout: timeout) { [interruption = context.interruption] in
                 try await interruption.scan { try await Self.scan(reader, info: info, gallery: prints) }
             }
             switch outcome {
             case .match(let index):
-                let record = gallery[index]
-                try environment.counters.update(counterScope) { $0.biometricFailures = 0 }
-                context.emit(.matched(user: record.user, finger: record.finger))
-                return AuthSuccess(method: .fingerprint, user: record.user, finger: record.finger)
+                let record = gallery.records[index]
+                if try decideMatch(record, counterScope: counterScope) {
+                    context.emit(.matched(user: record.user, finger: record.finger))
+                    return AuthSuccess(method: .fingerprint, user: record.user, finger: record.finger)
+                }
+                // The matched user was locked out meanwhile: as if that print were not there.
+                fallthrough
             case .noMatch:
                 failures += 1
-                let threshold = configuration.biometricLockoutThreshold
-                let counter = try environment.counters.update(counterScope) { counter in
-                    counter.biometricFailures += 1
-                    if counter.biometricFailures >= threshold { counter.biometryLockedOut = true }
-                }
-                if counter.biometryLockedOut {
-                    context.emit(.lockedOut)
-                    throw AuthError(.biometryLockout,
-                                    "biometry is now locked out for \(counterScope) after \(counter.biometricFailures) failed matches in a row; enter the passcode to unlock")
-                }
+                let attemptsLeft = try recordFailure(counterScope)
                 if failures >= limit {
                     throw AuthError(.authenticationFailed, "the finger did not match (\(failures) of \(limit) attempts used)")
                 }
-                context.emit(.noMatch(attemptsLeftInEvaluation: limit - failures,
-                                      attemptsLeftBeforeLockout: max(0, threshold - counter.biometricFailures)))
+                context.emit(.noMatch(attemptsLeftInEvaluation: limit - failures, attemptsLeftBeforeLockout: attemptsLeft))
                 if !fallbackOffered, let title = context.effectiveFallbackTitle {
                     fallbackOffered = true
                     context.interruption.offer()
@@ -96,16 +91,44 @@ struct BiometricSession {
         }
     }
 
-    /// The prints to match: the user's (verify) or everybody's on this reader (identify).
-    private func loadGallery(reader: ReaderIdentity) throws -> [PrintRecord] {
-        let store = environment.prints
-        switch scope {
-        case .verify:
-            return try store.prints(user: environment.user, reader: reader)
-                .filter { options.fingers?.contains($0.finger) ?? true }
-        case .identify:
-            return try store.users(reader: reader).flatMap { try store.prints(user: $0, reader: reader) }
+    /// Decides a match and resets the count in one step under the lock: a scope
+    /// locked out meanwhile refuses it; a matched user who is locked out is not
+    /// identified (false: the match counts as a failure).
+    private func decideMatch(_ record: PrintRecord, counterScope: CounterScope) throws -> Bool {
+        let rules = rules
+        return try environment.counters.transaction { counters in
+            if let block = rules.biometricBlock(counters[counterScope], scope: counterScope, path: counters.path(counterScope)) {
+                context.emit(.lockedOut)
+                throw block
+            }
+            if case .reader = counterScope {
+                let user = CounterScope.user(record.user)
+                if rules.biometricBlock(counters[user], scope: user, path: counters.path(user)) != nil { return false }
+            }
+            var counter = counters[counterScope]
+            counter.biometricFailures = 0
+            counter.biometryLockedUntil = nil
+            counter.lockoutBeganAt = nil
+            counters[counterScope] = counter
+            return true
         }
+    }
+
+    /// Counts a failure under the lock before anything is shown; throws the
+    /// lockout it caused (or found). Returns the attempts left before lockout.
+    private func recordFailure(_ counterScope: CounterScope) throws -> Int {
+        let rules = rules
+        let (lockout, left) = try environment.counters.transaction { counters -> (AuthError?, Int) in
+            var counter = counters[counterScope]
+            let lockout = rules.recordFailure(&counter, scope: counterScope, path: counters.path(counterScope))
+            counters[counterScope] = counter
+            return (lockout, rules.attemptsLeft(counter, scope: counterScope))
+        }
+        if let lockout {
+            context.emit(.lockedOut)
+            throw lockout
+        }
+        return left
     }
 
     /// One scan. Verify-only readers compare with the first print, as fprintd does.

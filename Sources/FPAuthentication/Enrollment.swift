@@ -12,23 +12,31 @@ public enum EnrollmentUpdate: Sendable, Hashable {
 }
 
 /// Adding and removing the user's prints, on disk and, for match-on-chip readers, on the sensor.
+///
+/// As on iOS, enrolling needs a passcode to be set and entered first: a print
+/// whose owner has no passcode could never be recovered from a lockout, and
+/// whoever holds the reader must not add a finger to someone else's account.
 public struct Enrollment: Sendable {
-    public let environment: AuthEnvironment
+    public let context: AuthenticationContext
 
-    public init(environment: AuthEnvironment) {
-        self.environment = environment
+    public init(context: AuthenticationContext) {
+        self.context = context
     }
 
-    /// Enrolls a finger. Refuses one already enrolled on this reader unless `replace`.
+    private var environment: AuthEnvironment { context.environment }
+
+    /// Enrolls a finger after the user's passcode is entered through `prompt`.
+    /// Refuses one already enrolled on this reader unless `replace`. Each scan
+    /// must come within the configured scan timeout.
     ///
     /// The old print is overwritten only once the new one is complete, except on
     /// match-on-chip readers, where the sensor would refuse the same finger twice:
     /// there the old template is deleted from the sensor first.
-    public func enroll(_ finger: Finger, replace: Bool) -> AsyncThrowingStream<EnrollmentUpdate, any Error> {
+    public func enroll(_ finger: Finger, replace: Bool, prompt: any AuthPrompt) -> AsyncThrowingStream<EnrollmentUpdate, any Error> {
         AsyncThrowingStream { continuation in
             let task = Task {
                 do {
-                    try await run(finger, replace: replace) { continuation.yield($0) }
+                    try await run(finger, replace: replace, prompt: prompt) { continuation.yield($0) }
                     continuation.finish()
                 } catch {
                     continuation.finish(throwing: AuthError(error))
@@ -38,45 +46,88 @@ public struct Enrollment: Sendable {
         }
     }
 
-    private func run(_ finger: Finger, replace: Bool, emit: @Sendable (EnrollmentUpdate) -> Void) async throws {
+    private func run(_ finger: Finger, replace: Bool, prompt: any AuthPrompt,
+                     emit: @escaping @Sendable (EnrollmentUpdate) -> Void) async throws {
         guard let reader = environment.reader else {
             throw AuthError(.biometryNotAvailable, "no fingerprint reader is available")
         }
+        if let problem = context.passcodeSetProblem() {
+            throw problem.code == .passcodeNotSet
+                ? AuthError(.passcodeNotSet, "\(environment.user) has no passcode; set one before enrolling a finger")
+                : problem
+        }
         let identity = await reader.info.identity
         let store = environment.prints
-        if let existing = try store.print(user: environment.user, reader: identity, finger: finger) {
-            guard replace else {
-                throw AuthError(.alreadyEnrolled,
-                                "\(environment.user)'s \(finger.rawValue) is already enrolled on \(identity); use --replace to enroll it again")
-            }
-            if existing.storedOnDevice { try await deleteFromSensor(existing, reader: reader) }
-        }
+        let existing = try store.print(user: environment.user, reader: identity, finger: finger)
+        if existing != nil && !replace { throw alreadyEnrolled(finger, identity) }
+        _ = try await PasscodeSession(context: context, prompt: prompt, reason: "Enter your passcode to add a finger").run()
+        if let existing, existing.storedOnDevice { try await deleteFromSensor(existing, reader: reader) }
         let template = PrintTemplate(finger: finger, username: environment.user, enrollDate: Date())
-        for try await event in reader.enroll(template) {
-            switch event {
-            case .stageCompleted(let completed, let total): emit(.stage(completed: completed, total: total))
-            case .retry(let reason): emit(.retry(reason))
-            case .enrolled(let print):
-                let record = PrintRecord(user: environment.user, finger: finger, reader: identity,
-                                         enrolledAt: Date(), storedOnDevice: print.storedOnDevice, print: print.data)
-                try store.withLock { try store.save(record) }
-                emit(.saved(record))
+        let stageTimeout = Duration.milliseconds(Int(environment.configuration.scanTimeoutSeconds * 1000))
+        let enrolled = try await withStageTimeout(stageTimeout) { progress in
+            var enrolled: EnrolledPrint?
+            for try await event in reader.enroll(template) {
+                progress()
+                switch event {
+                case .stageCompleted(let completed, let total): emit(.stage(completed: completed, total: total))
+                case .retry(let reason): emit(.retry(reason))
+                case .enrolled(let print): enrolled = print
+                }
             }
+            guard let enrolled else { throw AuthError(.readerFailure, "the reader ended the enrollment without a print") }
+            return enrolled
         }
+        let record = PrintRecord(user: environment.user, finger: finger, reader: identity,
+                                 enrolledAt: Date(), storedOnDevice: enrolled.storedOnDevice, print: enrolled.data)
+        // Checked again under the lock: two enrollments of one finger must not both succeed.
+        let saved = try store.withLock { () throws -> Bool in
+            if !replace, try store.print(user: environment.user, reader: identity, finger: finger) != nil { return false }
+            try store.save(record)
+            return true
+        }
+        guard saved else {
+            if record.storedOnDevice { try? await deleteFromSensor(record, reader: reader) }
+            throw alreadyEnrolled(finger, identity)
+        }
+        emit(.saved(record))
+    }
+
+    private func alreadyEnrolled(_ finger: Finger, _ reader: ReaderIdentity) -> AuthError {
+        AuthError(.alreadyEnrolled, "\(environment.user)'s \(finger.rawValue) is already enrolled on \(reader); "
+                  + "enroll it again with replace")
     }
 
     /// Deletes prints (one finger, or all with nil) of the user on this reader,
     /// from the sensor too when they live there. Returns what was deleted.
     public func delete(_ finger: Finger?) async throws(AuthError) -> [PrintRecord] {
+        let identity = await environment.reader?.info.identity
+        var records: [PrintRecord]
+        do { records = try environment.prints.prints(user: environment.user, reader: identity) } catch { throw AuthError(error) }
+        if let finger { records = records.filter { $0.finger == finger } }
+        if records.isEmpty {
+            let what = finger.map { "\(environment.user)'s \($0.rawValue) is" } ?? "\(environment.user) has no prints"
+            throw AuthError(.notFound, finger == nil ? what + " enrolled" : what + " not enrolled")
+        }
+        return try await delete(records)
+    }
+
+    /// Deletes every print of the user on every reader (removing the passcode does).
+    /// Damaged files go too: without a passcode nothing may stay enrolled.
+    func deleteAll() async throws(AuthError) -> [PrintRecord] {
+        let entries: [PrintEntry]
+        do { entries = try environment.prints.entries(user: environment.user, reader: nil) } catch { throw AuthError(error) }
+        let records = try await delete(entries.compactMap(\.record))
+        let damaged = entries.filter { $0.record == nil }
+        if !damaged.isEmpty {
+            let repair = StateRepair(stateDirectory: environment.stateDirectory)
+            _ = try repair.repair(repair.findings().filter { $0.kind == .print && $0.user == environment.user })
+        }
+        return records
+    }
+
+    private func delete(_ records: [PrintRecord]) async throws(AuthError) -> [PrintRecord] {
         do {
             let store = environment.prints
-            let identity = await environment.reader?.info.identity
-            var records = try store.prints(user: environment.user, reader: identity)
-            if let finger { records = records.filter { $0.finger == finger } }
-            if records.isEmpty {
-                let what = finger.map { "\(environment.user)'s \($0.rawValue) is" } ?? "\(environment.user) has no prints"
-                throw AuthError(.notFound, finger == nil ? what + " enrolled" : what + " not enrolled")
-            }
             for record in records {
                 if record.storedOnDevice {
                     guard let reader = environment.reader, await reader.info.identity == record.reader else {
@@ -100,5 +151,24 @@ public struct Enrollment: Sendable {
         } catch ReaderError.printNotFound {
             // Already gone from the sensor: nothing left to delete there.
         }
+    }
+}
+
+/// Runs an enrollment that must show progress (an accepted scan or a retry) at
+/// least once per `timeout`: no enrollment waits for a finger forever.
+private func withStageTimeout<T: Sendable>(_ timeout: Duration,
+                                           _ body: @escaping @Sendable (@escaping @Sendable () -> Void) async throws -> T) async throws -> T {
+    let watchdog = StageWatchdog(timeout: timeout)
+    return try await withThrowingTaskGroup(of: T?.self) { group in
+        group.addTask { try await body { watchdog.touch() } }
+        group.addTask {
+            try await watchdog.wait()
+            return nil
+        }
+        defer { group.cancelAll() }
+        guard let first = try await group.next(), let value = first else {
+            throw AuthError(.timedOut, "no finger was presented within \(timeout.components.seconds) seconds; the enrollment stopped")
+        }
+        return value
     }
 }

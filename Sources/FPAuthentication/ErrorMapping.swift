@@ -24,8 +24,11 @@ extension AuthError {
         case .tooHot: self = AuthError(.readerTooHot, message, retryAfter: ReaderTemperature.coolingTime)
         case .cancelled: self = AuthError(.systemCancel, message)
         case .timedOut: self = AuthError(.timedOut, message)
-        case .printNotFound: self = AuthError(.notFound, message)
-        case .duplicatePrint: self = AuthError(.alreadyEnrolled, message)
+        // The sensor's own storage disagreeing with ours is a reader-side state, not a usage error.
+        case .printNotFound: self = AuthError(.readerFailure, message + " (the sensor's storage no longer holds it)")
+        case .duplicatePrint:
+            self = AuthError(.readerFailure, message + " (the sensor already holds this finger, perhaps from other software; "
+                             + "'fpbridge selftest --steps clear --yes' wipes the sensor's storage)")
         case .invalidPrint: self = AuthError(.stateDamaged, message)
         case .scriptEnded: self = AuthError(.scriptEnded, message)
         case .invalidScript, .invalidSelection: self = AuthError(.invalidInput, message)

@@ -1,8 +1,11 @@
 import FPStore
 import Foundation
 
-/// Setting, changing and removing a user's passcode. Change and remove need the
-/// current passcode, checked with the same counters and lockout as an evaluation.
+/// Setting, changing and removing a user's passcode, with Apple's rules:
+/// replacing or removing a passcode needs the current one (checked with the
+/// same counters and lockout as an evaluation), and removing it removes the
+/// user's prints, since prints without a passcode could never be recovered
+/// from a lockout. Every check-then-write happens under the state lock.
 public struct PasscodeManager: Sendable {
     public let context: AuthenticationContext
 
@@ -12,25 +15,85 @@ public struct PasscodeManager: Sendable {
 
     private var environment: AuthEnvironment { context.environment }
 
-    /// Sets the first passcode. Fails when one is already set (use ``change(to:prompt:)``).
-    public func set(_ passcode: String) throws(AuthError) {
+    /// Whether the user has a passcode (a damaged record is an error naming its file).
+    public var isSet: Bool {
+        get throws(AuthError) { try context.passcodeRecord() != nil }
+    }
+
+    /// Sets the passcode. When one is already set, the current one is asked
+    /// for through `prompt` first, as ``change(to:prompt:)`` does.
+    public func set(_ passcode: String, prompt: any AuthPrompt = NoPasscodePrompt()) async throws(AuthError) {
+        try validate(passcode)
         if try context.passcodeRecord() != nil {
-            throw AuthError(.invalidInput, "\(environment.user) already has a passcode; use 'fpbridge passcode change'")
+            try await change(to: passcode, prompt: prompt)
+            return
         }
-        try store(passcode)
+        // Prints without a passcode (state from before this rule) under lockout: a new
+        // passcode must not become a way to clear that lockout.
+        if let block = context.lockoutProblem(.user(environment.user)) {
+            throw AuthError(block.code, "\(block.message); with no passcode set, only an administrator can lift it "
+                            + "('fpbridge repair', or delete the prints)")
+        }
+        let record = try PasscodeHasher.hash(passcode, rounds: environment.configuration.passcodeHashRounds)
+        try write { existing in
+            guard existing == nil else {
+                throw AuthError(.authenticationFailed,
+                                "a passcode was set for \(environment.user) by someone else meanwhile; nothing was changed")
+            }
+            try environment.passcodes.save(record, user: environment.user)
+        }
     }
 
     /// Replaces the passcode after checking the current one through `prompt`.
     public func change(to passcode: String, prompt: any AuthPrompt) async throws(AuthError) {
         try validate(passcode)
-        _ = try await context.unlockWithPasscode(reason: "Enter your current passcode", prompt: prompt)
-        try store(passcode)
+        let current = try await verifyCurrent(prompt)
+        let record = try PasscodeHasher.hash(passcode, rounds: environment.configuration.passcodeHashRounds)
+        try write { existing in
+            try requireUnchanged(existing, current)
+            try environment.passcodes.save(record, user: environment.user)
+        }
     }
 
-    /// Removes the passcode after checking it through `prompt`.
-    public func remove(prompt: any AuthPrompt) async throws(AuthError) {
-        _ = try await context.unlockWithPasscode(reason: "Enter your current passcode", prompt: prompt)
-        do { try environment.passcodes.remove(user: environment.user) } catch { throw AuthError(error) }
+    /// Removes the passcode after checking it through `prompt`, and with it the
+    /// user's prints (from the sensor too where they live there and the reader is
+    /// at hand). Returns the prints removed.
+    @discardableResult
+    public func remove(prompt: any AuthPrompt) async throws(AuthError) -> [PrintRecord] {
+        let current = try await verifyCurrent(prompt)
+        let enrollment = Enrollment(context: context)
+        let removed = try await enrollment.deleteAll()
+        try write { existing in
+            try requireUnchanged(existing, current)
+            try environment.passcodes.remove(user: environment.user)
+        }
+        return removed
+    }
+
+    private func verifyCurrent(_ prompt: any AuthPrompt) async throws(AuthError) -> PasscodeRecord {
+        do {
+            return try await PasscodeSession(context: context, prompt: prompt, reason: "Enter your current passcode").verify().record
+        } catch {
+            throw AuthError(error)
+        }
+    }
+
+    private func requireUnchanged(_ existing: PasscodeRecord?, _ verified: PasscodeRecord) throws {
+        guard existing == verified else {
+            throw AuthError(.authenticationFailed,
+                            "the passcode of \(environment.user) was changed by someone else meanwhile; nothing was changed")
+        }
+    }
+
+    /// Reads the record and writes under one hold of the state lock.
+    private func write(_ body: (PasscodeRecord?) throws -> Void) throws(AuthError) {
+        do {
+            try StateLock(directory: environment.stateDirectory).withLock {
+                try body(try environment.passcodes.record(user: environment.user))
+            }
+        } catch {
+            throw AuthError(error)
+        }
     }
 
     private func validate(_ passcode: String) throws(AuthError) {
@@ -38,11 +101,5 @@ public struct PasscodeManager: Sendable {
         guard passcode.count >= minimum else {
             throw AuthError(.invalidInput, "the passcode must be at least \(minimum) characters long")
         }
-    }
-
-    private func store(_ passcode: String) throws(AuthError) {
-        try validate(passcode)
-        let record = try PasscodeHasher.hash(passcode, rounds: environment.configuration.passcodeHashRounds)
-        do { try environment.passcodes.save(record, user: environment.user) } catch { throw AuthError(error) }
     }
 }

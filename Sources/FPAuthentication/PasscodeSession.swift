@@ -2,74 +2,100 @@ import FPStore
 import Foundation
 
 /// Asks for the passcode until it is right, the user gives up, or the passcode locks.
+///
+/// scrypt runs outside the state lock (one user's guesses must not slow every
+/// other user's scans); the count and the decision are then taken in one step
+/// under the lock, against the record as it is at that moment.
 struct PasscodeSession {
     let context: AuthenticationContext
     let prompt: any AuthPrompt
     let reason: String
 
-    private enum Check { case correct, wrong(lockedUntil: Date?), locked(until: Date) }
+    /// Empty entries in a row after which the prompt counts as abandoned.
+    static let maximumEmptyEntries = 3
+
+    private enum Decision { case correct, wrong(AuthError?), recordChanged }
 
     func run() async throws -> AuthSuccess {
+        try await verify().success
+    }
+
+    /// Checks the passcode; returns the success and the record it matched.
+    func verify() async throws -> (success: AuthSuccess, record: PasscodeRecord) {
         let environment = context.environment
-        let configuration = environment.configuration
         let user = environment.user
-        guard let record = try context.passcodeRecord() else {
-            throw AuthError(.passcodeNotSet, "no passcode is set for \(user); set one with 'fpbridge passcode set'")
-        }
+        let scope = CounterScope.user(user)
+        let rules = LockoutRules(configuration: environment.configuration)
         let path = try environment.passcodes.path(user: user)
         var wrongAttempts = 0
+        var emptyEntries = 0
         while true {
-            let counter = context.counter(.user(user))
-            if let until = counter.passcodeLockedUntil, until > Date() {
-                throw Self.lockout(until)
+            guard let record = try context.passcodeRecord() else {
+                throw AuthError(.passcodeNotSet, "no passcode is set for \(user); set one with 'fpbridge passcode set'")
             }
+            let counter = context.counter(scope)
+            if let block = LockoutRules.passcodeBlock(counter, path: environment.counters.path(for: scope)) { throw block }
             if context.interactionNotAllowed {
                 throw AuthError(.notInteractive, "the passcode is needed but interaction is not allowed")
             }
-            let left = max(0, configuration.passcodeAttemptsBeforeLockout - counter.passcodeFailures)
+            let left = max(0, environment.configuration.passcodeAttemptsBeforeLockout - counter.passcodeFailures)
             context.emit(.passcodeRequested(attemptsLeftBeforeLockout: left))
             guard let entered = await prompt.passcode(reason: reason, attemptsLeftBeforeLockout: left) else {
                 throw wrongAttempts > 0
                     ? AuthError(.authenticationFailed, "wrong passcode")
                     : AuthError(.userCancel, "no passcode was entered")
             }
-            // Check and count under the lock, so that guesses made in parallel all count.
-            var check = Check.correct
-            let updated = try environment.counters.update(.user(user)) { counter in
-                if let until = counter.passcodeLockedUntil, until > Date() {
-                    check = .locked(until: until)
-                } else if try PasscodeHasher.matches(entered, record, path: path) {
-                    counter = AttemptCounter()
-                    check = .correct
-                } else {
-                    counter.passcodeFailures += 1
-                    let wait = configuration.passcodeWait(afterFailures: counter.passcodeFailures)
-                    counter.passcodeLockedUntil = wait.map { Date().addingTimeInterval($0) }
-                    check = .wrong(lockedUntil: counter.passcodeLockedUntil)
-                }
+            // An empty entry is a slip of the Enter key, not a guess.
+            if entered.isEmpty {
+                emptyEntries += 1
+                if emptyEntries >= Self.maximumEmptyEntries { throw AuthError(.userCancel, "no passcode was entered") }
+                continue
             }
-            switch check {
-            case .correct:
-                if let reader = environment.reader {
-                    let identity = await reader.info.identity
-                    try environment.counters.update(.reader(driver: identity.driver, deviceID: identity.deviceID)) {
-                        $0 = AttemptCounter()
-                    }
+            emptyEntries = 0
+            let matches = try PasscodeHasher.matches(entered, record, path: path)
+            let decision = try environment.counters.transaction { counters -> Decision in
+                var counter = counters[scope]
+                if let block = LockoutRules.passcodeBlock(counter, path: counters.path(scope)) { throw block }
+                // Changed by another process while we hashed: check again against the new one.
+                guard try environment.passcodes.record(user: user) == record else { return .recordChanged }
+                guard matches else {
+                    let lockout = rules.recordWrongPasscode(&counter)
+                    counters[scope] = counter
+                    return .wrong(lockout)
                 }
-                return AuthSuccess(method: .passcode, user: user, finger: nil)
-            case .locked(let until):
-                throw Self.lockout(until)
-            case .wrong(let lockedUntil):
+                counters[scope] = AttemptCounter()
+                try unlockReaders(&counters)
+                return .correct
+            }
+            switch decision {
+            case .correct:
+                return (AuthSuccess(method: .passcode, user: user, finger: nil), record)
+            case .recordChanged:
+                continue
+            case .wrong(let lockout):
                 wrongAttempts += 1
-                if let lockedUntil { throw Self.lockout(lockedUntil) }
+                if let lockout { throw lockout }
+                let failures = context.counter(scope).passcodeFailures
                 context.emit(.passcodeRejected(
-                    attemptsLeftBeforeLockout: max(0, configuration.passcodeAttemptsBeforeLockout - updated.passcodeFailures)))
+                    attemptsLeftBeforeLockout: max(0, environment.configuration.passcodeAttemptsBeforeLockout - failures)))
             }
         }
     }
 
-    private static func lockout(_ until: Date) -> AuthError {
-        let wait = max(1, until.timeIntervalSinceNow.rounded(.up))
-        return AuthError(.passcodeLockout, "too many wrong passcodes; try again in \(Int(wait)) seconds", retryAfter: wait)
+    /// A correct passcode also lifts the identification lockout of every reader
+    /// on which this user was enrolled before that lockout began; never one that
+    /// a user enrolled later (or a user with no print there) could clear.
+    private func unlockReaders(_ counters: inout CounterSet) throws {
+        let environment = context.environment
+        let records = try environment.prints.entries(user: environment.user, reader: nil).compactMap(\.record)
+        let byReader = Dictionary(grouping: records, by: \.reader)
+        for (reader, records) in byReader {
+            let scope = CounterScope.reader(driver: reader.driver, deviceID: reader.deviceID)
+            let counter = counters[scope]
+            guard counter != AttemptCounter(),
+                  LockoutRules.passcodeUnlocksReader(counter, enrolledAt: records.map(\.enrolledAt))
+            else { continue }
+            counters[scope] = AttemptCounter()
+        }
     }
 }

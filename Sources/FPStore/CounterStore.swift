@@ -1,7 +1,10 @@
 import Foundation
 
-/// Attempt counters on disk, `counters/SCOPE.json`, updated under the state
-/// directory's lock so that two processes failing at once both count.
+/// Attempt counters on disk, `counters/SCOPE.json`.
+///
+/// Reading is public; changing a counter is not: every change goes through the
+/// engine's rules inside one ``StateLock`` transaction, so that the decision
+/// and the count are one step across processes.
 public struct CounterStore: Sendable {
     public let directory: StateDirectory
 
@@ -13,34 +16,81 @@ public struct CounterStore: Sendable {
         directory.file("counters", scope.fileName)
     }
 
-    /// The counter for a scope. A file that cannot be read gives a counter
-    /// marked ``AttemptCounter/damaged`` and locked out; the file stays as it is.
+    /// The counter for a scope. A file that cannot be read gives
+    /// ``AttemptCounter/damagedPlaceholder``; the file stays as it is.
     public func counter(for scope: CounterScope) -> AttemptCounter {
-        let path = path(for: scope)
-        do {
-            guard let data = try AtomicFile.read(path) else { return AttemptCounter() }
-            return try StateCoding.decode(AttemptCounter.self, from: data, path: path)
-        } catch {
-            var counter = AttemptCounter()
-            counter.damaged = true
-            counter.biometryLockedOut = true
-            return counter
+        (try? load(scope)) ?? AttemptCounter.damagedPlaceholder
+    }
+
+    /// The counter, or the reason its file cannot be used.
+    public func load(_ scope: CounterScope) throws(StoreError) -> AttemptCounter {
+        try load(path: path(for: scope))
+    }
+
+    /// The counter in a file by path, or the reason it cannot be used.
+    public func load(path: String) throws(StoreError) -> AttemptCounter {
+        guard let data = try AtomicFile.read(path) else { return AttemptCounter() }
+        return try StateCoding.decode(AttemptCounter.self, from: data, path: path)
+    }
+
+    /// Reads and changes counters while holding the state directory's lock.
+    /// Only counters the body changed are written; a damaged counter is never
+    /// rewritten unless the body cleared ``AttemptCounter/damaged`` (a repair).
+    package func transaction<T>(_ body: (inout CounterSet) throws -> T) throws -> T {
+        try StateLock(directory: directory).withLock {
+            var set = CounterSet(store: self)
+            let result = try body(&set)
+            try set.flush()
+            return result
         }
     }
 
-    /// Reads, changes and writes a counter while holding the lock, and returns
-    /// the counter as written. A damaged counter is only rewritten when `body`
-    /// clears ``AttemptCounter/damaged`` (a correct passcode does).
-    @discardableResult
-    public func update(_ scope: CounterScope, _ body: (inout AttemptCounter) throws -> Void) throws -> AttemptCounter {
-        try FileLock(path: directory.file(".lock")).withLock {
-            var counter = counter(for: scope)
-            let wasDamaged = counter.damaged
-            try body(&counter)
-            if !(wasDamaged && counter.damaged) {
-                try AtomicFile.write(StateCoding.encode(counter), to: path(for: scope))
-            }
+    /// Writes one counter; call only inside the state lock.
+    package func write(_ counter: AttemptCounter, for scope: CounterScope) throws(StoreError) {
+        try AtomicFile.write(StateCoding.encode(counter), to: path(for: scope))
+    }
+
+    /// Writes a counter file by path; call only inside the state lock (repairs).
+    package func write(_ counter: AttemptCounter, toPath path: String) throws(StoreError) {
+        try AtomicFile.write(StateCoding.encode(counter), to: path)
+    }
+
+    /// Every counter file, by path.
+    package func filesOnDisk() -> [String] {
+        AtomicFile.list(directory.file("counters")).filter { $0.hasSuffix(".json") }
+            .map { directory.file("counters", $0) }
+    }
+}
+
+/// The counters one transaction reads and changes.
+package struct CounterSet {
+    let store: CounterStore
+    private var loaded: [CounterScope: AttemptCounter] = [:]
+    private var changed: Set<CounterScope> = []
+
+    init(store: CounterStore) {
+        self.store = store
+    }
+
+    package subscript(scope: CounterScope) -> AttemptCounter {
+        mutating get {
+            if let counter = loaded[scope] { return counter }
+            let counter = store.counter(for: scope)
+            loaded[scope] = counter
             return counter
+        }
+        set {
+            loaded[scope] = newValue
+            changed.insert(scope)
+        }
+    }
+
+    package func path(_ scope: CounterScope) -> String { store.path(for: scope) }
+
+    fileprivate func flush() throws {
+        for scope in changed {
+            guard let counter = loaded[scope], !counter.damaged else { continue }
+            try store.write(counter, for: scope)
         }
     }
 }

@@ -44,11 +44,16 @@ public struct PasscodeStore: Sendable {
         return try StateCoding.decode(PasscodeRecord.self, from: data, path: path)
     }
 
-    public func save(_ record: PasscodeRecord, user: String) throws(StoreError) {
+    /// Every user with a passcode file.
+    public func userNames() -> [String] {
+        AtomicFile.list(directory.file("passcodes")).filter { $0.hasSuffix(".json") }.map { String($0.dropLast(5)) }
+    }
+
+    package func save(_ record: PasscodeRecord, user: String) throws(StoreError) {
         try AtomicFile.write(StateCoding.encode(record), to: try path(user: user))
     }
 
-    public func remove(user: String) throws(StoreError) {
+    package func remove(user: String) throws(StoreError) {
         try AtomicFile.remove(try path(user: user))
     }
 }

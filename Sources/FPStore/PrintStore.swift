@@ -16,8 +16,8 @@ public struct PrintStore: Sendable {
     }
 
     /// Runs `body` holding the state directory's cross-process lock.
-    public func withLock<T>(_ body: () throws -> T) throws -> T {
-        try FileLock(path: directory.file(".lock")).withLock(body)
+    package func withLock<T>(_ body: () throws -> T) throws -> T {
+        try StateLock(directory: directory).withLock(body)
     }
 
     /// The file a print is kept in.
@@ -26,7 +26,21 @@ public struct PrintStore: Sendable {
     }
 
     /// The user's prints for one reader (all readers when nil), by finger.
+    /// The first damaged file is an error naming it.
     public func prints(user: String, reader: ReaderIdentity?) throws(StoreError) -> [PrintRecord] {
+        var records: [PrintRecord] = []
+        for entry in try entries(user: user, reader: reader) {
+            switch entry {
+            case .record(let record): records.append(record)
+            case .damaged(let error): throw error
+            }
+        }
+        return records
+    }
+
+    /// The user's print files for one reader (all readers when nil), each read
+    /// once: the usable ones by finger, then the damaged ones by path.
+    public func entries(user: String, reader: ReaderIdentity?) throws(StoreError) -> [PrintEntry] {
         try PathComponent.validateUser(user)
         let userDirectory = directory.file("prints", user)
         var paths: [String] = []
@@ -42,10 +56,21 @@ public struct PrintStore: Sendable {
             }
         }
         var records: [PrintRecord] = []
+        var damaged: [PrintEntry] = []
         for path in paths where path.hasSuffix(".json") {
-            if let record = try load(path) { records.append(record) }
+            do {
+                if let record = try load(path) { records.append(record) }
+            } catch {
+                damaged.append(.damaged(error))
+            }
         }
-        return records.sorted { ($0.reader.description, $0.finger) < ($1.reader.description, $1.finger) }
+        records.sort { ($0.reader.description, $0.finger) < ($1.reader.description, $1.finger) }
+        return records.map(PrintEntry.record) + damaged
+    }
+
+    /// Every user name with a prints folder, in order.
+    public func userNames() -> [String] {
+        AtomicFile.list(directory.file("prints")).filter { (try? PathComponent.validateUser($0)) != nil }
     }
 
     /// One print, or nil when that finger is not enrolled on that reader.
@@ -56,21 +81,22 @@ public struct PrintStore: Sendable {
     /// Every user with at least one print on the reader.
     public func users(reader: ReaderIdentity) throws(StoreError) -> [String] {
         var users: [String] = []
-        for user in AtomicFile.list(directory.file("prints")) where (try? PathComponent.validateUser(user)) != nil {
-            if try !prints(user: user, reader: reader).isEmpty { users.append(user) }
+        for user in userNames() where try !prints(user: user, reader: reader).isEmpty {
+            users.append(user)
         }
         return users
     }
 
     /// Stores a print, replacing any earlier one for the same user, reader and finger.
-    public func save(_ record: PrintRecord) throws(StoreError) {
+    /// Call inside ``withLock(_:)``; enrolling goes through the engine, which asks for the passcode first.
+    package func save(_ record: PrintRecord) throws(StoreError) {
         let path = try path(user: record.user, reader: record.reader, finger: record.finger)
         try AtomicFile.write(StateCoding.encode(record), to: path)
     }
 
     /// Removes a print; false when there was none.
     @discardableResult
-    public func delete(user: String, reader: ReaderIdentity, finger: Finger) throws(StoreError) -> Bool {
+    package func delete(user: String, reader: ReaderIdentity, finger: Finger) throws(StoreError) -> Bool {
         let path = try path(user: user, reader: reader, finger: finger)
         guard FileManager.default.fileExists(atPath: path) else { return false }
         try AtomicFile.remove(path)

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 import TestSupport
 
@@ -24,6 +25,8 @@ final class Bench: Sendable {
     let backend: Backend
     let directory = TemporaryDirectory()
     let socket = TemporaryDirectory.socketPath()
+    /// The passcode each user was given, so that enrolling can enter it.
+    private let passcodes = Mutex<[String: String]>([:])
 
     init(_ backend: Backend) throws {
         self.backend = backend
@@ -74,14 +77,20 @@ final class Bench: Sendable {
         }
     }
 
+    /// Enrolls as a user would: the passcode (set first when the user has none), then five touches.
     func enroll(_ finger: String = "right-index", id: String = "p1", user: String = "alice") async throws {
-        let result = try await run(["enroll", "--finger", finger], user: user, touches: Array(repeating: .finger(id), count: 5))
+        if passcodes.withLock({ $0[user] }) == nil { try await setPasscode(user: user) }
+        let passcode = passcodes.withLock { $0[user] }!
+        let result = try await run(["enroll", "--finger", finger, "--passcode-stdin"], user: user,
+                                   touches: Array(repeating: .finger(id), count: 5), input: passcode + "\n")
         #expect(result.status == 0, "enroll: \(result.stdout)\(result.stderr)")
     }
 
+    /// Sets the user's first passcode.
     func setPasscode(_ passcode: String = "2468", user: String = "alice") async throws {
         let result = try await run(["passcode", "set", "--passcode-stdin"], user: user, input: passcode + "\n")
         #expect(result.status == 0, "passcode set: \(result.stdout)")
+        passcodes.withLock { $0[user] = passcode }
     }
 
     /// The user's biometric failure count as `status` reports it.

@@ -17,6 +17,14 @@ import TestSupport
                                input: input)
     }
 
+    /// Enrolls on the fake reader as a user does: passcode 2468 (set first if needed), then the script.
+    func enroll(_ finger: String, script: String) async throws -> CommandResult {
+        if !FileManager.default.fileExists(atPath: directory.file("state/passcodes/alice.json")) {
+            #expect(try await run(["passcode", "set", "--passcode-stdin"], reader: "fake", input: "2468\n").status == 0)
+        }
+        return try await run(["enroll", "--finger", finger, "--passcode-stdin"], reader: fake(script), input: "2468\n")
+    }
+
     @Test func demoRunsWithoutHardwareAndShowsLockoutAndRecovery() async throws {
         let result = try await Fpbridge.run(["demo", "--json"])
         #expect(result.status == 0)
@@ -29,10 +37,10 @@ import TestSupport
     }
 
     @Test func enrollVerifyListDeleteOnTheFakeReader() async throws {
-        let enroll = try await run(["enroll", "--finger", "left-thumb"], reader: fake(String(repeating: "scan a\n", count: 5)))
-        #expect(enroll.status == 0 && enroll.ok)
-        #expect(enroll.json["finger"] as? String == "left-thumb")
-        let again = try await run(["enroll", "--finger", "left-thumb"], reader: fake("scan a"))
+        let enrolled = try await enroll("left-thumb", script: String(repeating: "scan a\n", count: 5))
+        #expect(enrolled.status == 0 && enrolled.ok)
+        #expect(enrolled.json["finger"] as? String == "left-thumb")
+        let again = try await enroll("left-thumb", script: "scan a")
         #expect(again.status == 2 && again.errorCode == -2008)
         #expect(try await run(["verify", "--finger", "left-thumb"], reader: fake("scan a")).status == 0)
         let miss = try await run(["verify"], reader: fake("scan b"))
@@ -57,13 +65,13 @@ import TestSupport
     }
 
     @Test func anExhaustedScriptIsAnErrorNotAHang() async throws {
-        _ = try await run(["enroll", "--finger", "left-thumb"], reader: fake(String(repeating: "scan a\n", count: 5)))
+        _ = try await enroll("left-thumb", script: String(repeating: "scan a\n", count: 5))
         let result = try await run(["verify"], reader: fake("# nothing"))
         #expect(result.status == 3 && result.errorCode == -2011)
     }
 
     @Test func aCorruptPrintFileIsNamedAndLeftAsItWas() async throws {
-        _ = try await run(["enroll", "--finger", "right-index"], reader: fake(String(repeating: "scan a\n", count: 5)))
+        _ = try await enroll("right-index", script: String(repeating: "scan a\n", count: 5))
         let path = directory.file("state/prints/alice/fake/0/right-index.json")
         let original = try #require(FileManager.default.contents(atPath: path))
         for damage in [original.prefix(40), Data("FP3".utf8)] {
@@ -79,7 +87,9 @@ import TestSupport
     @Test func passcodeChangeAndRemoveNeedTheCurrentOne() async throws {
         #expect(try await run(["passcode", "set", "--passcode-stdin"], reader: "fake", input: "2468\n").status == 0)
         let again = try await run(["passcode", "set", "--passcode-stdin"], reader: "fake", input: "1357\n")
-        #expect(again.status != 0, "set must not replace an existing passcode: \(again.stdout)")
+        #expect(again.status != 0, "set must not replace an existing passcode without the current one: \(again.stdout)")
+        let guessed = try await run(["passcode", "set", "--passcode-stdin"], reader: "fake", input: "0000\n1357\n")
+        #expect(guessed.errorCode == -1, "\(guessed.stdout)")
         let wrong = try await run(["passcode", "change", "--passcode-stdin"], reader: "fake", input: "0000\n1357\n")
         #expect(wrong.errorCode == -1, "\(wrong.stdout)")
         #expect(try await run(["passcode", "change", "--passcode-stdin"], reader: "fake", input: "2468\n1357\n").status == 0)
@@ -96,6 +106,25 @@ import TestSupport
         #expect(try await run(["unlock", "--passcode-stdin"], reader: "fake", input: "1357\n").errorCode == -5)
     }
 
+    // Apple's rules: no finger without a passcode set and entered; no passcode, no prints.
+    @Test func enrollingNeedsThePasscodeAndRemovingItRemovesThePrints() async throws {
+        let noPasscode = try await run(["enroll", "--finger", "left-thumb", "--passcode-stdin"],
+                                       reader: fake(String(repeating: "scan a\n", count: 5)), input: "2468\n")
+        #expect(noPasscode.errorCode == -5 && noPasscode.status == 3, "\(noPasscode.stdout)")
+        #expect(try await run(["passcode", "set", "--passcode-stdin"], reader: "fake", input: "2468\n").status == 0)
+        let wrong = try await run(["enroll", "--finger", "left-thumb", "--passcode-stdin"],
+                                  reader: fake(String(repeating: "scan a\n", count: 5)), input: "1111\n")
+        #expect(wrong.errorCode == -1, "\(wrong.stdout)")
+        #expect((try await run(["list"], reader: "fake").json["prints"] as? [Any])?.isEmpty == true, "nothing was enrolled")
+        #expect(try await enroll("left-thumb", script: String(repeating: "scan a\n", count: 5)).status == 0)
+        #expect(try await enroll("right-index", script: String(repeating: "scan b\n", count: 5)).status == 0)
+        let removed = try await run(["passcode", "remove", "--passcode-stdin"], reader: "fake", input: "2468\n")
+        #expect(removed.status == 0 && (removed.json["printsRemoved"] as? [Any])?.count == 2, "\(removed.stdout)")
+        #expect((try await run(["list"], reader: "fake").json["prints"] as? [Any])?.isEmpty == true)
+        // With no passcode and no prints, a new passcode gives nothing back.
+        #expect(try await run(["verify"], reader: fake("scan a")).errorCode == -7)
+    }
+
     @Test func canEvaluateAnswersWithoutTouchingTheUser() async throws {
         let none = try await run(["can-evaluate", "--policy", "biometrics"], reader: "fake")
         #expect(none.json["available"] as? Bool == false && none.errorCode == -5)
@@ -110,10 +139,10 @@ import TestSupport
             try await run(["status"], reader: "fake").json["enrollmentStateHash"] as? String
         }
         #expect(try await hash() == nil)
-        _ = try await run(["enroll", "--finger", "right-index"], reader: fake(String(repeating: "scan a\n", count: 5)))
+        _ = try await enroll("right-index", script: String(repeating: "scan a\n", count: 5))
         let one = try await hash()
         #expect(one != nil)
-        _ = try await run(["enroll", "--finger", "left-index"], reader: fake(String(repeating: "scan b\n", count: 5)))
+        _ = try await enroll("left-index", script: String(repeating: "scan b\n", count: 5))
         let two = try await hash()
         #expect(two != nil && two != one)
         _ = try await run(["delete", "--finger", "left-index"], reader: "fake")

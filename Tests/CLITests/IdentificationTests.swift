@@ -20,10 +20,14 @@ import TestSupport
              onSensor: [String]) async throws -> CommandResult {
         switch backend {
         case .fake:
+            var arguments = arguments, input = ""
+            if arguments.first == "enroll" {
+                (arguments, input) = try await PasscodeFirst.enroll(arguments, state: directory.file("state"), user: user)
+            }
             let base = ["--json", "--state-dir", directory.file("state"), "--user", user]
             let script = directory.file("script-\(UUID().uuidString.prefix(8)).txt")
             try touches.map { "scan \($0)" }.joined(separator: "\n").write(toFile: script, atomically: true, encoding: .utf8)
-            return try await Fpbridge.run(base + ["--reader", "fake:" + script] + arguments)
+            return try await Fpbridge.run(base + ["--reader", "fake:" + script] + arguments, input: input)
         case .virtualDeviceStorage:
             // No touch: the command must end without scanning, and may be gone before a send could land.
             let commands = touches.isEmpty ? [] : onSensor.map { "INSERT \($0)" } + touches.map { "SCAN \($0)" }

@@ -40,7 +40,9 @@ import TestSupport
         let both = ["FP_VIRTUAL_DEVICE": device, "FP_VIRTUAL_IMAGE": image]
         let state = directory.file("state")
         func fpbridge(_ arguments: [String]) async throws -> CommandResult {
-            try await Fpbridge.run(["--json", "--state-dir", state, "--user", "alice"] + arguments, environment: both)
+            var arguments = arguments, input = ""
+            if arguments.contains("enroll") { (arguments, input) = try await PasscodeFirst.enroll(arguments, state: state, user: "alice") }
+            return try await Fpbridge.run(["--json", "--state-dir", state, "--user", "alice"] + arguments, environment: both, input: input)
         }
         let readers = try await fpbridge(["readers"])
         let drivers = Set((readers.json["readers"] as? [[String: Any]] ?? []).compactMap { $0["driver"] as? String })

@@ -29,8 +29,8 @@ import TestSupport
     @Test(arguments: Backend.allCases)
     func enterTakesTheFallbackOnlyAfterTheFirstMiss(backend: Backend) async throws {
         let bench = try Bench(backend)
-        try await bench.enroll()
         try await bench.setPasscode("1357")
+        try await bench.enroll()
         let start = Date()
         // Enter at 0.5 s: no button yet, nothing happens. Enter at 3.5 s: the passcode prompt.
         let result = try await auth(bench, policy: "device-owner",
@@ -46,8 +46,8 @@ import TestSupport
     @Test(arguments: Backend.allCases)
     func enterUnderTheBiometricsPolicyIsUserFallback(backend: Backend) async throws {
         let bench = try Bench(backend)
-        try await bench.enroll()
         try await bench.setPasscode()
+        try await bench.enroll()
         let result = try await auth(bench, policy: "biometrics", keystrokes: [(.seconds(3.5), "\n")])
         #expect(result.status == 1 && result.stdout.contains("userFallback -3"), "\(result.stdout)")
     }

@@ -8,8 +8,13 @@ protocol VirtualReaderHarness: Sendable {
 }
 
 extension VirtualReaderHarness {
+    /// `enroll` is run as a user runs it: with the user's passcode (2468, set first when missing).
     func run(_ driver: String, socket: String, _ arguments: [String], user: String = "alice", input: String = "",
              while commands: [String] = [], images: [String] = []) async throws -> CommandResult {
+        var arguments = arguments, input = input
+        if arguments.first == "enroll" {
+            (arguments, input) = try await PasscodeFirst.enroll(arguments, state: directory.file("state"), user: user)
+        }
         let variable = ["virtual_device": "FP_VIRTUAL_DEVICE", "virtual_device_storage": "FP_VIRTUAL_DEVICE_STORAGE",
                         "virtual_image": "FP_VIRTUAL_IMAGE"][driver]!
         let environment = [variable: socket, "FP_DRIVERS_WHITELIST": driver, "FP_DRIVERS_ALLOWLIST": driver]

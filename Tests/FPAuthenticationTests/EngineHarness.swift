@@ -28,13 +28,16 @@ final class EngineHarness: Sendable {
             user: user, reader: fake, stateDirectory: state, configuration: configuration))
     }
 
-    func enroll(_ finger: Finger = .rightIndex, id: String = "alice-1", user: String = "alice") async throws {
+    /// Enrolls as a user does: with the passcode, which is set to 2468 first when the user has none.
+    func enroll(_ finger: Finger = .rightIndex, id: String = "alice-1", user: String = "alice",
+                replace: Bool = false) async throws {
+        if PasscodeStore(directory: state).userNames().contains(user) == false { try await setPasscode(user: user) }
         let context = try await context(String(repeating: "scan \(id)\n", count: 5), user: user)
-        for try await _ in Enrollment(environment: context.environment).enroll(finger, replace: false) {}
+        for try await _ in Enrollment(context: context).enroll(finger, replace: replace, prompt: ListedPasscodes(["2468"])) {}
     }
 
     func setPasscode(_ passcode: String = "2468", user: String = "alice") async throws {
-        try PasscodeManager(context: try await context("", user: user, reader: false)).set(passcode)
+        try await PasscodeManager(context: try await context("", user: user, reader: false)).set(passcode)
     }
 
     func counter(_ user: String = "alice") -> AttemptCounter {

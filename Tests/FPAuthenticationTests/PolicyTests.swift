@@ -17,8 +17,13 @@ import Testing
     ])
     func seed001Table(passcode: Bool, print: Bool, policy: AuthPolicy, expected: AuthErrorCode?) async throws {
         let harness = EngineHarness()
-        if passcode { try await harness.setPasscode() }
-        if print { try await harness.enroll() }
+        if print {
+            // Prints without a passcode only exist from before enrolling needed one: made, then the passcode file dropped.
+            try await harness.enroll()
+            if !passcode { try FileManager.default.removeItem(atPath: harness.state.file("passcodes", "alice.json")) }
+        } else if passcode {
+            try await harness.setPasscode()
+        }
         let availability = try await harness.context("").canEvaluate(policy)
         #expect(availability.error?.code == expected)
         #expect(availability.biometryType == .fingerprint)
@@ -169,7 +174,7 @@ import Testing
         #expect(try await harness.context("").canEvaluate(.biometrics).error?.code == .biometryNotEnrolled)
     }
 
-    @Test func aDamagedCounterReadsAsLockedOut() async throws {
+    @Test func aDamagedCounterFailsClosedOnBothPathsUntilRepaired() async throws {
         let harness = EngineHarness()
         try await harness.setPasscode()
         try await harness.enroll()
@@ -177,6 +182,16 @@ import Testing
         try FileManager.default.createDirectory(atPath: harness.state.file("counters"), withIntermediateDirectories: true)
         try Data("garbage".utf8).write(to: URL(fileURLWithPath: path))
         #expect(try await harness.evaluate(.biometrics, "scan alice-1") == .biometryLockout)
+        // No passcode guesses against a counter that cannot count them.
+        #expect(try await harness.evaluate(.deviceOwner, "", passcodes: ["2468"]) == .stateDamaged)
+        #expect(try await harness.context("").canEvaluate(.deviceOwner).error?.code == .stateDamaged)
+        #expect(FileManager.default.contents(atPath: path) == Data("garbage".utf8))
+        let repair = StateRepair(stateDirectory: harness.state)
+        let findings = repair.findings()
+        #expect(findings.map(\.path) == [path])
+        let moved = try repair.repair(findings)
+        #expect(moved.count == 1 && FileManager.default.contents(atPath: moved[0]) == Data("garbage".utf8), "kept for inspection")
+        #expect(try await harness.evaluate(.biometrics, "scan alice-1") == .biometryLockout, "repaired means locked out")
         #expect(try await harness.evaluate(.deviceOwner, "", passcodes: ["2468"]) == nil)
         #expect(try await harness.evaluate(.biometrics, "scan alice-1") == nil)
     }

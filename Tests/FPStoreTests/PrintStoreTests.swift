@@ -67,12 +67,12 @@ import TestSupport
 
     @Test func damagedCountersReadAsLockedOut() throws {
         let counters = CounterStore(directory: StateDirectory(path: directory.file("state")))
-        try counters.update(.user("alice")) { $0.biometricFailures = 2 }
+        try counters.transaction { $0[.user("alice")].biometricFailures = 2 }
         let path = counters.path(for: .user("alice"))
         try Data("{ not json".utf8).write(to: URL(fileURLWithPath: path))
         let counter = counters.counter(for: .user("alice"))
         #expect(counter.damaged && counter.biometryLockedOut)
-        try counters.update(.user("alice")) { $0.biometricFailures += 1 }
+        try counters.transaction { $0[.user("alice")].biometricFailures += 1 }
         #expect(FileManager.default.contents(atPath: path) == Data("{ not json".utf8))
     }
 
@@ -80,9 +80,33 @@ import TestSupport
         let counters = CounterStore(directory: StateDirectory(path: directory.file("state")))
         await withTaskGroup(of: Void.self) { group in
             for _ in 0..<40 {
-                group.addTask { _ = try? counters.update(.user("alice")) { $0.biometricFailures += 1 } }
+                group.addTask { _ = try? counters.transaction { $0[.user("alice")].biometricFailures += 1 } }
             }
         }
         #expect(counters.counter(for: .user("alice")).biometricFailures == 40)
+    }
+
+    // A negative count would grant a million attempts; an absurd one is damage too.
+    @Test(arguments: ["-1", "-1000000", "9223372036854775807", "1000001"])
+    func outOfRangeCountsAreDamage(value: String) throws {
+        let counters = CounterStore(directory: StateDirectory(path: directory.file("state")))
+        try counters.transaction { $0[.user("alice")].biometricFailures = 1 }
+        let path = counters.path(for: .user("alice"))
+        let text = #"{"biometricFailures": VALUE, "biometryLockedOut": false, "passcodeFailures": 0}"#
+        try Data(text.replacingOccurrences(of: "VALUE", with: value).utf8).write(to: URL(fileURLWithPath: path))
+        let counter = counters.counter(for: .user("alice"))
+        #expect(counter.damaged && counter.biometryLockedOut)
+        #expect(throws: StoreError.self) { try counters.load(.user("alice")) }
+    }
+
+    @Test func aDamagedPrintFileIsListedAsDamagedBesideTheGoodOnes() throws {
+        try store.save(record(.rightIndex))
+        try store.save(record(.leftThumb))
+        let path = try store.path(user: "alice", reader: reader, finger: .leftThumb)
+        try Data("{ broken".utf8).write(to: URL(fileURLWithPath: path))
+        let entries = try store.entries(user: "alice", reader: nil)
+        #expect(entries.compactMap(\.record).map(\.finger) == [.rightIndex])
+        #expect(entries.count == 2)
+        #expect(throws: StoreError.self) { try store.prints(user: "alice", reader: nil) }
     }
 }

@@ -12,6 +12,7 @@ public struct CommandResult: Sendable {
     }
 
     public var errorCode: Int? { (json["error"] as? [String: Any])?["code"] as? Int }
+    public var errorMessage: String { (json["error"] as? [String: Any])?["message"] as? String ?? "" }
     public var ok: Bool { json["ok"] as? Bool == true }
 }
 

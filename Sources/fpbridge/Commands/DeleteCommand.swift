@@ -20,7 +20,7 @@ struct DeleteCommand: AsyncParsableCommand {
         }
         let finger = try finger.map { name throws(AuthError) in try FingerOption.parse(name) }
         let deleted = try await ReaderSession.with(options) { reader in
-            try await Enrollment(environment: try ReaderSession.environment(options, reader: reader)).delete(finger)
+            try await Enrollment(context: AuthenticationContext(environment: try ReaderSession.environment(options, reader: reader))).delete(finger)
         }
         options.console.success(
             deleted.map { "Deleted \($0.user)'s \($0.finger.rawValue) on \($0.reader)." }.joined(separator: "\n"),

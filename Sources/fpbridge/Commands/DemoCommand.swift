@@ -51,25 +51,25 @@ struct DemoRun {
             }
         }
 
-        say("1. Enroll alice's right index finger: five touches, one of them too short.")
+        say("1. Alice sets a passcode (kept only as a salted scrypt hash); as on iOS, no finger without one.")
+        try await PasscodeManager(context: context(script: "")).set(Self.passcode)
+        steps.append(["step": "passcode-set", "ok": true])
+
+        say("2. Enroll alice's right index finger: her passcode, then five touches, one of them too short.")
         let enrolled = try await enroll(script: "scan alice-1\nscan alice-1\nretry too-short\nscan alice-1\nscan alice-1\nscan alice-1")
         steps.append(["step": "enroll", "ok": true, "finger": .string(enrolled.finger.rawValue)])
         say("  → enrolled \(enrolled.finger.rawValue); state hash \(try hash().prefix(12))…")
 
-        say("2. Verify: alice touches the reader.")
+        say("3. Verify: alice touches the reader.")
         record("verify-match", await verify(script: "scan alice-1"))
 
-        say("3. Verify: somebody else touches it.")
+        say("4. Verify: somebody else touches it.")
         record("verify-no-match", await verify(script: "scan mallory-1"))
-
-        say("4. Alice sets a passcode (kept only as a salted scrypt hash).")
-        try PasscodeManager(context: context(script: "")).set(Self.passcode)
-        steps.append(["step": "passcode-set", "ok": true])
 
         say("5. Authenticate (biometrics): three wrong fingers in one prompt end it.")
         record("auth-three-failures", await auth(.biometrics, script: "scan mallory-1\nscan mallory-2\nscan mallory-3"))
 
-        say("6. Authenticate again: the no-match in step 3 counted too, so one more wrong finger makes "
+        say("6. Authenticate again: the no-match in step 4 counted too, so one more wrong finger makes "
             + "five in a row, and fingerprint locks (the second touch is never read).")
         record("auth-lockout", await auth(.biometrics, script: "scan mallory-4\nscan mallory-5"))
 
@@ -111,7 +111,8 @@ struct DemoRun {
         let context = try context(script: script)
         return try await withReader(context) {
             var saved: PrintRecord?
-            for try await update in Enrollment(environment: context.environment).enroll(.rightIndex, replace: true) {
+            let prompt = ListedPasscodes([Self.passcode])
+            for try await update in Enrollment(context: context).enroll(.rightIndex, replace: true, prompt: prompt) {
                 if case .saved(let record) = update { saved = record }
             }
             return saved!

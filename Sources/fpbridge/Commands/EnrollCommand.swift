@@ -4,7 +4,8 @@ import FPStore
 
 struct EnrollCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "enroll", abstract: "Enroll a finger, showing progress per stage.")
+        commandName: "enroll", abstract: "Enroll a finger, showing progress per stage.",
+        discussion: "As on iOS, a passcode must be set first and is asked for before the first scan.")
 
     @OptionGroup var options: GlobalOptions
 
@@ -14,6 +15,9 @@ struct EnrollCommand: AsyncParsableCommand {
     @Flag(help: "Enroll the finger again even if it is already enrolled.")
     var replace = false
 
+    @Flag(help: "Read the passcode from standard input (one line) instead of a no-echo prompt.")
+    var passcodeStdin = false
+
     func run() async throws {
         let finger = try FingerOption.parse(finger)
         let console = options.console
@@ -22,8 +26,10 @@ struct EnrollCommand: AsyncParsableCommand {
             if let scanType = await reader?.info.scanType {
                 console.note("Enrolling \(environment.user)'s \(finger.rawValue). \(scanType.instruction), lifting it between scans.")
             }
+            let context = AuthenticationContext(environment: environment)
+            let prompt = TerminalPrompt(fromStandardInput: passcodeStdin)
             var saved: PrintRecord?
-            for try await update in Enrollment(environment: environment).enroll(finger, replace: replace) {
+            for try await update in Enrollment(context: context).enroll(finger, replace: replace, prompt: prompt) {
                 switch update {
                 case .stage(let completed, let total): console.note("  stage \(completed)/\(total) done")
                 case .retry(let reason): console.note("  \(reason.hint)")

@@ -11,17 +11,22 @@ struct ListCommand: AsyncParsableCommand {
 
     func run() async throws {
         let user = options.userName
-        let records: [PrintRecord]
+        let entries: [PrintEntry]
         do {
-            records = try PrintStore(directory: options.stateDirectory).prints(user: user, reader: nil)
+            entries = try PrintStore(directory: options.stateDirectory).entries(user: user, reader: nil)
         } catch {
             throw AuthError(error)
         }
-        let text = records.isEmpty
-            ? "\(user) has no enrolled fingers."
-            : records.map { "\($0.finger.rawValue)\t\($0.reader)\t\(ISO8601DateFormatter().string(from: $0.enrolledAt))" }
-                .joined(separator: "\n")
-        options.console.success(text, ["user": .string(user), "prints": .array(records.map(Self.json).map(JSONValue.object))])
+        let records = entries.compactMap(\.record)
+        let damaged = entries.compactMap { entry -> String? in
+            if case .damaged(let error) = entry { return error.description }
+            return nil
+        }
+        let lines = records.map { "\($0.finger.rawValue)\t\($0.reader)\t\(ISO8601DateFormatter().string(from: $0.enrolledAt))" }
+            + damaged.map { "DAMAGED\t\($0) (fpbridge repair)" }
+        let text = lines.isEmpty ? "\(user) has no enrolled fingers." : lines.joined(separator: "\n")
+        options.console.success(text, ["user": .string(user), "prints": .array(records.map(Self.json).map(JSONValue.object)),
+                                       "damaged": .array(damaged.map(JSONValue.string))])
     }
 
     static func json(_ record: PrintRecord) -> [String: JSONValue] {

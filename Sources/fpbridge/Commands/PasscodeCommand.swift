@@ -9,15 +9,19 @@ struct PasscodeCommand: AsyncParsableCommand {
 
     struct Set: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Set the first passcode. With --passcode-stdin: one line, the new passcode.")
+            abstract: "Set the passcode. With --passcode-stdin: the current passcode first when one is set, then the new one, one per line.")
         @OptionGroup var options: GlobalOptions
         @Flag(help: "Read the passcode from standard input instead of a no-echo prompt.")
         var passcodeStdin = false
 
         func run() async throws {
             let context = try PasscodeCommand.context(options)
+            let manager = PasscodeManager(context: context)
+            let current = try manager.isSet ? PasscodeCommand.currentPasscode(fromStandardInput: passcodeStdin) : nil
             let passcode = try PasscodeCommand.newPasscode(fromStandardInput: passcodeStdin)
-            try PasscodeManager(context: context).set(passcode)
+            try await Evaluation.run(context, console: options.console) {
+                try await manager.set(passcode, prompt: ListedPasscodes(current.map { [$0] } ?? []))
+            }
             options.console.success("Passcode set for \(options.userName).", ["user": .string(options.userName)])
         }
     }
@@ -33,7 +37,7 @@ struct PasscodeCommand: AsyncParsableCommand {
             let context = try PasscodeCommand.context(options)
             let current = PasscodeCommand.currentPasscode(fromStandardInput: passcodeStdin)
             let passcode = try PasscodeCommand.newPasscode(fromStandardInput: passcodeStdin)
-            try await Evaluation.run(context, console: options.console) {
+            _ = try await Evaluation.run(context, console: options.console) {
                 try await PasscodeManager(context: context).change(to: passcode, prompt: ListedPasscodes(current.map { [$0] } ?? []))
             }
             options.console.success("Passcode changed for \(options.userName).", ["user": .string(options.userName)])
@@ -42,7 +46,7 @@ struct PasscodeCommand: AsyncParsableCommand {
 
     struct Remove: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Remove the passcode. With --passcode-stdin: one line, the current passcode.")
+            abstract: "Remove the passcode and, as on iOS, every print of the user. With --passcode-stdin: one line, the current passcode.")
         @OptionGroup var options: GlobalOptions
         @Flag(help: "Read the passcode from standard input instead of a no-echo prompt.")
         var passcodeStdin = false
@@ -50,10 +54,13 @@ struct PasscodeCommand: AsyncParsableCommand {
         func run() async throws {
             let context = try PasscodeCommand.context(options)
             let current = PasscodeCommand.currentPasscode(fromStandardInput: passcodeStdin)
-            try await Evaluation.run(context, console: options.console) {
+            let removed = try await Evaluation.run(context, console: options.console) {
                 try await PasscodeManager(context: context).remove(prompt: ListedPasscodes(current.map { [$0] } ?? []))
             }
-            options.console.success("Passcode removed for \(options.userName).", ["user": .string(options.userName)])
+            let fingers = removed.map { "\($0.finger.rawValue) on \($0.reader)" }
+            let text = "Passcode removed for \(options.userName)"
+                + (fingers.isEmpty ? "." : "; prints removed with it: \(fingers.joined(separator: ", ")).")
+            options.console.success(text, ["user": .string(options.userName), "printsRemoved": .array(removed.map { .object(ListCommand.json($0)) })])
         }
     }
 

@@ -1,0 +1,53 @@
+import FPCore
+import FPStore
+import Foundation
+
+/// The prints one evaluation matches against, each file read and decoded once.
+struct Gallery {
+    /// The prints offered to the reader, in the order the reader sees them.
+    var records: [PrintRecord]
+    /// Files left out because they are damaged (identification goes on without them).
+    var skipped: [StoreError]
+
+    /// The user's prints on this reader. A damaged one fails verification with its path:
+    /// the user must know, and no other user's print is involved.
+    static func verification(_ environment: AuthEnvironment, reader: ReaderIdentity, fingers: Set<Finger>?) throws -> Gallery {
+        let records = try environment.prints.prints(user: environment.user, reader: reader)
+            .filter { fingers?.contains($0.finger) ?? true }
+        if records.isEmpty {
+            let which = fingers.map { " (" + $0.map(\.rawValue).sorted().joined(separator: ", ") + ")" } ?? ""
+            throw AuthError(.biometryNotEnrolled, "\(environment.user) has no print enrolled\(which) on \(reader)")
+        }
+        return Gallery(records: records, skipped: [])
+    }
+
+    /// Everyone's prints on this reader, except users who are locked out (a
+    /// locked-out user is never identified) and damaged files (one user's bad
+    /// file must not stop everyone else).
+    static func identification(_ environment: AuthEnvironment, reader: ReaderIdentity) throws -> Gallery {
+        let store = environment.prints
+        let rules = LockoutRules(configuration: environment.configuration)
+        var gallery = Gallery(records: [], skipped: [])
+        var anyEnrolled = false
+        for user in store.userNames() {
+            let entries = try store.entries(user: user, reader: reader)
+            guard !entries.isEmpty else { continue }
+            anyEnrolled = true
+            let scope = CounterScope.user(user)
+            let counters = environment.counters
+            if rules.biometricBlock(counters.counter(for: scope), scope: scope, path: counters.path(for: scope)) != nil { continue }
+            for entry in entries {
+                switch entry {
+                case .record(let record): gallery.records.append(record)
+                case .damaged(let error): gallery.skipped.append(error)
+                }
+            }
+        }
+        if gallery.records.isEmpty {
+            throw AuthError(.biometryNotEnrolled, anyEnrolled
+                ? "no print on \(reader) can be used now (their users are locked out, or their files are damaged)"
+                : "nobody has a print enrolled on \(reader)")
+        }
+        return gallery
+    }
+}

@@ -1,0 +1,100 @@
+import FPStore
+import Foundation
+
+/// Finds and repairs damaged state files: the administrator's way out of the
+/// fail-closed state that damage leaves (biometry locked out, passcode refused).
+///
+/// Each damaged file is moved to `damaged/` in the state directory, never
+/// deleted, and replaced by the safest state: a damaged counter by one that is
+/// locked out (the owner's passcode then unlocks it); a damaged passcode by
+/// none, together with that user's prints, which cannot stay without one
+/// (the user sets a passcode and enrolls again); a damaged print by nothing.
+public struct StateRepair: Sendable {
+    /// One damaged file and what the repair does about it.
+    public struct Finding: Sendable, Hashable {
+        public enum Kind: String, Sendable { case counter, passcode, print }
+        public let kind: Kind
+        public let path: String
+        public let problem: String
+        public var action: String {
+            switch kind {
+            case .counter: "replace it with a locked-out counter (the passcode unlocks it)"
+            case .passcode: "remove it and that user's prints (set a passcode and enroll again)"
+            case .print: "remove it (enroll the finger again)"
+            }
+        }
+        /// The user a passcode finding belongs to.
+        let user: String?
+    }
+
+    public let stateDirectory: StateDirectory
+
+    public init(stateDirectory: StateDirectory) {
+        self.stateDirectory = stateDirectory
+    }
+
+    /// Every damaged file in the state directory.
+    public func findings() -> [Finding] {
+        var findings: [Finding] = []
+        let counters = CounterStore(directory: stateDirectory)
+        for path in counters.filesOnDisk() {
+            do { _ = try counters.load(path: path) } catch {
+                findings.append(Finding(kind: .counter, path: path, problem: error.description, user: nil))
+            }
+        }
+        let passcodes = PasscodeStore(directory: stateDirectory)
+        for user in passcodes.userNames() {
+            do { _ = try passcodes.record(user: user) } catch {
+                findings.append(Finding(kind: .passcode, path: (try? passcodes.path(user: user)) ?? user, problem: error.description, user: user))
+            }
+        }
+        let prints = PrintStore(directory: stateDirectory)
+        for user in prints.userNames() {
+            for case .damaged(let error) in (try? prints.entries(user: user, reader: nil)) ?? [] {
+                if case .damaged(let path, _) = error {
+                    findings.append(Finding(kind: .print, path: path, problem: error.description, user: user))
+                }
+            }
+        }
+        return findings
+    }
+
+    /// Repairs the findings; returns where each damaged file was moved.
+    public func repair(_ findings: [Finding]) throws(AuthError) -> [String] {
+        let counters = CounterStore(directory: stateDirectory)
+        let prints = PrintStore(directory: stateDirectory)
+        let quarantine = Quarantine(directory: stateDirectory)
+        var moved: [String] = []
+        do {
+            try StateLock(directory: stateDirectory).withLock {
+                for finding in findings where FileManager.default.fileExists(atPath: finding.path) {
+                    moved.append(try quarantine.move(finding.path))
+                    switch finding.kind {
+                    case .counter:
+                        var locked = AttemptCounter()
+                        locked.biometryLockedOut = true
+                        locked.lockoutBeganAt = Date()
+                        try counters.write(locked, toPath: finding.path)
+                    case .passcode:
+                        guard let user = finding.user else { continue }
+                        for entry in try prints.entries(user: user, reader: nil) {
+                            switch entry {
+                            case .record(let record):
+                                try prints.delete(user: record.user, reader: record.reader, finger: record.finger)
+                            case .damaged(.damaged(let path, _)):
+                                moved.append(try quarantine.move(path))
+                            case .damaged:
+                                continue
+                            }
+                        }
+                    case .print:
+                        continue
+                    }
+                }
+            }
+        } catch {
+            throw AuthError(error)
+        }
+        return moved
+    }
+}

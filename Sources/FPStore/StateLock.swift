@@ -1,0 +1,14 @@
+/// The state directory's one cross-process lock. Every read-modify-write of
+/// counters, passcodes and prints takes it once (flock locks are per open file,
+/// so taking it twice in one process would deadlock: never nest).
+package struct StateLock: Sendable {
+    let directory: StateDirectory
+
+    package init(directory: StateDirectory) {
+        self.directory = directory
+    }
+
+    package func withLock<T>(_ body: () throws -> T) throws -> T {
+        try FileLock(path: directory.file(".lock")).withLock(body)
+    }
+}

@@ -1,0 +1,41 @@
+import ArgumentParser
+import FPAuthentication
+
+struct RepairCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "repair",
+        abstract: "Find damaged state files and, with --yes, repair them (the administrator's way out of fail-closed state).",
+        discussion: """
+        A damaged counter locks biometry out and refuses the passcode until it is repaired. Every damaged file is \
+        moved to damaged/ in the state directory, never deleted, and replaced by the safest state: a counter by a \
+        locked-out one (the owner's passcode unlocks it), a passcode by none together with that user's prints (set a \
+        passcode and enroll again), a print by nothing (enroll it again). Without --yes it only lists what it found \
+        and exits 3 if anything is damaged.
+        """)
+
+    @OptionGroup var options: GlobalOptions
+
+    @Flag(help: "Repair what was found.")
+    var yes = false
+
+    func run() async throws {
+        let repair = StateRepair(stateDirectory: options.stateDirectory)
+        let findings = repair.findings()
+        let listed: [JSONValue] = findings.map {
+            ["kind": .string($0.kind.rawValue), "path": .string($0.path), "problem": .string($0.problem), "action": .string($0.action)]
+        }
+        let lines = findings.map { "\($0.kind.rawValue)\t\($0.path)\n\t\($0.problem)\n\tfix: \($0.action)" }
+        if findings.isEmpty {
+            options.console.success("No damaged state in \(options.stateDirectory).", ["findings": .array([]), "repaired": false])
+            return
+        }
+        guard yes else {
+            throw CommandFailure(
+                error: AuthError(.stateDamaged, (lines + ["Run 'fpbridge repair --yes' to repair."]).joined(separator: "\n")),
+                fields: ["findings": .array(listed)])
+        }
+        let moved = try repair.repair(findings)
+        options.console.success((lines + ["Repaired; the damaged files are kept in:"] + moved.map { "\t" + $0 }).joined(separator: "\n"),
+                                ["findings": .array(listed), "repaired": true, "movedTo": .array(moved.map(JSONValue.string))])
+    }
+}
