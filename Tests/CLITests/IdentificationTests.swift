@@ -17,10 +17,10 @@ import TestSupport
     /// Runs a command with `touches` (finger ids). The storage reader's sensor memory lasts
     /// one process, so each process first gets back the prints enrolled so far (`INSERT`).
     func run(_ backend: IdentifyBackend, _ arguments: [String], user: String = "alice", touches: [String],
-             onSensor: [String]) async throws -> CommandResult {
+             onSensor: [String], input: String = "") async throws -> CommandResult {
         switch backend {
         case .fake:
-            var arguments = arguments, input = ""
+            var arguments = arguments, input = input
             if arguments.first == "enroll" {
                 (arguments, input) = try await PasscodeFirst.enroll(arguments, state: directory.file("state"), user: user)
             }
@@ -32,7 +32,7 @@ import TestSupport
             // No touch: the command must end without scanning, and may be gone before a send could land.
             let commands = touches.isEmpty ? [] : onSensor.map { "INSERT \($0)" } + touches.map { "SCAN \($0)" }
             return try await run("virtual_device_storage", socket: TemporaryDirectory.socketPath(), arguments, user: user,
-                                 while: commands)
+                                 input: input, while: commands)
         }
     }
 
@@ -54,5 +54,45 @@ import TestSupport
         // Alice's own count is untouched: her verification still works.
         let alice = try await run(backend, ["verify"], touches: ["a1"], onSensor: sensor)
         #expect(alice.status == 0, "\(alice.stdout)")
+    }
+
+    /// Alice and Bob enrolled on the reader (a1, b1); returns what the sensor holds.
+    func enrollAliceAndBob(_ backend: IdentifyBackend) async throws -> [String] {
+        #expect(try await run(backend, ["enroll", "--finger", "right-index"], touches: Array(repeating: "a1", count: 5),
+                              onSensor: []).status == 0)
+        #expect(try await run(backend, ["enroll", "--finger", "left-index"], user: "bob", touches: Array(repeating: "b1", count: 5),
+                              onSensor: ["a1"]).status == 0)
+        return ["a1", "b1"]
+    }
+
+    @Test(arguments: IdentifyBackend.allCases)
+    func aLockedOutUserIsNeverIdentified(backend: IdentifyBackend) async throws {
+        let sensor = try await enrollAliceAndBob(backend)
+        for _ in 1...5 { _ = try await run(backend, ["verify"], touches: ["mallory"], onSensor: sensor) }
+        let alice = try await run(backend, ["identify"], touches: ["a1"], onSensor: sensor)
+        #expect(alice.errorCode == -1 && alice.json["user"] == nil, "alice is locked out: \(alice.stdout)")
+        let bob = try await run(backend, ["identify"], touches: ["b1"], onSensor: sensor)
+        #expect(bob.json["user"] as? String == "bob", "\(bob.stdout)")
+    }
+
+    @Test(arguments: IdentifyBackend.allCases)
+    func onlyAUserEnrolledBeforeTheLockoutCanLiftIt(backend: IdentifyBackend) async throws {
+        let sensor = try await enrollAliceAndBob(backend)
+        for _ in 1...5 { _ = try await run(backend, ["identify"], touches: ["stranger"], onSensor: sensor) }
+        let locked = try await run(backend, ["identify"], touches: backend == .fake ? ["a1"] : [], onSensor: sensor)
+        #expect(locked.errorCode == -8 && ((locked.json["error"] as? [String: Any])?["retryAfter"] as? Double ?? 0) > 0,
+                "a timed lockout says when: \(locked.stdout)")
+        // A new user name with a new passcode gets nothing.
+        #expect(try await run(backend, ["passcode", "set", "--passcode-stdin"], user: "mallory", touches: [], onSensor: [],
+                              input: "1111\n").status == 0)
+        #expect(try await run(backend, ["unlock", "--passcode-stdin"], user: "mallory", touches: [], onSensor: [],
+                              input: "1111\n").status == 0)
+        let still = try await run(backend, ["identify"], touches: backend == .fake ? ["a1"] : [], onSensor: sensor)
+        #expect(still.errorCode == -8, "mallory's passcode lifted the reader's lockout: \(still.stdout)")
+        // Bob was enrolled before it began.
+        #expect(try await run(backend, ["unlock", "--passcode-stdin"], user: "bob", touches: [], onSensor: [],
+                              input: "2468\n").status == 0)
+        let alice = try await run(backend, ["identify"], touches: ["a1"], onSensor: sensor)
+        #expect(alice.json["user"] as? String == "alice", "\(alice.stdout)")
     }
 }

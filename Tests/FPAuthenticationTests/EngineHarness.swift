@@ -8,13 +8,26 @@ import TestSupport
 
 /// A state directory with fast scrypt settings, and contexts on fake readers.
 final class EngineHarness: Sendable {
-    let directory = TemporaryDirectory()
-    let configuration: AuthConfiguration = {
+    let directory: TemporaryDirectory
+    let configuration: AuthConfiguration
+
+    init() {
+        directory = TemporaryDirectory()
         var configuration = AuthConfiguration()
         configuration.passcodeHashRounds = 1024
         configuration.scanTimeoutSeconds = 5
-        return configuration
-    }()
+        self.configuration = configuration
+    }
+
+    private init(directory: TemporaryDirectory, configuration: AuthConfiguration) {
+        self.directory = directory
+        self.configuration = configuration
+    }
+
+    /// The same state directory with other numbers.
+    func with(_ configuration: AuthConfiguration) -> EngineHarness {
+        EngineHarness(directory: directory, configuration: configuration)
+    }
 
     var state: StateDirectory { StateDirectory(path: directory.file("state")) }
 
@@ -42,6 +55,11 @@ final class EngineHarness: Sendable {
 
     func counter(_ user: String = "alice") -> AttemptCounter {
         CounterStore(directory: state).counter(for: .user(user))
+    }
+
+    /// The fake reader's identification counter.
+    func readerCounter() -> AttemptCounter {
+        CounterStore(directory: state).counter(for: .reader(driver: "fake", deviceID: "0"))
     }
 
     /// Runs an evaluation and returns its error code (nil on success).
