@@ -95,4 +95,20 @@ import TestSupport
         let alice = try await run(backend, ["identify"], touches: ["a1"], onSensor: sensor)
         #expect(alice.json["user"] as? String == "alice", "\(alice.stdout)")
     }
+
+    /// Identification reads and decodes each print file once (it used to read every file twice).
+    @Test func identificationReadsEachPrintFileOnce() async throws {
+        _ = try await enrollAliceAndBob(.fake)
+        let trace = directory.file("openat.log")
+        let script = directory.file("touch.txt")
+        try "scan b1".write(toFile: script, atomically: true, encoding: .utf8)
+        let result = try await Fpbridge.run(["--json", "--state-dir", directory.file("state"), "--user", "alice",
+                                             "--reader", "fake:" + script, "identify"],
+                                            launcher: ["/usr/bin/strace", "-f", "-qq", "-e", "trace=openat", "-o", trace])
+        #expect(result.json["user"] as? String == "bob", "\(result.stdout)\(result.stderr)")
+        let opens = try String(contentsOfFile: trace, encoding: .utf8).split(separator: "\n").filter { $0.contains("/prints/") && $0.contains(".json") }
+        for file in ["alice/fake/0/right-index.json", "bob/fake/0/left-index.json"] {
+            #expect(opens.filter { $0.contains(file) }.count == 1, "\(file): \(opens)")
+        }
+    }
 }

@@ -87,6 +87,17 @@ import TestSupport
         #expect((try await run("virtual_device_storage", socket: socket, ["list"]).json["prints"] as? [Any])?.isEmpty == true)
     }
 
+    /// The sensor already holding a finger (enrolled by other software) is the reader's state,
+    /// not a usage error: exit 3 with readerFailure, not alreadyEnrolled's exit 2.
+    @Test func aFingerTheSensorAlreadyHoldsIsAReaderStateNotAUsageError() async throws {
+        let socket = TemporaryDirectory.socketPath()
+        let enroll = try await run("virtual_device_storage", socket: socket, ["enroll", "--finger", "left-thumb"],
+                                   while: ["INSERT s1"] + Array(repeating: "SCAN s1", count: 5))
+        #expect(enroll.status == 3 && enroll.errorCode == -2006, "\(enroll.stdout)\(enroll.stderr)")
+        #expect(enroll.errorMessage.contains("already holds"))
+        #expect((try await run("virtual_device_storage", socket: socket, ["list"]).json["prints"] as? [Any])?.isEmpty == true)
+    }
+
     @Test(.enabled(if: SharedData.available, "needs ../shared/prints"))
     func virtualImageMatchesWithTheRealMatcher() async throws {
         let socket = TemporaryDirectory.socketPath()

@@ -220,3 +220,33 @@ import Testing
         #expect(try PrintStore(directory: harness.state).prints(user: "alice", reader: nil).isEmpty)
     }
 }
+
+/// scrypt is slow on purpose; the state lock must not be held while it runs, or
+/// one user guessing passcodes stalls every other user's scans.
+@Suite struct PasscodeHashingTests {
+    @Test func theStateLockIsFreeWhileAPasscodeIsHashed() async throws {
+        let harness = EngineHarness()
+        var slow = harness.configuration
+        slow.passcodeHashRounds = 1 << 15
+        let slowHarness = harness.with(slow)
+        try await slowHarness.setPasscode(user: "slow")
+        let context = try await slowHarness.context("", user: "slow", reader: false)
+        let hashing = Task {
+            for await event in context.events {
+                if case .passcodeRequested = event { return }
+            }
+        }
+        let start = ContinuousClock.now
+        let unlock = Task { try await context.unlockWithPasscode(reason: "x", prompt: ListedPasscodes(["2468"])) }
+        await hashing.value
+        try await Task.sleep(for: .milliseconds(20))
+        let before = ContinuousClock.now
+        try CounterStore(directory: harness.state).transaction { $0[.user("alice")].biometricFailures = 0 }
+        let lockWait = ContinuousClock.now - before
+        _ = try await unlock.value
+        let unlockTime = ContinuousClock.now - start
+        context.invalidate()
+        // Measured side by side: holding the lock through scrypt would make the wait most of the unlock.
+        #expect(lockWait * 2 < unlockTime, "lock wait \(lockWait) during an unlock of \(unlockTime)")
+    }
+}
