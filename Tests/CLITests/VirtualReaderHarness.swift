@@ -12,6 +12,9 @@ extension VirtualReaderHarness {
     func run(_ driver: String, socket: String, _ arguments: [String], user: String = "alice", input: String = "",
              while commands: [String] = [], images: [String] = []) async throws -> CommandResult {
         var arguments = arguments, input = input
+        // Enrolling checks the passcode (scrypt) before the first scan: frames sent sooner
+        // would queue up and reach virtual_image back to back, which it cannot take.
+        let lead: TimeInterval = arguments.first == "enroll" ? 2 : 0.3
         if arguments.first == "enroll" {
             (arguments, input) = try await PasscodeFirst.enroll(arguments, state: directory.file("state"), user: user)
         }
@@ -22,7 +25,7 @@ extension VirtualReaderHarness {
         async let result = Fpbridge.run(["--json", "--reader", "libfprint:\(driver)", "--state-dir", state,
                                          "--user", user] + arguments, environment: environment, input: input, timeout: 60)
         if !commands.isEmpty { try await VirtualReaderDriver.send(socket, commands) }
-        if !images.isEmpty { try await VirtualReaderDriver.sendImages(socket, images) }
+        if !images.isEmpty { try await VirtualReaderDriver.sendImages(socket, images, lead: lead) }
         return try await result
     }
 

@@ -54,11 +54,13 @@ public enum VirtualReaderDriver {
     }
 
     /// Sends PGM images to `virtual_image` on one connection, one frame every `pace` seconds.
-    public static func sendImages(_ path: String, _ images: [String], pace: TimeInterval = 0.6) async throws {
+    /// `lead`: the wait before the first frame, for the command to reach its first scan.
+    public static func sendImages(_ path: String, _ images: [String], pace: TimeInterval = 0.6,
+                                  lead: TimeInterval = 0.3) async throws {
         try await blocking {
             let fd = try connect(path)
             defer { close(fd) }
-            usleep(300_000)
+            usleep(useconds_t(lead * 1_000_000))
             for image in images {
                 let (width, height, pixels) = try readPGM(image)
                 var header = [Int32(width), Int32(height)]
