@@ -5,6 +5,8 @@ import Foundation
 
 /// What an enrollment reports, in order.
 public enum EnrollmentUpdate: Sendable, Hashable {
+    /// The passcode was accepted; the reader now waits for the finger.
+    case presentFinger(ScanType, stages: Int)
     case stage(completed: Int, total: Int)
     case retry(RetryReason)
     /// The print is stored.
@@ -62,6 +64,8 @@ public struct Enrollment: Sendable {
         if existing != nil && !replace { throw alreadyEnrolled(finger, identity) }
         _ = try await PasscodeSession(context: context, prompt: prompt, reason: "Enter your passcode to add a finger").run()
         if let existing, existing.storedOnDevice { try await deleteFromSensor(existing, reader: reader) }
+        let info = await reader.info
+        emit(.presentFinger(info.scanType, stages: info.enrollStages))
         let template = PrintTemplate(finger: finger, username: environment.user, enrollDate: Date())
         let stageTimeout = Duration.milliseconds(Int(environment.configuration.scanTimeoutSeconds * 1000))
         let enrolled = try await withStageTimeout(stageTimeout) { progress in

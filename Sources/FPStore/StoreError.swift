@@ -10,7 +10,7 @@ public enum StoreError: Error, Sendable, Hashable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .damaged(let path, let reason):
-            "damaged state file \(path): \(reason) (the file was left as it is; move it away or restore it from a backup)"
+            "damaged state file \(path): \(reason) (left as it is until it is repaired: 'fpbridge repair' moves it aside)"
         case .io(let path, let reason): "\(path): \(reason)"
         case .invalidUserName(let name):
             "invalid user name '\(name)': use letters, digits, '.', '_' and '-' (at most 64, not starting with '.')"

@@ -23,14 +23,14 @@ struct EnrollCommand: AsyncParsableCommand {
         let console = options.console
         let record: PrintRecord = try await ReaderSession.with(options) { reader in
             let environment = try ReaderSession.environment(options, reader: reader)
-            if let scanType = await reader?.info.scanType {
-                console.note("Enrolling \(environment.user)'s \(finger.rawValue). \(scanType.instruction), lifting it between scans.")
-            }
             let context = AuthenticationContext(environment: environment)
             let prompt = TerminalPrompt(fromStandardInput: passcodeStdin)
             var saved: PrintRecord?
             for try await update in Enrollment(context: context).enroll(finger, replace: replace, prompt: prompt) {
                 switch update {
+                case .presentFinger(let scanType, let stages):
+                    console.note("Enrolling \(environment.user)'s \(finger.rawValue) in \(stages) scans. "
+                                 + "\(scanType.instruction), lifting it between scans.")
                 case .stage(let completed, let total): console.note("  stage \(completed)/\(total) done")
                 case .retry(let reason): console.note("  \(reason.hint)")
                 case .saved(let record): saved = record
