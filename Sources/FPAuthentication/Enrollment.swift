@@ -119,7 +119,7 @@ public struct Enrollment: Sendable {
     /// Damaged files go too: without a passcode nothing may stay enrolled.
     func deleteAll() async throws(AuthError) -> [PrintRecord] {
         let entries: [PrintEntry]
-        do { entries = try environment.prints.entries(user: environment.user, reader: nil) } catch { throw AuthError(error) }
+        do { entries = try environment.prints.checkedEntries(user: environment.user, reader: nil) } catch { throw AuthError(error) }
         let records = try await delete(entries.compactMap(\.record))
         let damaged = entries.filter { $0.record == nil }
         if !damaged.isEmpty {

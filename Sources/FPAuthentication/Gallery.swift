@@ -12,7 +12,7 @@ struct Gallery {
     /// The user's prints on this reader. A damaged one fails verification with its path:
     /// the user must know, and no other user's print is involved.
     static func verification(_ environment: AuthEnvironment, reader: ReaderIdentity, fingers: Set<Finger>?) throws -> Gallery {
-        let records = try environment.prints.prints(user: environment.user, reader: reader)
+        let records = try environment.prints.checkedPrints(user: environment.user, reader: reader)
             .filter { fingers?.contains($0.finger) ?? true }
         if records.isEmpty {
             let which = fingers.map { " (" + $0.map(\.rawValue).sorted().joined(separator: ", ") + ")" } ?? ""
@@ -30,7 +30,7 @@ struct Gallery {
         var gallery = Gallery(records: [], skipped: [])
         var anyEnrolled = false
         for user in store.userNames() {
-            let entries = try store.entries(user: user, reader: reader)
+            let entries = try store.checkedEntries(user: user, reader: reader)
             guard !entries.isEmpty else { continue }
             anyEnrolled = true
             let scope = CounterScope.user(user)

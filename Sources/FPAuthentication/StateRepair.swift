@@ -50,7 +50,7 @@ public struct StateRepair: Sendable {
         }
         let prints = PrintStore(directory: stateDirectory)
         for user in prints.userNames() {
-            for case .damaged(let error) in (try? prints.entries(user: user, reader: nil)) ?? [] {
+            for case .damaged(let error) in (try? prints.checkedEntries(user: user, reader: nil)) ?? [] {
                 if case .damaged(let path, _) = error {
                     findings.append(Finding(kind: .print, path: path, problem: error.description, user: user))
                 }
@@ -77,7 +77,7 @@ public struct StateRepair: Sendable {
                         try counters.write(locked, toPath: finding.path)
                     case .passcode:
                         guard let user = finding.user else { continue }
-                        for entry in try prints.entries(user: user, reader: nil) {
+                        for entry in try prints.checkedEntries(user: user, reader: nil) {
                             switch entry {
                             case .record(let record):
                                 try prints.delete(user: record.user, reader: record.reader, finger: record.finger)

@@ -111,4 +111,29 @@ import TestSupport
             #expect(opens.filter { $0.contains(file) }.count == 1, "\(file): \(opens)")
         }
     }
+
+    /// A print whose file is valid JSON but whose bytes are damaged (libfprint would abort
+    /// the process on some of them): named by path for its owner, skipped for everyone else.
+    @Test(arguments: IdentifyBackend.allCases)
+    func aDamagedPrintIsNamedSkippedForOthersListedAndRepaired(backend: IdentifyBackend) async throws {
+        let sensor = try await enrollAliceAndBob(backend)
+        let driver = backend == .fake ? "fake" : "virtual_device_storage"
+        let path = directory.file("state/prints/alice/\(driver)/0/right-index.json")
+        var record = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path))) as? [String: Any])
+        let bytes = try #require(Data(base64Encoded: record["print"] as? String ?? ""))
+        record["print"] = bytes.prefix(bytes.count * 2 / 3).base64EncodedString()
+        try JSONSerialization.data(withJSONObject: record).write(to: URL(fileURLWithPath: path))
+        // Refused before any scan (on the storage reader nothing is played, as the reader is gone at once).
+        let alice = try await run(backend, ["verify"], touches: backend == .fake ? ["a1"] : [], onSensor: sensor)
+        #expect(alice.status == 3 && alice.errorCode == -2005 && alice.errorMessage.contains(path), "\(alice.stdout)\(alice.stderr)")
+        let bob = try await run(backend, ["identify"], touches: ["b1"], onSensor: sensor)
+        #expect(bob.json["user"] as? String == "bob", "\(bob.stdout)\(bob.stderr)")
+        let list = try await run(backend, ["list"], touches: [], onSensor: [])
+        #expect((list.json["damaged"] as? [String])?.first?.contains(path) == true, "\(list.stdout)")
+        let status = try await run(backend, ["status"], touches: [], onSensor: [])
+        #expect((status.json["damagedPrints"] as? [String])?.count == 1, "\(status.stdout)")
+        #expect(try await run(backend, ["repair", "--yes"], touches: [], onSensor: []).status == 0)
+        let after = try await run(backend, ["list"], touches: [], onSensor: [])
+        #expect((after.json["damaged"] as? [String])?.isEmpty == true && (after.json["prints"] as? [Any])?.isEmpty == true)
+    }
 }

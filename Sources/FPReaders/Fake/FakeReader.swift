@@ -19,6 +19,8 @@ public actor FakeReader: FingerprintReader {
     /// The device id of every fake reader, so that enrollments made under one
     /// script are found under another.
     public static let deviceID = "0"
+    /// The driver name of every fake reader.
+    public static let driver = "fake"
 
     public init(script: FakeScript) {
         settings = script.settings
@@ -26,7 +28,7 @@ public actor FakeReader: FingerprintReader {
     }
 
     public var info: ReaderInfo {
-        ReaderInfo(identity: ReaderIdentity(driver: "fake", deviceID: Self.deviceID),
+        ReaderInfo(identity: ReaderIdentity(driver: Self.driver, deviceID: Self.deviceID),
                    name: settings.name, scanType: settings.scanType,
                    enrollStages: settings.enrollStages, features: settings.features)
     }

@@ -13,7 +13,7 @@ struct ListCommand: AsyncParsableCommand {
         let user = options.userName
         let entries: [PrintEntry]
         do {
-            entries = try PrintStore(directory: options.stateDirectory).entries(user: user, reader: nil)
+            entries = try PrintStore(directory: options.stateDirectory).checkedEntries(user: user, reader: nil)
         } catch {
             throw AuthError(error)
         }

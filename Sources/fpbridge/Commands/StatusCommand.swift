@@ -20,7 +20,7 @@ struct StatusCommand: AsyncParsableCommand {
         let passcode: String
         do { passcode = try PasscodeStore(directory: directory).record(user: user) != nil ? "set" : "not set" } catch { passcode = "damaged: \(error)" }
         let entries: [PrintEntry]
-        do { entries = try PrintStore(directory: directory).entries(user: user, reader: nil) } catch { throw AuthError(error) }
+        do { entries = try PrintStore(directory: directory).checkedEntries(user: user, reader: nil) } catch { throw AuthError(error) }
         let damagedPrints = entries.compactMap { entry -> String? in
             if case .damaged(let error) = entry { return error.description }
             return nil

@@ -1,0 +1,28 @@
+import FPCore
+import FPReaders
+import FPStore
+
+extension PrintStore {
+    /// The user's print files as ``entries(user:reader:)`` gives them, with a print
+    /// whose bytes the reader could not read (damaged inside valid JSON) turned
+    /// into a damaged entry naming its file, before any reader sees it.
+    public func checkedEntries(user: String, reader: ReaderIdentity?) throws(StoreError) -> [PrintEntry] {
+        try entries(user: user, reader: reader).map { entry throws(StoreError) -> PrintEntry in
+            guard case .record(let record) = entry,
+                  let problem = PrintValidation.problem(in: record.print, driver: record.reader.driver)
+            else { return entry }
+            return .damaged(.damaged(path: try path(user: record.user, reader: record.reader, finger: record.finger),
+                                     reason: "the print's bytes cannot be read: \(problem)"))
+        }
+    }
+
+    /// The user's usable prints; the first damaged one is an error naming its file.
+    public func checkedPrints(user: String, reader: ReaderIdentity?) throws(StoreError) -> [PrintRecord] {
+        try checkedEntries(user: user, reader: reader).map { entry throws(StoreError) -> PrintRecord in
+            switch entry {
+            case .record(let record): return record
+            case .damaged(let error): throw error
+            }
+        }
+    }
+}
