@@ -124,7 +124,7 @@ public struct Enrollment: Sendable {
         let damaged = entries.filter { $0.record == nil }
         if !damaged.isEmpty {
             let repair = StateRepair(stateDirectory: environment.stateDirectory)
-            _ = try repair.repair(repair.findings().filter { $0.kind == .print && $0.user == environment.user })
+            _ = try repair.repair(try repair.findings().filter { $0.kind == .print && $0.user == environment.user })
         }
         return records
     }

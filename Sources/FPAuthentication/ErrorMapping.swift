@@ -42,6 +42,7 @@ extension AuthError {
         case .damaged: self = AuthError(.stateDamaged, error.description)
         case .io: self = AuthError(.stateDamaged, "cannot use the state directory: \(error.description)")
         case .invalidUserName: self = AuthError(.invalidInput, error.description)
+        case .unsafeDirectory: self = AuthError(.stateDamaged, error.description)
         }
     }
 }

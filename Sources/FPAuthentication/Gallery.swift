@@ -29,7 +29,7 @@ struct Gallery {
         let rules = LockoutRules(configuration: environment.configuration)
         var gallery = Gallery(records: [], skipped: [])
         var anyEnrolled = false
-        for user in store.userNames() {
+        for user in try store.userNames() {
             let entries = try store.checkedEntries(user: user, reader: reader)
             guard !entries.isEmpty else { continue }
             anyEnrolled = true

@@ -34,22 +34,27 @@ public struct StateRepair: Sendable {
     }
 
     /// Every damaged file in the state directory.
-    public func findings() -> [Finding] {
+    /// - Throws: `stateDamaged` when a directory is unsafe to use at all.
+    public func findings() throws(AuthError) -> [Finding] {
+        do { return try scan() } catch { throw AuthError(error) }
+    }
+
+    private func scan() throws(StoreError) -> [Finding] {
         var findings: [Finding] = []
         let counters = CounterStore(directory: stateDirectory)
-        for path in counters.filesOnDisk() {
+        for path in try counters.filesOnDisk() {
             do { _ = try counters.load(path: path) } catch {
                 findings.append(Finding(kind: .counter, path: path, problem: error.description, user: nil))
             }
         }
         let passcodes = PasscodeStore(directory: stateDirectory)
-        for user in passcodes.userNames() {
+        for user in try passcodes.userNames() {
             do { _ = try passcodes.record(user: user) } catch {
                 findings.append(Finding(kind: .passcode, path: (try? passcodes.path(user: user)) ?? user, problem: error.description, user: user))
             }
         }
         let prints = PrintStore(directory: stateDirectory)
-        for user in prints.userNames() {
+        for user in try prints.userNames() {
             for case .damaged(let error) in (try? prints.checkedEntries(user: user, reader: nil)) ?? [] {
                 if case .damaged(let path, _) = error {
                     findings.append(Finding(kind: .print, path: path, problem: error.description, user: user))

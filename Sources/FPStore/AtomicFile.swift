@@ -6,15 +6,35 @@ import Glibc
 /// Reading and writing state files so that a crash never leaves half a file:
 /// write a temporary file (0600), fsync it, rename it over the old one,
 /// fsync the directory. Directories the store creates are 0700.
+///
+/// State files are read defensively: a symlink is never followed, a FIFO or
+/// device never blocks or floods the reader, and the size is capped, so that
+/// whoever can plant a file cannot hang or exhaust a command. Every directory
+/// touched must belong to this user and be closed to others.
 enum AtomicFile {
+    /// The largest state file read: a 5-stage NBIS print is about 8 KB as JSON.
+    static let maximumSize = 4 << 20
+
     /// The file's bytes, or nil when it does not exist.
     static func read(_ path: String) throws(StoreError) -> Data? {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        try DirectorySafety.check((path as NSString).deletingLastPathComponent)
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
         if fd < 0 {
-            if errno == ENOENT { return nil }
-            throw .io(path: path, reason: String(cString: strerror(errno)))
+            switch errno {
+            case ENOENT: return nil
+            case ELOOP: throw .damaged(path: path, reason: "is a symbolic link; state files are never followed through links")
+            default: throw .io(path: path, reason: String(cString: strerror(errno)))
+            }
         }
         defer { Glibc.close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { throw .io(path: path, reason: String(cString: strerror(errno))) }
+        guard info.st_mode & S_IFMT == S_IFREG else {
+            throw .damaged(path: path, reason: "is not a regular file (a FIFO, device, socket or directory is never read)")
+        }
+        guard info.st_size <= maximumSize else {
+            throw .damaged(path: path, reason: "is \(info.st_size) bytes, more than any state file (\(maximumSize) bytes at most)")
+        }
         var data = Data()
         var buffer = [UInt8](repeating: 0, count: 64 * 1024)
         while true {
@@ -25,14 +45,21 @@ enum AtomicFile {
             }
             if count == 0 { return data }
             data.append(contentsOf: buffer[0..<count])
+            // The file grew after fstat: still capped.
+            if data.count > maximumSize {
+                throw .damaged(path: path, reason: "is more than \(maximumSize) bytes, more than any state file")
+            }
         }
     }
 
+    /// Writes atomically; call under the state lock. Stale temporary files that a
+    /// killed process left in the same directory are removed first.
     static func write(_ data: Data, to path: String) throws(StoreError) {
         let directory = (path as NSString).deletingLastPathComponent
         try makeDirectories(directory)
-        let temporary = directory + "/.\((path as NSString).lastPathComponent).tmp-\(getpid())-\(UInt32.random(in: .min ... .max))"
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        StaleTemporaryFiles.remove(in: directory)
+        let temporary = directory + "/.\((path as NSString).lastPathComponent)\(StaleTemporaryFiles.marker)\(getpid())-\(UInt32.random(in: .min ... .max))"
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
         guard fd >= 0 else { throw .io(path: temporary, reason: String(cString: strerror(errno))) }
         var written = 0
         let failure: String? = data.withUnsafeBytes { bytes in
@@ -61,30 +88,35 @@ enum AtomicFile {
 
     /// Removes a file; a missing file is not an error.
     static func remove(_ path: String) throws(StoreError) {
+        try DirectorySafety.check((path as NSString).deletingLastPathComponent)
         if unlink(path) != 0 && errno != ENOENT {
             throw .io(path: path, reason: String(cString: strerror(errno)))
         }
         syncDirectory((path as NSString).deletingLastPathComponent)
     }
 
-    /// Creates the directory and any missing parents with mode 0700.
-    /// Existing directories keep their mode: the root may be one the user chose.
+    /// Creates the directory and any missing parents with mode 0700; an
+    /// existing one must be safe (see ``DirectorySafety``), except the parents
+    /// above the state directory, which the store does not own.
     static func makeDirectories(_ path: String) throws(StoreError) {
-        var isDirectory: ObjCBool = false
-        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) {
-            guard isDirectory.boolValue else { throw .io(path: path, reason: "exists and is not a directory") }
+        var info = stat()
+        if lstat(path, &info) == 0 {
+            guard info.st_mode & S_IFMT == S_IFDIR else { throw .io(path: path, reason: "exists and is not a directory") }
+            try DirectorySafety.check(path)
             return
         }
         let parent = (path as NSString).deletingLastPathComponent
-        if !parent.isEmpty && parent != path { try makeDirectories(parent) }
+        if !parent.isEmpty && parent != path && !FileManager.default.fileExists(atPath: parent) { try makeDirectories(parent) }
         if mkdir(path, 0o700) != 0 && errno != EEXIST {
             throw .io(path: path, reason: "cannot create directory: \(String(cString: strerror(errno)))")
         }
     }
 
     /// Names of the entries in a directory (none when it does not exist), temporary files excluded.
-    static func list(_ directory: String) -> [String] {
-        ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? [])
+    static func list(_ directory: String) throws(StoreError) -> [String] {
+        guard FileManager.default.fileExists(atPath: directory) else { return [] }
+        try DirectorySafety.check(directory)
+        return ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? [])
             .filter { !$0.hasPrefix(".") }
             .sorted()
     }

@@ -8,6 +8,7 @@ public enum ConfigFile {
     }
 
     public static func load<T: Decodable>(_ type: T.Type, from directory: StateDirectory) throws(StoreError) -> T? {
+        try directory.checkRoot()
         let path = path(in: directory)
         guard let data = try AtomicFile.read(path) else { return nil }
         return try StateCoding.decode(type, from: data, path: path)

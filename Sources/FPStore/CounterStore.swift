@@ -29,6 +29,7 @@ public struct CounterStore: Sendable {
 
     /// The counter in a file by path, or the reason it cannot be used.
     public func load(path: String) throws(StoreError) -> AttemptCounter {
+        try directory.checkRoot()
         guard let data = try AtomicFile.read(path) else { return AttemptCounter() }
         return try StateCoding.decode(AttemptCounter.self, from: data, path: path)
     }
@@ -56,8 +57,9 @@ public struct CounterStore: Sendable {
     }
 
     /// Every counter file, by path.
-    package func filesOnDisk() -> [String] {
-        AtomicFile.list(directory.file("counters")).filter { $0.hasSuffix(".json") }
+    package func filesOnDisk() throws(StoreError) -> [String] {
+        try directory.checkRoot()
+        return try AtomicFile.list(directory.file("counters")).filter { $0.hasSuffix(".json") }
             .map { directory.file("counters", $0) }
     }
 }

@@ -39,14 +39,16 @@ public struct PasscodeStore: Sendable {
 
     /// The user's record, nil when no passcode is set; a damaged file is an error naming it.
     public func record(user: String) throws(StoreError) -> PasscodeRecord? {
+        try directory.checkRoot()
         let path = try path(user: user)
         guard let data = try AtomicFile.read(path) else { return nil }
         return try StateCoding.decode(PasscodeRecord.self, from: data, path: path)
     }
 
     /// Every user with a passcode file.
-    public func userNames() -> [String] {
-        AtomicFile.list(directory.file("passcodes")).filter { $0.hasSuffix(".json") }.map { String($0.dropLast(5)) }
+    public func userNames() throws(StoreError) -> [String] {
+        try directory.checkRoot()
+        return try AtomicFile.list(directory.file("passcodes")).filter { $0.hasSuffix(".json") }.map { String($0.dropLast(5)) }
     }
 
     package func save(_ record: PasscodeRecord, user: String) throws(StoreError) {

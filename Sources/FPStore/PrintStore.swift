@@ -41,17 +41,18 @@ public struct PrintStore: Sendable {
     /// The user's print files for one reader (all readers when nil), each read
     /// once: the usable ones by finger, then the damaged ones by path.
     public func entries(user: String, reader: ReaderIdentity?) throws(StoreError) -> [PrintEntry] {
+        try directory.checkRoot()
         try PathComponent.validateUser(user)
         let userDirectory = directory.file("prints", user)
         var paths: [String] = []
         if let reader {
             let folder = try readerDirectory(user: user, reader: reader)
-            paths = AtomicFile.list(folder).map { folder + "/" + $0 }
+            paths = try AtomicFile.list(folder).map { folder + "/" + $0 }
         } else {
-            for driver in AtomicFile.list(userDirectory) {
-                for device in AtomicFile.list(userDirectory + "/" + driver) {
+            for driver in try AtomicFile.list(userDirectory) {
+                for device in try AtomicFile.list(userDirectory + "/" + driver) {
                     let folder = "\(userDirectory)/\(driver)/\(device)"
-                    paths += AtomicFile.list(folder).map { folder + "/" + $0 }
+                    paths += try AtomicFile.list(folder).map { folder + "/" + $0 }
                 }
             }
         }
@@ -69,19 +70,21 @@ public struct PrintStore: Sendable {
     }
 
     /// Every user name with a prints folder, in order.
-    public func userNames() -> [String] {
-        AtomicFile.list(directory.file("prints")).filter { (try? PathComponent.validateUser($0)) != nil }
+    public func userNames() throws(StoreError) -> [String] {
+        try directory.checkRoot()
+        return try AtomicFile.list(directory.file("prints")).filter { (try? PathComponent.validateUser($0)) != nil }
     }
 
     /// One print, or nil when that finger is not enrolled on that reader.
     public func print(user: String, reader: ReaderIdentity, finger: Finger) throws(StoreError) -> PrintRecord? {
-        try load(try path(user: user, reader: reader, finger: finger))
+        try directory.checkRoot()
+        return try load(try path(user: user, reader: reader, finger: finger))
     }
 
     /// Every user with at least one print on the reader.
     public func users(reader: ReaderIdentity) throws(StoreError) -> [String] {
         var users: [String] = []
-        for user in userNames() where try !prints(user: user, reader: reader).isEmpty {
+        for user in try userNames() where try !prints(user: user, reader: reader).isEmpty {
             users.append(user)
         }
         return users

@@ -24,6 +24,12 @@ public struct StateDirectory: Sendable, Hashable, CustomStringConvertible {
 
     public var description: String { path }
 
+    /// Throws when the state directory exists but others could tamper with it
+    /// (see ``DirectorySafety``); every store operation starts here.
+    func checkRoot() throws(StoreError) {
+        try DirectorySafety.check(path)
+    }
+
     /// A path inside the state directory.
     public func file(_ components: String...) -> String {
         ([path] + components).joined(separator: "/")

@@ -9,6 +9,7 @@ package struct StateLock: Sendable {
     }
 
     package func withLock<T>(_ body: () throws -> T) throws -> T {
-        try FileLock(path: directory.file(".lock")).withLock(body)
+        try directory.checkRoot()
+        return try FileLock(path: directory.file(".lock")).withLock(body)
     }
 }

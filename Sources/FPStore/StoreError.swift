@@ -6,12 +6,16 @@ public enum StoreError: Error, Sendable, Hashable, CustomStringConvertible {
     case io(path: String, reason: String)
     /// A user name that cannot name a directory safely.
     case invalidUserName(String)
+    /// A state directory others could tamper with or read; nothing in it is used.
+    case unsafeDirectory(path: String, reason: String, fix: String)
 
     public var description: String {
         switch self {
         case .damaged(let path, let reason):
             "damaged state file \(path): \(reason) (left as it is until it is repaired: 'fpbridge repair' moves it aside)"
         case .io(let path, let reason): "\(path): \(reason)"
+        case .unsafeDirectory(let path, let reason, let fix):
+            "unsafe state directory \(path): it \(reason); nothing in it was used (fix: \(fix))"
         case .invalidUserName(let name):
             "invalid user name '\(name)': use letters, digits, '.', '_' and '-' (at most 64, not starting with '.')"
         }

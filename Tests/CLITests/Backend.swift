@@ -31,7 +31,7 @@ final class Bench: Sendable {
     init(_ backend: Backend) throws {
         self.backend = backend
         // A bound on every scan, so a case that wrongly scans fails fast instead of hanging.
-        try FileManager.default.createDirectory(atPath: directory.file("state"), withIntermediateDirectories: true)
+        try directory.privateDirectory("state")
         try Data(#"{"scanTimeoutSeconds": 8}"#.utf8).write(to: URL(fileURLWithPath: directory.file("state/config.json")))
     }
 

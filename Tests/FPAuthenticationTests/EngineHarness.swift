@@ -44,7 +44,7 @@ final class EngineHarness: Sendable {
     /// Enrolls as a user does: with the passcode, which is set to 2468 first when the user has none.
     func enroll(_ finger: Finger = .rightIndex, id: String = "alice-1", user: String = "alice",
                 replace: Bool = false) async throws {
-        if PasscodeStore(directory: state).userNames().contains(user) == false { try await setPasscode(user: user) }
+        if try PasscodeStore(directory: state).userNames().contains(user) == false { try await setPasscode(user: user) }
         let context = try await context(String(repeating: "scan \(id)\n", count: 5), user: user)
         for try await _ in Enrollment(context: context).enroll(finger, replace: replace, prompt: ListedPasscodes(["2468"])) {}
     }

@@ -179,7 +179,7 @@ import Testing
         try await harness.setPasscode()
         try await harness.enroll()
         let path = harness.state.file("counters", "user-alice.json")
-        try FileManager.default.createDirectory(atPath: harness.state.file("counters"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: harness.state.file("counters"), withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         try Data("garbage".utf8).write(to: URL(fileURLWithPath: path))
         #expect(try await harness.evaluate(.biometrics, "scan alice-1") == .biometryLockout)
         // No passcode guesses against a counter that cannot count them.
@@ -187,7 +187,7 @@ import Testing
         #expect(try await harness.context("").canEvaluate(.deviceOwner).error?.code == .stateDamaged)
         #expect(FileManager.default.contents(atPath: path) == Data("garbage".utf8))
         let repair = StateRepair(stateDirectory: harness.state)
-        let findings = repair.findings()
+        let findings = try repair.findings()
         #expect(findings.map(\.path) == [path])
         let moved = try repair.repair(findings)
         #expect(moved.count == 1 && FileManager.default.contents(atPath: moved[0]) == Data("garbage".utf8), "kept for inspection")

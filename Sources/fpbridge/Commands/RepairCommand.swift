@@ -20,7 +20,7 @@ struct RepairCommand: AsyncParsableCommand {
 
     func run() async throws {
         let repair = StateRepair(stateDirectory: options.stateDirectory)
-        let findings = repair.findings()
+        let findings = try repair.findings()
         let listed: [JSONValue] = findings.map {
             ["kind": .string($0.kind.rawValue), "path": .string($0.path), "problem": .string($0.problem), "action": .string($0.action)]
         }
