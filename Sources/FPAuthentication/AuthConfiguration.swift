@@ -60,26 +60,39 @@ public struct AuthConfiguration: Sendable, Hashable, Codable {
         return configuration
     }
 
+    /// The longest wait any setting may name: a year. Larger values (1e300, inf)
+    /// would trap where seconds become integers or durations.
+    public static let maximumSeconds: Double = 86_400 * 365
+    /// The longest a scan may wait for a finger: a day.
+    public static let maximumScanTimeout: Double = 86_400
+
     /// What is wrong with the numbers, if anything.
     public var problem: String? {
-        if maxFailedMatchesPerEvaluation < 1 { return "maxFailedMatchesPerEvaluation must be at least 1" }
-        if biometricLockoutThreshold < 1 { return "biometricLockoutThreshold must be at least 1" }
-        if identificationLockoutThreshold < 1 { return "identificationLockoutThreshold must be at least 1" }
-        if identificationLockoutSeconds.isEmpty || identificationLockoutSeconds.contains(where: { !($0 >= 0 && $0 <= 86_400 * 365) }) {
-            return "identificationLockoutSeconds needs at least one wait, each between 0 and one year"
+        func outside(_ value: Int, _ range: ClosedRange<Int>, _ name: String) -> String? {
+            range.contains(value) ? nil : "\(name) must be between \(range.lowerBound) and \(range.upperBound)"
         }
-        if identificationPermanentLockoutThreshold < identificationLockoutThreshold {
-            return "identificationPermanentLockoutThreshold must be at least identificationLockoutThreshold"
+        func waits(_ values: [Double], _ name: String) -> String? {
+            values.isEmpty || values.contains(where: { !($0 >= 0 && $0 <= Self.maximumSeconds) })
+                ? "\(name) needs at least one wait, each between 0 and \(Int(Self.maximumSeconds)) seconds" : nil
         }
-        if passcodeAttemptsBeforeLockout < 1 { return "passcodeAttemptsBeforeLockout must be at least 1" }
-        if passcodeLockoutSeconds.isEmpty || passcodeLockoutSeconds.contains(where: { $0 < 0 }) {
-            return "passcodeLockoutSeconds needs at least one wait, none negative"
+        if let problem = outside(maxFailedMatchesPerEvaluation, 1...100, "maxFailedMatchesPerEvaluation")
+            ?? outside(biometricLockoutThreshold, 1...1000, "biometricLockoutThreshold")
+            ?? outside(identificationLockoutThreshold, 1...1000, "identificationLockoutThreshold")
+            ?? outside(identificationPermanentLockoutThreshold, identificationLockoutThreshold...10_000,
+                       "identificationPermanentLockoutThreshold")
+            ?? outside(passcodeAttemptsBeforeLockout, 1...1000, "passcodeAttemptsBeforeLockout")
+            ?? outside(minimumPasscodeLength, 1...1024, "minimumPasscodeLength")
+            ?? waits(identificationLockoutSeconds, "identificationLockoutSeconds")
+            ?? waits(passcodeLockoutSeconds, "passcodeLockoutSeconds") {
+            return problem
         }
-        if !(scanTimeoutSeconds > 0) { return "scanTimeoutSeconds must be positive" }
-        if passcodeHashRounds < 1024 || passcodeHashRounds & (passcodeHashRounds - 1) != 0 {
-            return "passcodeHashRounds must be a power of two, at least 1024"
+        if !(scanTimeoutSeconds > 0 && scanTimeoutSeconds <= Self.maximumScanTimeout) {
+            return "scanTimeoutSeconds must be more than 0 and at most \(Int(Self.maximumScanTimeout))"
         }
-        if minimumPasscodeLength < 1 { return "minimumPasscodeLength must be at least 1" }
+        if !PasscodeRecord.acceptedRounds.contains(passcodeHashRounds) || passcodeHashRounds & (passcodeHashRounds - 1) != 0 {
+            return "passcodeHashRounds must be a power of two between \(PasscodeRecord.acceptedRounds.lowerBound) "
+                + "and \(PasscodeRecord.acceptedRounds.upperBound)"
+        }
         return nil
     }
 

@@ -58,10 +58,19 @@ public struct AttemptCounter: Sendable, Hashable, Codable {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         biometricFailures = try Self.count(container, .biometricFailures)
         biometryLockedOut = try container.decode(Bool.self, forKey: .biometryLockedOut)
-        biometryLockedUntil = try container.decodeIfPresent(Date.self, forKey: .biometryLockedUntil)
+        biometryLockedUntil = try Self.deadline(container, .biometryLockedUntil)
         lockoutBeganAt = try container.decodeIfPresent(Date.self, forKey: .lockoutBeganAt)
         passcodeFailures = try Self.count(container, .passcodeFailures)
-        passcodeLockedUntil = try container.decodeIfPresent(Date.self, forKey: .passcodeLockedUntil)
+        passcodeLockedUntil = try Self.deadline(container, .passcodeLockedUntil)
+    }
+
+    /// No wait is longer than a year; a deadline further out is damage, not a lockout.
+    private static func deadline(_ container: KeyedDecodingContainer<CodingKeys>, _ key: CodingKeys) throws -> Date? {
+        guard let date = try container.decodeIfPresent(Date.self, forKey: key) else { return nil }
+        guard date.timeIntervalSinceNow <= 86_400 * 366 else {
+            throw DecodingError.dataCorruptedError(forKey: key, in: container, debugDescription: "\(key.stringValue) is more than a year away")
+        }
+        return date
     }
 
     /// A count read from a file: negative or absurd values are damage (a negative

@@ -22,6 +22,45 @@ public struct PasscodeRecord: Sendable, Hashable, Codable {
         self.hash = hash
         self.setAt = setAt
     }
+
+    /// scrypt's N that a record may name: below, too weak to write; above, a
+    /// damaged file could make one check take gigabytes and minutes.
+    public static let acceptedRounds = (1 << 10)...(1 << 20)
+    /// scrypt's r and p that a record may name.
+    public static let acceptedBlockSize = 1...16
+    public static let acceptedParallelism = 1...4
+    /// Salt lengths a record may have, in bytes.
+    public static let acceptedSaltLength = 8...64
+
+    private enum CodingKeys: String, CodingKey {
+        case algorithm, rounds, blockSize, parallelism, salt, hash, setAt
+    }
+
+    /// Reads a record and refuses parameters no honest record has, before scrypt ever runs on them.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        func bounded(_ key: CodingKeys, _ range: ClosedRange<Int>) throws -> Int {
+            let value = try container.decode(Int.self, forKey: key)
+            guard range.contains(value) else {
+                throw DecodingError.dataCorruptedError(forKey: key, in: container,
+                                                       debugDescription: "\(key.stringValue) \(value) is outside \(range)")
+            }
+            return value
+        }
+        algorithm = try container.decode(String.self, forKey: .algorithm)
+        rounds = try bounded(.rounds, Self.acceptedRounds)
+        guard rounds & (rounds - 1) == 0 else {
+            throw DecodingError.dataCorruptedError(forKey: .rounds, in: container, debugDescription: "rounds \(rounds) is not a power of two")
+        }
+        blockSize = try bounded(.blockSize, Self.acceptedBlockSize)
+        parallelism = try bounded(.parallelism, Self.acceptedParallelism)
+        salt = try container.decode(Data.self, forKey: .salt)
+        guard Self.acceptedSaltLength.contains(salt.count) else {
+            throw DecodingError.dataCorruptedError(forKey: .salt, in: container, debugDescription: "a salt of \(salt.count) bytes")
+        }
+        hash = try container.decode(Data.self, forKey: .hash)
+        setAt = try container.decode(Date.self, forKey: .setAt)
+    }
 }
 
 /// Passcode records on disk, `passcodes/USER.json`.

@@ -43,7 +43,9 @@ struct AuthCommand: AsyncParsableCommand {
         guard let policy = AuthPolicy(rawValue: policy) else {
             throw AuthError(.invalidInput, "unknown policy '\(policy)'; use biometrics or device-owner")
         }
-        if let timeout, !(timeout > 0) { throw AuthError(.invalidInput, "--timeout must be a positive number of seconds") }
+        if let timeout, !(timeout > 0 && timeout <= AuthConfiguration.maximumScanTimeout) {
+            throw AuthError(.invalidInput, "--timeout must be more than 0 and at most \(Int(AuthConfiguration.maximumScanTimeout)) seconds")
+        }
         let console = options.console
         let success = try await ReaderSession.with(options, required: false) { reader in
             var environment = try ReaderSession.environment(options, reader: reader)

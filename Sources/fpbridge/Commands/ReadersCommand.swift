@@ -19,7 +19,9 @@ struct ReadersCommand: AsyncParsableCommand {
 
     func validate() throws {
         if duration != nil && !watch { throw ValidationError("--for only applies to --watch") }
-        if let duration, !(duration > 0) { throw ValidationError("--for needs a positive number of seconds") }
+        if let duration, !(duration > 0 && duration <= AuthConfiguration.maximumSeconds) {
+            throw ValidationError("--for needs a number of seconds more than 0 and at most \(Int(AuthConfiguration.maximumSeconds))")
+        }
     }
 
     func run() async throws {
