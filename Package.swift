@@ -26,6 +26,7 @@ let package = Package(
             pkgConfig: "libpng",
             providers: [.apt(["libpng-dev"])]
         ),
+        .systemLibrary(name: "CProcessSecurity"),
         .target(name: "FPCore"),
         .target(name: "FPImaging", dependencies: ["CLibpng"]),
         .target(
@@ -54,7 +55,7 @@ let package = Package(
         .executableTarget(
             name: "fpbridge",
             dependencies: [
-                "FPCore", "FPReaders", "FPStore", "FPAuthentication", "FPImaging",
+                "FPCore", "FPReaders", "FPStore", "FPAuthentication", "FPImaging", "CProcessSecurity",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]

@@ -20,6 +20,8 @@ public struct AuthConfiguration: Sendable, Hashable, Codable {
     public var passcodeLockoutSeconds: [Double] = [60, 300, 900, 3600]
     /// How long an evaluation waits for a finger before it stops scanning.
     public var scanTimeoutSeconds: Double = 30
+    /// How long a passcode prompt waits for the person before it ends with `timedOut`.
+    public var passcodeTimeoutSeconds: Double = 60
     /// scrypt's cost N (a power of two, at least 2^10) for new passcodes.
     public var passcodeHashRounds = 1 << 15
     /// The shortest passcode accepted.
@@ -42,6 +44,7 @@ public struct AuthConfiguration: Sendable, Hashable, Codable {
         passcodeAttemptsBeforeLockout = try value(.passcodeAttemptsBeforeLockout, defaults.passcodeAttemptsBeforeLockout)
         passcodeLockoutSeconds = try value(.passcodeLockoutSeconds, defaults.passcodeLockoutSeconds)
         scanTimeoutSeconds = try value(.scanTimeoutSeconds, defaults.scanTimeoutSeconds)
+        passcodeTimeoutSeconds = try value(.passcodeTimeoutSeconds, defaults.passcodeTimeoutSeconds)
         passcodeHashRounds = try value(.passcodeHashRounds, defaults.passcodeHashRounds)
         minimumPasscodeLength = try value(.minimumPasscodeLength, defaults.minimumPasscodeLength)
     }
@@ -88,6 +91,9 @@ public struct AuthConfiguration: Sendable, Hashable, Codable {
         }
         if !(scanTimeoutSeconds > 0 && scanTimeoutSeconds <= Self.maximumScanTimeout) {
             return "scanTimeoutSeconds must be more than 0 and at most \(Int(Self.maximumScanTimeout))"
+        }
+        if !(passcodeTimeoutSeconds > 0 && passcodeTimeoutSeconds <= Self.maximumScanTimeout) {
+            return "passcodeTimeoutSeconds must be more than 0 and at most \(Int(Self.maximumScanTimeout))"
         }
         if !PasscodeRecord.acceptedRounds.contains(passcodeHashRounds) || passcodeHashRounds & (passcodeHashRounds - 1) != 0 {
             return "passcodeHashRounds must be a power of two between \(PasscodeRecord.acceptedRounds.lowerBound) "

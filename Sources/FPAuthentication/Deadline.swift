@@ -1,6 +1,6 @@
 /// Runs `operation` until it finishes or the deadline passes; on time-out the
 /// operation is cancelled (which stops the reader scanning) and `timeout` is thrown.
-func withDeadline<T: Sendable>(_ deadline: ContinuousClock.Instant, timeout: AuthError,
+package func withDeadline<T: Sendable>(_ deadline: ContinuousClock.Instant, timeout: AuthError,
                                _ operation: @escaping @Sendable () async throws -> T) async throws -> T {
     try await withThrowingTaskGroup(of: T?.self) { group in
         group.addTask { try await operation() }

@@ -4,13 +4,13 @@ import Synchronization
 /// (as a user who cancels would). For scripts, demos and tests; also for a front
 /// end that read the passcode before the engine asked.
 public final class ListedPasscodes: AuthPrompt {
-    private let queue: Mutex<[String]>
+    private let queue: Mutex<[Passcode]>
 
-    public init(_ passcodes: [String]) {
+    public init(_ passcodes: [Passcode]) {
         queue = Mutex(passcodes)
     }
 
-    public func passcode(reason: String, attemptsLeftBeforeLockout: Int) async -> String? {
+    public func passcode(reason: String, attemptsLeftBeforeLockout: Int) async -> Passcode? {
         queue.withLock { $0.isEmpty ? nil : $0.removeFirst() }
     }
 }

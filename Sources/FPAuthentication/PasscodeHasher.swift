@@ -10,7 +10,7 @@ enum PasscodeHasher {
     static let parallelism = 1
     static let hashLength = 32
 
-    static func hash(_ passcode: String, rounds: Int) throws(AuthError) -> PasscodeRecord {
+    static func hash(_ passcode: Passcode, rounds: Int) throws(AuthError) -> PasscodeRecord {
         var salt = [UInt8](repeating: 0, count: 16)
         var generator = SystemRandomNumberGenerator()
         for index in salt.indices { salt[index] = generator.next() }
@@ -19,7 +19,7 @@ enum PasscodeHasher {
                               salt: Data(salt), hash: key.withUnsafeBytes { Data($0) }, setAt: Date())
     }
 
-    static func matches(_ passcode: String, _ record: PasscodeRecord, path: String) throws(AuthError) -> Bool {
+    static func matches(_ passcode: Passcode, _ record: PasscodeRecord, path: String) throws(AuthError) -> Bool {
         guard record.algorithm == algorithm, record.hash.count == hashLength, !record.salt.isEmpty else {
             throw AuthError(.stateDamaged, "damaged state file \(path): not an scrypt passcode record")
         }
@@ -29,11 +29,13 @@ enum PasscodeHasher {
         return key == SymmetricKey(data: record.hash)
     }
 
-    private static func derive(_ passcode: String, salt: [UInt8], rounds: Int, blockSize: Int,
+    private static func derive(_ passcode: Passcode, salt: [UInt8], rounds: Int, blockSize: Int,
                                parallelism: Int) throws(AuthError) -> SymmetricKey {
         do {
-            return try KDF.Scrypt.deriveKey(from: Array(passcode.utf8), salt: salt, outputByteCount: hashLength,
-                                            rounds: rounds, blockSize: blockSize, parallelism: parallelism)
+            return try passcode.withUnsafeBytes { bytes in
+                try KDF.Scrypt.deriveKey(from: bytes, salt: salt, outputByteCount: hashLength,
+                                         rounds: rounds, blockSize: blockSize, parallelism: parallelism)
+            }
         } catch {
             throw AuthError(.stateDamaged, "cannot hash the passcode with scrypt (N=\(rounds)): \(error)")
         }

@@ -22,7 +22,7 @@ public struct PasscodeManager: Sendable {
 
     /// Sets the passcode. When one is already set, the current one is asked
     /// for through `prompt` first, as ``change(to:prompt:)`` does.
-    public func set(_ passcode: String, prompt: any AuthPrompt = NoPasscodePrompt()) async throws(AuthError) {
+    public func set(_ passcode: Passcode, prompt: any AuthPrompt = NoPasscodePrompt()) async throws(AuthError) {
         try validate(passcode)
         if try context.passcodeRecord() != nil {
             try await change(to: passcode, prompt: prompt)
@@ -45,7 +45,7 @@ public struct PasscodeManager: Sendable {
     }
 
     /// Replaces the passcode after checking the current one through `prompt`.
-    public func change(to passcode: String, prompt: any AuthPrompt) async throws(AuthError) {
+    public func change(to passcode: Passcode, prompt: any AuthPrompt) async throws(AuthError) {
         try validate(passcode)
         let current = try await verifyCurrent(prompt)
         let record = try PasscodeHasher.hash(passcode, rounds: environment.configuration.passcodeHashRounds)
@@ -96,9 +96,9 @@ public struct PasscodeManager: Sendable {
         }
     }
 
-    private func validate(_ passcode: String) throws(AuthError) {
+    private func validate(_ passcode: Passcode) throws(AuthError) {
         let minimum = environment.configuration.minimumPasscodeLength
-        guard passcode.count >= minimum else {
+        guard passcode.length >= minimum else {
             throw AuthError(.invalidInput, "the passcode must be at least \(minimum) characters long")
         }
     }

@@ -16,6 +16,12 @@ struct PasscodeSession {
 
     private enum Decision { case correct, wrong(AuthError?), recordChanged }
 
+    /// What the prompt answered, nil included (the deadline's own nil means time ran out).
+    private struct Answer: Sendable {
+        let passcode: Passcode?
+        init(_ passcode: Passcode?) { self.passcode = passcode }
+    }
+
     func run() async throws -> AuthSuccess {
         try await verify().success
     }
@@ -40,7 +46,12 @@ struct PasscodeSession {
             }
             let left = max(0, environment.configuration.passcodeAttemptsBeforeLockout - counter.passcodeFailures)
             context.emit(.passcodeRequested(attemptsLeftBeforeLockout: left))
-            guard let entered = await prompt.passcode(reason: reason, attemptsLeftBeforeLockout: left) else {
+            let seconds = environment.configuration.passcodeTimeoutSeconds
+            let asked = try await withDeadline(.now + .milliseconds(Int(seconds * 1000)),
+                                               timeout: AuthError(.timedOut, "no passcode was entered within \(Int(seconds)) seconds")) {
+                [prompt, reason] in Answer(await prompt.passcode(reason: reason, attemptsLeftBeforeLockout: left))
+            }
+            guard let entered = asked.passcode else {
                 throw wrongAttempts > 0
                     ? AuthError(.authenticationFailed, "wrong passcode")
                     : AuthError(.userCancel, "no passcode was entered")

@@ -1,7 +1,15 @@
 import ArgumentParser
+import CProcessSecurity
 import FPAuthentication
 import Foundation
 import Logging
+
+// Any command may hold a passcode in memory: never in a core dump, never readable
+// by another process of the same user.
+if fpb_forbid_core_dumps() != 0 {
+    FileHandle.standardError.write(Data("fpbridge: cannot turn core dumps off (\(String(cString: strerror(errno)))); refusing to run\n".utf8))
+    exit(3)
+}
 
 // Parsing is done by hand around swift-argument-parser so that every failure
 // ends with the documented exit status (2 for usage) and, with --json, one JSON object.

@@ -50,7 +50,7 @@ final class EngineHarness: Sendable {
     }
 
     func setPasscode(_ passcode: String = "2468", user: String = "alice") async throws {
-        try await PasscodeManager(context: try await context("", user: user, reader: false)).set(passcode)
+        try await PasscodeManager(context: try await context("", user: user, reader: false)).set(Passcode(passcode))
     }
 
     func counter(_ user: String = "alice") -> AttemptCounter {
@@ -68,7 +68,7 @@ final class EngineHarness: Sendable {
         let context = try await context(script)
         configure(context)
         do {
-            _ = try await context.evaluate(policy, reason: "test", prompt: ListedPasscodes(passcodes))
+            _ = try await context.evaluate(policy, reason: "test", prompt: ListedPasscodes(passcodes.map { Passcode($0) }))
             return nil
         } catch {
             return error.code

@@ -138,7 +138,7 @@ import Testing
             for passcode in ["1111", "2222", "3333", "4444"] {
                 group.addTask {
                     do {
-                        try await PasscodeManager(context: try await harness.context("", reader: false)).set(passcode)
+                        try await PasscodeManager(context: try await harness.context("", reader: false)).set(Passcode(passcode))
                         return (passcode, true)
                     } catch {
                         return (passcode, false)
@@ -150,7 +150,7 @@ import Testing
         let winners = results.filter(\.1).map(\.0)
         #expect(winners.count == 1, "\(results)")
         let context = try await harness.context("", reader: false)
-        #expect(try await context.unlockWithPasscode(reason: "x", prompt: ListedPasscodes([winners[0]])).method == .passcode)
+        #expect(try await context.unlockWithPasscode(reason: "x", prompt: ListedPasscodes([Passcode(winners[0])])).method == .passcode)
     }
 
     @Test func concurrentEnrollmentsOfOneFingerLoseNoPrint() async throws {

@@ -152,7 +152,7 @@ import Testing
     @Test func sixWrongPasscodesLockWithEscalatingWaits() async throws {
         let harness = EngineHarness()
         try await harness.setPasscode()
-        let wrong = Array(repeating: "0000", count: 6)
+        let wrong: [Passcode] = Array(repeating: "0000", count: 6)
         let context = try await harness.context("", reader: false)
         do {
             _ = try await context.unlockWithPasscode(reason: "x", prompt: ListedPasscodes(wrong))

@@ -55,21 +55,24 @@ public enum Fpbridge {
 
     /// Runs `fpbridge ARGS`, feeding `input` on stdin; kills it after `timeout` seconds.
     /// `launcher`, when given, runs first with `fpbridge ARGS` after it (e.g. the replay script).
+    /// `standardInput`, when given, replaces `input`: the caller writes to it and closes it (or never does).
     public static func run(_ arguments: [String], environment: [String: String] = [:], input: String = "",
-                           timeout: TimeInterval = 60, launcher: [String] = [],
+                           timeout: TimeInterval = 60, launcher: [String] = [], standardInput: Pipe? = nil,
                            onStart: (@Sendable (Int32) -> Void)? = nil) async throws -> CommandResult {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: launcher.first ?? executable)
         process.arguments = launcher.isEmpty ? arguments : Array(launcher.dropFirst()) + [executable] + arguments
         process.environment = childEnvironment(environment)
-        let stdin = Pipe(), stdout = Pipe(), stderr = Pipe()
+        let stdin = standardInput ?? Pipe(), stdout = Pipe(), stderr = Pipe()
         process.standardInput = stdin
         process.standardOutput = stdout
         process.standardError = stderr
         try process.run()
         onStart?(process.processIdentifier)
-        stdin.fileHandleForWriting.write(Data(input.utf8))
-        try stdin.fileHandleForWriting.close()
+        if standardInput == nil {
+            stdin.fileHandleForWriting.write(Data(input.utf8))
+            try stdin.fileHandleForWriting.close()
+        }
         let killer = killer(process.processIdentifier, after: timeout)
         async let out = blocking { stdout.fileHandleForReading.readDataToEndOfFile() }
         async let err = blocking { stderr.fileHandleForReading.readDataToEndOfFile() }

@@ -33,8 +33,17 @@ struct CaptureCommand: AsyncParsableCommand {
                                 + "readers that match on the chip never hand out a picture")
             }
             options.console.note("\(info.scanType.instruction) to capture an image…")
+            // No wait without an end: the same bound as a scan, so an abandoned capture cannot overheat the reader.
+            let seconds = try options.configuration().scanTimeoutSeconds
             let captured: CapturedImage
-            do { captured = try await reader.capture() } catch { throw AuthError(error) }
+            do {
+                captured = try await withDeadline(.now + .milliseconds(Int(seconds * 1000)),
+                                                  timeout: AuthError(.timedOut, "no finger was presented within \(Int(seconds)) seconds")) {
+                    try await reader.capture()
+                }
+            } catch {
+                throw AuthError(error)
+            }
             guard let image = GreyImage(width: captured.width, height: captured.height, pixels: captured.pixels) else {
                 throw AuthError(.readerFailure, "the reader returned an empty image")
             }

@@ -31,7 +31,7 @@ struct DemoCommand: AsyncParsableCommand {
 /// The demo's script: each step narrates, runs the real engine on a fake reader, and reports.
 struct DemoRun {
     static let user = "alice"
-    static let passcode = "2468"
+    static let passcode: Passcode = "2468"
 
     let directory: StateDirectory
     let configuration: AuthConfiguration
@@ -123,7 +123,7 @@ struct DemoRun {
         await attempt(script: script) { try await $0.verifyFinger(reason: "demo", options: BiometricOptions(maxFailedMatches: 1)) }
     }
 
-    private func auth(_ policy: AuthPolicy, script: String, passcodes: [String] = []) async -> Result<AuthSuccess, AuthError> {
+    private func auth(_ policy: AuthPolicy, script: String, passcodes: [Passcode] = []) async -> Result<AuthSuccess, AuthError> {
         await attempt(script: script) {
             try await $0.evaluate(policy, reason: "Unlock the demo", prompt: ListedPasscodes(passcodes))
         }

@@ -17,8 +17,8 @@ struct PasscodeCommand: AsyncParsableCommand {
         func run() async throws {
             let context = try PasscodeCommand.context(options)
             let manager = PasscodeManager(context: context)
-            let current = try manager.isSet ? PasscodeCommand.currentPasscode(fromStandardInput: passcodeStdin) : nil
-            let passcode = try PasscodeCommand.newPasscode(fromStandardInput: passcodeStdin)
+            let current = try manager.isSet ? await PasscodeCommand.currentPasscode(fromStandardInput: passcodeStdin, options: options) : nil
+            let passcode = try await PasscodeCommand.newPasscode(fromStandardInput: passcodeStdin, options: options)
             try await Evaluation.run(context, console: options.console) {
                 try await manager.set(passcode, prompt: ListedPasscodes(current.map { [$0] } ?? []))
             }
@@ -35,8 +35,8 @@ struct PasscodeCommand: AsyncParsableCommand {
 
         func run() async throws {
             let context = try PasscodeCommand.context(options)
-            let current = PasscodeCommand.currentPasscode(fromStandardInput: passcodeStdin)
-            let passcode = try PasscodeCommand.newPasscode(fromStandardInput: passcodeStdin)
+            let current = try await PasscodeCommand.currentPasscode(fromStandardInput: passcodeStdin, options: options)
+            let passcode = try await PasscodeCommand.newPasscode(fromStandardInput: passcodeStdin, options: options)
             _ = try await Evaluation.run(context, console: options.console) {
                 try await PasscodeManager(context: context).change(to: passcode, prompt: ListedPasscodes(current.map { [$0] } ?? []))
             }
@@ -53,7 +53,7 @@ struct PasscodeCommand: AsyncParsableCommand {
 
         func run() async throws {
             let context = try PasscodeCommand.context(options)
-            let current = PasscodeCommand.currentPasscode(fromStandardInput: passcodeStdin)
+            let current = try await PasscodeCommand.currentPasscode(fromStandardInput: passcodeStdin, options: options)
             let removed = try await Evaluation.run(context, console: options.console) {
                 try await PasscodeManager(context: context).remove(prompt: ListedPasscodes(current.map { [$0] } ?? []))
             }
@@ -64,25 +64,37 @@ struct PasscodeCommand: AsyncParsableCommand {
         }
     }
 
-    static func currentPasscode(fromStandardInput: Bool) -> String? {
-        fromStandardInput ? readLine(strippingNewline: true) : TerminalPrompt.readHidden("Current passcode: ")
+    /// The current passcode, read before the engine asks (so that the new one can follow it on stdin).
+    static func currentPasscode(fromStandardInput: Bool, options: GlobalOptions) async throws(AuthError) -> Passcode? {
+        try await read(fromStandardInput ? .standardInput : .terminal(prompt: "Current passcode: "), options: options)
     }
 
     static func context(_ options: GlobalOptions) throws -> AuthenticationContext {
         AuthenticationContext(environment: try ReaderSession.environment(options, reader: nil))
     }
 
-    static func newPasscode(fromStandardInput: Bool) throws(AuthError) -> String {
+    static func newPasscode(fromStandardInput: Bool, options: GlobalOptions) async throws(AuthError) -> Passcode {
         if fromStandardInput {
-            guard let line = readLine(strippingNewline: true) else {
+            guard let passcode = try await read(.standardInput, options: options) else {
                 throw AuthError(.invalidInput, "no new passcode on standard input")
             }
-            return line
+            return passcode
         }
-        guard let first = TerminalPrompt.readHidden("New passcode: "),
-              let second = TerminalPrompt.readHidden("Repeat the new passcode: ")
-        else { throw AuthError(.invalidInput, "no new passcode was entered") }
-        guard first == second else { throw AuthError(.invalidInput, "the two passcodes differ; nothing was changed") }
+        guard let first = try await read(.terminal(prompt: "New passcode: "), options: options),
+              let second = try await read(.terminal(prompt: "Repeat the new passcode: "), options: options)
+        else { throw AuthError(.userCancel, "no new passcode was entered") }
+        guard first.isEqual(to: second) else { throw AuthError(.invalidInput, "the two passcodes differ; nothing was changed") }
         return first
+    }
+
+    /// One secret line within the configured passcode timeout; nil when there was none to read.
+    private static func read(_ source: SecretInput.Source, options: GlobalOptions) async throws(AuthError) -> Passcode? {
+        let seconds = try options.configuration().passcodeTimeoutSeconds
+        switch await SecretInput.read(source, timeout: .milliseconds(Int(seconds * 1000))) {
+        case .entered(let passcode): return passcode
+        case .noInput: return nil
+        case .cancelled: throw AuthError(.userCancel, "cancelled by the user")
+        case .timedOut: throw AuthError(.timedOut, "no passcode was entered within \(Int(seconds)) seconds")
+        }
     }
 }
