@@ -39,22 +39,23 @@ import Testing
 
     @Test(arguments: [("virtual_device", PrintFixtures.virtualDevice), ("virtual_image", PrintFixtures.virtualImage)])
     func aDamagedPrintIsAnErrorNeverACrash(reader: String, base64: String) async throws {
+        // libfprint reads its environment once per process: the storage reader's first.
+        _ = LibfprintStorageTests.socket
         let original = try #require(Data(base64Encoded: base64, options: .ignoreUnknownCharacters))
-        let loop = LibfprintRuntime.shared.loop
-        _ = await LibfprintRuntime.shared.context()
         // The intact print decodes.
         let intact = PrintData(bytes: Array(original))
-        #expect(try await loop.run { try Self.decodes(intact) })
+        #expect(try await Self.decodes(intact))
         var refused = 0, decoded = 0
         for mutated in Self.mutations(of: Array(original), count: 300, seed: reader == "virtual_device" ? 1 : 8) {
             let print = PrintData(bytes: mutated)
-            if try await loop.run({ try Self.decodes(print) }) { decoded += 1 } else { refused += 1 }
+            if try await Self.decodes(print) { decoded += 1 } else { refused += 1 }
         }
         #expect(refused > 0, "\(reader): \(refused) refused, \(decoded) decoded")
         #expect(throws: ReaderError.self) { try LibfprintPrint.check(PrintData(bytes: Array("XYZ1234".utf8))) }
     }
 
-    /// True when libfprint decoded the bytes, false when they were refused; loop thread only.
+    /// True when libfprint decoded the bytes, false when they were refused.
+    @GLibLoop
     private static func decodes(_ print: PrintData) throws -> Bool {
         do {
             let decoded = try LibfprintPrint.decode(print)

@@ -50,6 +50,14 @@ enum LibfprintError {
         }
     }
 
+    /// A failed verify or identify: a retry request is an outcome, anything else an error.
+    static func outcome(failure error: UnsafeMutablePointer<GError>?) throws -> MatchOutcome {
+        switch take(error) {
+        case .retry(let reason): return .retry(reason)
+        case .error(let readerError): throw readerError
+        }
+    }
+
     private static func retryReason(_ code: Int32) -> RetryReason {
         switch code {
         case Int32(FP_DEVICE_RETRY_TOO_SHORT.rawValue): .tooShort

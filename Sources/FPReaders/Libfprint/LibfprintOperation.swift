@@ -1,75 +1,56 @@
 import CLibfprint
 
-/// Carries one operation's completion from libfprint's finish callback back
-/// to the task awaiting it. Also keeps the operation's GObjects (prints,
-/// galleries) alive until then, and drops them on the loop thread.
+/// Carries one operation's completion from libfprint's finish callback back to
+/// the task awaiting it, and keeps the operation's GObjects alive until then.
+@GLibLoop
 final class OperationBox {
     let complete: (OpaquePointer) -> Void
-    var held: [gpointer] = []
+    /// Prints and galleries the running operation reads; released with the box, on the loop.
+    var keep: [GObjectRef] = []
 
     init(_ complete: @escaping (OpaquePointer) -> Void) {
         self.complete = complete
-    }
-
-    /// Keeps a GObject (or GPtrArray, with `array: true`) until the operation ends.
-    func hold(_ object: gpointer, array: Bool = false) {
-        held.append(object)
-        if array { arrays.insert(object) }
-    }
-
-    private var arrays = Set<gpointer>()
-
-    func release() {
-        for object in held {
-            if arrays.contains(object) {
-                g_ptr_array_unref(object.assumingMemoryBound(to: GPtrArray.self))
-            } else {
-                g_object_unref(object)
-            }
-        }
-        held.removeAll()
     }
 }
 
 /// The `GAsyncReadyCallback` every operation finishes through.
 let operationFinished: GAsyncReadyCallback = { _, result, data in
-    let box = Unmanaged<OperationBox>.fromOpaque(data!).takeRetainedValue()
-    box.complete(result!)
-    box.release()
+    // C pointers cross into the loop's isolation as plain addresses.
+    GLibLoop.assumeIsolated { [box = UInt(bitPattern: data), result = UInt(bitPattern: result)] in
+        Unmanaged<OperationBox>.fromOpaque(UnsafeRawPointer(bitPattern: box)!).takeRetainedValue()
+            .complete(OpaquePointer(bitPattern: result)!)
+    }
 }
 
-extension LibfprintRuntime {
-    /// Runs one asynchronous libfprint operation on the loop thread.
+extension LoopDevice {
+    /// Runs one asynchronous libfprint operation.
     ///
-    /// `start` calls the libfprint function with the cancellable and, as
-    /// callback data, the box pointer; it may throw to fail before starting.
-    /// `finish` runs in the finish callback, on the loop thread. Task
-    /// cancellation cancels the operation's `GCancellable`.
+    /// `start` calls the libfprint function with the cancellable and, as callback
+    /// data, the box pointer; it may throw to fail before starting. `finish` runs in
+    /// the finish callback. Task cancellation cancels the operation's `GCancellable`
+    /// on the loop thread, where libfprint's cancel handler expects to run.
     func perform<T: Sendable>(
-        on device: LoopBound<DevicePointer>,
-        start: @escaping @Sendable (DevicePointer, UnsafeMutablePointer<GCancellable>, OperationBox, gpointer) throws -> Void,
-        finish: @escaping @Sendable (DevicePointer, OpaquePointer) throws -> T
+        start: (DevicePointer, UnsafeMutablePointer<GCancellable>, OperationBox, gpointer) throws -> Void,
+        finish: @escaping (DevicePointer, OpaquePointer) throws -> T
     ) async throws -> T {
-        let cancellable = LoopBound(raw: g_cancellable_new()!)
-        defer { g_object_unref(cancellable.raw) }
+        let cancellable = GObjectRef(taking: UnsafeMutableRawPointer(g_cancellable_new()!))
+        let device = pointer
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
-                loop.submit {
-                    let box = OperationBox { result in
-                        continuation.resume(with: Result { try finish(device.raw, result) })
-                    }
-                    let userData = Unmanaged.passRetained(box).toOpaque()
-                    do {
-                        try start(device.raw, cancellable.raw, box, userData)
-                    } catch {
-                        Unmanaged<OperationBox>.fromOpaque(userData).release()
-                        box.release()
-                        continuation.resume(throwing: error)
-                    }
+                let box = OperationBox { result in
+                    continuation.resume(with: Result { try finish(device, result) })
+                }
+                box.keep.append(cancellable)
+                let data = Unmanaged.passRetained(box).toOpaque()
+                do {
+                    try start(device, cancellable.pointer.assumingMemoryBound(to: GCancellable.self), box, data)
+                } catch {
+                    Unmanaged<OperationBox>.fromOpaque(data).release()
+                    continuation.resume(throwing: error)
                 }
             }
         } onCancel: {
-            g_cancellable_cancel(cancellable.raw)
+            Task { @GLibLoop in g_cancellable_cancel(cancellable.pointer.assumingMemoryBound(to: GCancellable.self)) }
         }
     }
 }

@@ -1,8 +1,8 @@
 import CLibfprint
 import FPCore
 
-/// Moving prints between libfprint's `FpPrint` and serialised bytes.
-/// Call only on the loop thread.
+/// Moving prints between libfprint's `FpPrint` and serialised bytes: on the loop
+/// thread, except ``check(_:)``, which only reads GVariant data (thread-safe GLib).
 enum LibfprintPrint {
     /// The shortest serialised print libfprint accepts. Shorter input trips an
     /// assertion inside `fp_print_deserialize` that aborts the whole process.
@@ -38,6 +38,7 @@ enum LibfprintPrint {
     }
 
     /// A new `FpPrint` (owned by the caller) from serialised bytes, checked to belong to `device`.
+    @GLibLoop
     static func deserialize(_ data: PrintData, for device: DevicePointer) throws -> OpaquePointer {
         let print = try decode(data)
         guard fp_print_compatible(print, device) != 0 else {
@@ -48,6 +49,7 @@ enum LibfprintPrint {
     }
 
     /// A new `FpPrint` (owned by the caller) from bytes that passed ``check(_:)``; loop thread only.
+    @GLibLoop
     static func decode(_ data: PrintData) throws -> OpaquePointer {
         try check(data)
         var error: UnsafeMutablePointer<GError>?
@@ -60,6 +62,7 @@ enum LibfprintPrint {
         return print
     }
 
+    @GLibLoop
     static func serialize(_ print: OpaquePointer) throws -> PrintData {
         var bytes: UnsafeMutablePointer<guchar>?
         var length: gsize = 0
@@ -71,6 +74,7 @@ enum LibfprintPrint {
         return PrintData(bytes: Array(UnsafeBufferPointer(start: bytes, count: Int(length))))
     }
 
+    @GLibLoop
     static func finger(of print: OpaquePointer) -> Finger? {
         Finger(libfprintValue: Int32(fp_print_get_finger(print).rawValue))
     }

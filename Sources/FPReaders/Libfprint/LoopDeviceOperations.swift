@@ -1,0 +1,163 @@
+import CLibfprint
+import FPCore
+
+/// The reader operations, each one libfprint call on the loop thread.
+extension LoopDevice {
+    func enroll(_ template: PrintTemplate, emit: @escaping @Sendable (EnrollEvent) -> Void) async throws -> EnrolledPrint {
+        try await perform { device, cancellable, box, data in
+            let print = GObjectRef(taking: g_object_ref_sink(UnsafeMutableRawPointer(fp_print_new(device)))!)
+            box.keep.append(print)
+            let printPointer = OpaquePointer(print.pointer)
+            if let finger = template.finger {
+                fp_print_set_finger(printPointer, FpFinger(UInt32(finger.libfprintValue)))
+            }
+            if let username = template.username {
+                fp_print_set_username(printPointer, username)
+            }
+            let progress = Unmanaged.passRetained(EnrollProgressBox(emit)).toOpaque()
+            fp_device_enroll(device, printPointer, cancellable, enrollProgress, progress,
+                             { Unmanaged<EnrollProgressBox>.fromOpaque($0!).release() },
+                             operationFinished, data)
+        } finish: { device, result in
+            var error: UnsafeMutablePointer<GError>?
+            guard let print = fp_device_enroll_finish(device, result, &error) else {
+                throw LibfprintError.takeError(error)
+            }
+            defer { g_object_unref(UnsafeMutableRawPointer(print)) }
+            return EnrolledPrint(data: try LibfprintPrint.serialize(print),
+                                 storedOnDevice: fp_print_get_device_stored(print) != 0)
+        }
+    }
+
+    func verify(_ print: PrintData) async throws -> MatchOutcome {
+        try await perform { device, cancellable, box, data in
+            let enrolled = GObjectRef(taking: UnsafeMutableRawPointer(try LibfprintPrint.deserialize(print, for: device)))
+            box.keep.append(enrolled)
+            fp_device_verify(device, OpaquePointer(enrolled.pointer), cancellable, nil, nil, nil, operationFinished, data)
+        } finish: { device, result in
+            var matched: gboolean = 0
+            var scanned: OpaquePointer?
+            var error: UnsafeMutablePointer<GError>?
+            let ok = fp_device_verify_finish(device, result, &matched, &scanned, &error)
+            if let scanned { g_object_unref(UnsafeMutableRawPointer(scanned)) }
+            guard ok != 0 else { return try LibfprintError.outcome(failure: error) }
+            return matched != 0 ? .match(galleryIndex: 0) : .noMatch
+        }
+    }
+
+    func identify(_ gallery: [PrintData]) async throws -> MatchOutcome {
+        let prints = GalleryPrints()
+        return try await perform { device, cancellable, box, data in
+            let array = GObjectRef(taking: UnsafeMutableRawPointer(g_ptr_array_new_with_free_func(g_object_unref)!), kind: .pointerArray)
+            box.keep.append(array)
+            for item in gallery {
+                let print = try LibfprintPrint.deserialize(item, for: device)
+                g_ptr_array_add(array.pointer.assumingMemoryBound(to: GPtrArray.self), UnsafeMutableRawPointer(print))
+                prints.items.append(print)
+            }
+            fp_device_identify(device, array.pointer.assumingMemoryBound(to: GPtrArray.self), cancellable,
+                               nil, nil, nil, operationFinished, data)
+        } finish: { device, result in
+            var matched: OpaquePointer?
+            var scanned: OpaquePointer?
+            var error: UnsafeMutablePointer<GError>?
+            let ok = fp_device_identify_finish(device, result, &matched, &scanned, &error)
+            if let scanned { g_object_unref(UnsafeMutableRawPointer(scanned)) }
+            guard ok != 0 else { return try LibfprintError.outcome(failure: error) }
+            guard let matched else { return .noMatch }
+            defer { g_object_unref(UnsafeMutableRawPointer(matched)) }
+            guard let index = prints.items.firstIndex(where: { fp_print_equal($0, matched) != 0 }) else {
+                throw ReaderError.general("the reader matched a print that is not in the gallery")
+            }
+            return .match(galleryIndex: index)
+        }
+    }
+
+    func capture() async throws -> CapturedImage {
+        try await perform { device, cancellable, _, data in
+            fp_device_capture(device, 1, cancellable, operationFinished, data)
+        } finish: { device, result in
+            var error: UnsafeMutablePointer<GError>?
+            guard let image = fp_device_capture_finish(device, result, &error) else {
+                throw LibfprintError.takeError(error)
+            }
+            defer { g_object_unref(UnsafeMutableRawPointer(image)) }
+            let width = Int(fp_image_get_width(image))
+            let height = Int(fp_image_get_height(image))
+            var length: gsize = 0
+            guard let pixels = fp_image_get_data(image, &length), Int(length) == width * height else {
+                throw ReaderError.general("the reader returned an image of \(length) bytes for \(width)x\(height) pixels")
+            }
+            return CapturedImage(width: width, height: height,
+                                 pixels: Array(UnsafeBufferPointer(start: pixels, count: Int(length))))
+        }
+    }
+
+    func listStoredPrints() async throws -> [DeviceStoredPrint] {
+        try await perform { device, cancellable, _, data in
+            fp_device_list_prints(device, cancellable, operationFinished, data)
+        } finish: { device, result in
+            var error: UnsafeMutablePointer<GError>?
+            guard let array = fp_device_list_prints_finish(device, result, &error) else {
+                throw LibfprintError.takeError(error)
+            }
+            defer { g_ptr_array_unref(array) }
+            return try (0..<Int(array.pointee.len)).map { index in
+                let print = OpaquePointer(array.pointee.pdata[index]!)
+                return DeviceStoredPrint(data: try LibfprintPrint.serialize(print),
+                                         finger: LibfprintPrint.finger(of: print),
+                                         username: LibfprintPrint.string(fp_print_get_username(print)),
+                                         description: LibfprintPrint.string(fp_print_get_description(print)))
+            }
+        }
+    }
+
+    func deleteStoredPrint(_ print: PrintData) async throws {
+        try await perform { device, cancellable, box, data in
+            let stored = GObjectRef(taking: UnsafeMutableRawPointer(try LibfprintPrint.deserialize(print, for: device)))
+            box.keep.append(stored)
+            fp_device_delete_print(device, OpaquePointer(stored.pointer), cancellable, operationFinished, data)
+        } finish: { device, result in
+            var error: UnsafeMutablePointer<GError>?
+            guard fp_device_delete_print_finish(device, result, &error) != 0 else {
+                throw LibfprintError.takeError(error)
+            }
+        }
+    }
+
+    func clearStorage() async throws {
+        try await perform { device, cancellable, _, data in
+            fp_device_clear_storage(device, cancellable, operationFinished, data)
+        } finish: { device, result in
+            var error: UnsafeMutablePointer<GError>?
+            guard fp_device_clear_storage_finish(device, result, &error) != 0 else {
+                throw LibfprintError.takeError(error)
+            }
+        }
+    }
+}
+
+/// The prints of one identification, in gallery order (owned by the operation's GPtrArray).
+@GLibLoop
+private final class GalleryPrints {
+    var items: [OpaquePointer] = []
+}
+
+/// Forwards enrollment progress from libfprint's callback to the enroll stream.
+private final class EnrollProgressBox {
+    let emit: @Sendable (EnrollEvent) -> Void
+    init(_ emit: @escaping @Sendable (EnrollEvent) -> Void) { self.emit = emit }
+}
+
+private let enrollProgress: FpEnrollProgress = { device, completed, _, data, error in
+    GLibLoop.assumeIsolated { [device = UInt(bitPattern: device), data = UInt(bitPattern: data), error = UInt(bitPattern: error)] in
+        let box = Unmanaged<EnrollProgressBox>.fromOpaque(UnsafeRawPointer(bitPattern: data)!).takeUnretainedValue()
+        if let error = UnsafeMutablePointer<GError>(bitPattern: error) {
+            // libfprint keeps ownership of callback errors; a retry lets enrollment continue.
+            if case .retry(let reason) = LibfprintError.convert(error) { box.emit(.retry(reason)) }
+            return
+        }
+        let stages = Int(fp_device_get_nr_enroll_stages(DevicePointer(bitPattern: device)))
+        box.emit(.stageCompleted(completed: Int(completed), total: stages))
+    }
+}
