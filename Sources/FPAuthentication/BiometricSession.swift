@@ -46,16 +46,24 @@ struct BiometricSession {
         }
         let limit = min(options.maxFailedMatches ?? configuration.maxFailedMatchesPerEvaluation,
                         configuration.maxFailedMatchesPerEvaluation)
-        let deadline = ContinuousClock.now + .milliseconds(Int(configuration.scanTimeoutSeconds * 1000))
-        let timeout = AuthError(.timedOut, "no finger was presented within \(Int(configuration.scanTimeoutSeconds)) seconds")
+        guard let matcher = reader as? any PrintMatching else {
+            throw AuthError(.biometryNotAvailable, "\(info.identity) cannot match prints for fpbridge")
+        }
+        // The timeout is for waiting for a finger; matching a large gallery is not waiting.
+        let fingerTimeout = Duration.milliseconds(Int(configuration.scanTimeoutSeconds * 1000))
         var failures = 0
         var fallbackOffered = false
         let prints = gallery.records.map(\.print)
 
         while true {
             context.emit(.presentFinger(info.scanType))
-            let outcome = try await withDeadline(deadline, timeout: timeout) { [interruption = context.interruption] in
-                try await interruption.scan { try await Self.scan(reader, info: info, gallery: prints) }
+            let outcome: MatchOutcome
+            do {
+                outcome = try await context.interruption.scan {
+                    try await Self.scan(matcher, info: info, gallery: prints, fingerTimeout: fingerTimeout)
+                }
+            } catch ReaderError.timedOut {
+                throw AuthError(.timedOut, "no finger was presented within \(Int(configuration.scanTimeoutSeconds)) seconds")
             }
             switch outcome {
             case .match(let index):
@@ -132,13 +140,14 @@ struct BiometricSession {
     }
 
     /// One scan. Verify-only readers compare with the first print, as fprintd does.
-    private static func scan(_ reader: any FingerprintReader, info: ReaderInfo, gallery: [PrintData]) async throws -> MatchOutcome {
+    private static func scan(_ reader: any PrintMatching, info: ReaderInfo, gallery: [PrintData],
+                             fingerTimeout: Duration) async throws -> MatchOutcome {
         if gallery.count > 1 && info.features.contains(.identify) {
-            return try await reader.identify(gallery)
+            return try await reader.identify(gallery, fingerTimeout: fingerTimeout)
         }
         if info.features.contains(.verify) {
-            return try await reader.verify(gallery[0])
+            return try await reader.verify(gallery[0], fingerTimeout: fingerTimeout)
         }
-        return try await reader.identify(gallery)
+        return try await reader.identify(gallery, fingerTimeout: fingerTimeout)
     }
 }

@@ -19,10 +19,6 @@ public protocol FingerprintReader: AnyObject, Sendable {
     /// The stream ends with ``EnrollEvent/enrolled(_:)`` or an error.
     func enroll(_ template: PrintTemplate) -> AsyncThrowingStream<EnrollEvent, any Error>
 
-    /// Scans once and compares the finger with one enrolled print.
-    func verify(_ print: PrintData) async throws -> MatchOutcome
-    /// Scans once and looks the finger up among several enrolled prints.
-    func identify(_ gallery: [PrintData]) async throws -> MatchOutcome
     /// Waits for a finger and returns the raw image (image readers only).
     func capture() async throws -> CapturedImage
 
@@ -32,4 +28,17 @@ public protocol FingerprintReader: AnyObject, Sendable {
     func deleteStoredPrint(_ print: PrintData) async throws
     /// Wipes the sensor's storage.
     func clearStorage() async throws
+}
+
+/// Matching a finger against stored prints: the engine's alone.
+///
+/// Not public: a match that skipped the engine would skip its attempt counters and
+/// lockout, so downstream code reaches matching only through an evaluation.
+package protocol PrintMatching: FingerprintReader {
+    /// Scans once and compares the finger with one enrolled print. `fingerTimeout`
+    /// bounds the wait for a finger to arrive; once one is on the sensor, matching
+    /// runs to its end however long it takes. No finger in time: ``ReaderError/timedOut``.
+    func verify(_ print: PrintData, fingerTimeout: Duration) async throws -> MatchOutcome
+    /// Scans once and looks the finger up among several enrolled prints; timeout as for verify.
+    func identify(_ gallery: [PrintData], fingerTimeout: Duration) async throws -> MatchOutcome
 }

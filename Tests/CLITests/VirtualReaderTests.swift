@@ -98,6 +98,36 @@ import TestSupport
         #expect((try await run("virtual_device_storage", socket: socket, ["list"]).json["prints"] as? [Any])?.isEmpty == true)
     }
 
+    /// The scan timeout is for waiting for a finger: NBIS matching over a large gallery on
+    /// virtual_image outlasts a 1 s timeout and still ends in its real answer (it used to
+    /// end in timedOut, "no finger was presented", with the finger there).
+    @Test(.enabled(if: SharedData.available, "needs ../shared/prints"))
+    func matchingALargeGalleryIsNotWaitingForAFinger() async throws {
+        let socket = TemporaryDirectory.socketPath()
+        let enroll = try await run("virtual_image", socket: socket, ["enroll", "--finger", "right-thumb"],
+                                   images: Array(repeating: SharedData.print("whorl"), count: 5))
+        #expect(enroll.status == 0, "\(enroll.stderr)")
+        let state = directory.file("state")
+        let source = state + "/prints/alice/virtual_image/0/right-thumb.json"
+        var record = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: source))) as? [String: Any])
+        let fingers = ["left-thumb", "left-index", "left-middle", "left-ring", "left-little",
+                       "right-thumb", "right-index", "right-middle", "right-ring", "right-little"]
+        for user in 0..<4 {
+            let folder = try directory.privateDirectory("state/prints/u\(user)/virtual_image/0")
+            for finger in fingers {
+                record["user"] = "u\(user)"
+                record["finger"] = finger
+                try JSONSerialization.data(withJSONObject: record).write(to: URL(fileURLWithPath: "\(folder)/\(finger).json"))
+            }
+        }
+        try Data(#"{"scanTimeoutSeconds": 1}"#.utf8).write(to: URL(fileURLWithPath: state + "/config.json"))
+        let start = Date()
+        let result = try await run("virtual_image", socket: socket, ["identify"], images: [SharedData.print("arch")])
+        let took = Date().timeIntervalSince(start)
+        #expect(result.errorCode == -1, "41 prints, no match, \(took) s: \(result.stdout)\(result.stderr)")
+        print("identify over 41 virtual_image prints with a 1 s finger timeout: \(took) s")
+    }
+
     @Test(.enabled(if: SharedData.available, "needs ../shared/prints"))
     func virtualImageMatchesWithTheRealMatcher() async throws {
         let socket = TemporaryDirectory.socketPath()

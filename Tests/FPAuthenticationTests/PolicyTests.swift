@@ -250,6 +250,20 @@ import Testing
         }
     }
 
+    // With 1000 real-sized prints identify used to fail with "no finger was presented" after
+    // 30 s although the finger was there: the timeout is for waiting, not for matching.
+    @Test func matchingTimeIsNotCountedAsWaitingForAFinger() async throws {
+        let harness = EngineHarness()
+        try await harness.enroll()
+        var configuration = harness.configuration
+        configuration.scanTimeoutSeconds = 0.3
+        let reader = FakeReader(script: try FakeScript.parse("set matching 1200\nwait 100\nscan alice-1"))
+        try await reader.open()
+        let context = AuthenticationContext(environment: AuthEnvironment(
+            user: "alice", reader: reader, stateDirectory: harness.state, configuration: configuration))
+        #expect(try await context.verifyFinger(reason: "x").method == .fingerprint)
+    }
+
     @Test func unplugDuringEvaluationIsDisconnectedAndKeepsPrints() async throws {
         let harness = EngineHarness()
         try await harness.setPasscode()

@@ -1,5 +1,5 @@
 import FPCore
-import FPReaders
+@testable import FPReaders
 import Testing
 
 @Suite struct FakeReaderTests {
@@ -95,5 +95,30 @@ import Testing
         #expect(try ReaderSelection(parsing: "libfprint:elan") == .libfprint(driver: "elan"))
         #expect(try ReaderSelection(parsing: "fake:/tmp/s.txt") == .fake(scriptPath: "/tmp/s.txt"))
         #expect(throws: ReaderError.self) { try ReaderSelection(parsing: "usb") }
+    }
+}
+
+/// The finger timeout bounds the wait for a finger, never the matching after it.
+@Suite struct FingerTimeoutTests {
+    func reader(_ script: String) async throws -> FakeReader {
+        let reader = FakeReader(script: try FakeScript.parse(script))
+        try await reader.open()
+        return reader
+    }
+
+    @Test func noFingerInTimeIsTimedOut() async throws {
+        let reader = try await reader("wait 5000\nscan a")
+        let start = ContinuousClock.now
+        await #expect(throws: ReaderError.timedOut) {
+            try await reader.verify(FakePrintFormat.encode(fingerID: "a"), fingerTimeout: .milliseconds(200))
+        }
+        #expect(ContinuousClock.now - start < .seconds(4))
+    }
+
+    @Test func slowMatchingAfterTheFingerIsNotTimedOut() async throws {
+        let reader = try await reader("set matching 800\nwait 50\nscan a")
+        let outcome = try await reader.identify([FakePrintFormat.encode(fingerID: "b"), FakePrintFormat.encode(fingerID: "a")],
+                                                fingerTimeout: .milliseconds(200))
+        #expect(outcome == .match(galleryIndex: 1))
     }
 }

@@ -7,7 +7,7 @@ import FPCore
 /// first other event decides the operation. A script that runs out ends the
 /// operation with ``ReaderError/scriptEnded(operation:line:)``, never a hang.
 /// On-chip storage (the `storage` feature) lives in memory for the reader's lifetime.
-public actor FakeReader: FingerprintReader {
+public actor FakeReader: PrintMatching {
     private let settings: FakeReaderSettings
     private let events: [FakeScript.Line]
     private var cursor = 0
@@ -57,12 +57,12 @@ public actor FakeReader: FingerprintReader {
         }
     }
 
-    public func verify(_ print: PrintData) async throws -> MatchOutcome {
-        try await match(against: [print], operation: "verify", feature: .verify)
+    package func verify(_ print: PrintData, fingerTimeout: Duration) async throws -> MatchOutcome {
+        try await match(against: [print], operation: "verify", feature: .verify, fingerTimeout: fingerTimeout)
     }
 
-    public func identify(_ gallery: [PrintData]) async throws -> MatchOutcome {
-        try await match(against: gallery, operation: "identify", feature: .identify)
+    package func identify(_ gallery: [PrintData], fingerTimeout: Duration) async throws -> MatchOutcome {
+        try await match(against: gallery, operation: "identify", feature: .identify, fingerTimeout: fingerTimeout)
     }
 
     public func capture() async throws -> CapturedImage {
@@ -134,12 +134,14 @@ public actor FakeReader: FingerprintReader {
         }
     }
 
-    private func match(against gallery: [PrintData], operation name: String,
-                       feature: ReaderFeatures) async throws -> MatchOutcome {
+    private func match(against gallery: [PrintData], operation name: String, feature: ReaderFeatures,
+                       fingerTimeout: Duration) async throws -> MatchOutcome {
         let ids = try gallery.map { print throws(ReaderError) in try FakePrintFormat.decode(print) }
         return try await operation(name, feature: feature) {
-            switch try await self.nextEvent(for: name) {
+            switch try await self.nextEvent(for: name, fingerDeadline: .now + fingerTimeout) {
             case .scan(let id):
+                // The finger is there: matching takes what it takes.
+                if self.settings.matchingMilliseconds > 0 { try await self.sleep(milliseconds: self.settings.matchingMilliseconds) }
                 let onChip = self.settings.features.contains(.storage)
                 let index = ids.indices.first { ids[$0] == id && (!onChip || self.chip.contains(gallery[$0])) }
                 return index.map { .match(galleryIndex: $0) } ?? .noMatch
@@ -165,8 +167,9 @@ public actor FakeReader: FingerprintReader {
 
     private var lastLine: Int { cursor > 0 ? events[cursor - 1].number : 0 }
 
-    /// The next event that decides something. Waits, errors and unplugs are handled here.
-    private func nextEvent(for operation: String) async throws -> FakeEvent {
+    /// The next event that decides something. Waits, errors and unplugs are handled here;
+    /// waits past `fingerDeadline` (no finger yet) end the operation with ``ReaderError/timedOut``.
+    private func nextEvent(for operation: String, fingerDeadline: ContinuousClock.Instant? = nil) async throws -> FakeEvent {
         while true {
             try checkCancelled()
             guard cursor < events.count else {
@@ -179,6 +182,10 @@ public actor FakeReader: FingerprintReader {
             }
             switch line.event {
             case .wait(let ms):
+                if let fingerDeadline, ContinuousClock.now + .milliseconds(ms) > fingerDeadline {
+                    try await sleep(until: fingerDeadline)
+                    throw ReaderError.timedOut
+                }
                 try await sleep(milliseconds: ms)
             case .error(let name):
                 throw name.readerError
@@ -195,6 +202,14 @@ public actor FakeReader: FingerprintReader {
     private func sleep(milliseconds: Int) async throws {
         do {
             try await Task.sleep(for: .milliseconds(milliseconds))
+        } catch {
+            throw ReaderError.cancelled
+        }
+    }
+
+    private func sleep(until deadline: ContinuousClock.Instant) async throws {
+        do {
+            try await Task.sleep(until: deadline, clock: .continuous)
         } catch {
             throw ReaderError.cancelled
         }

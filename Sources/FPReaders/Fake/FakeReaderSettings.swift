@@ -8,6 +8,9 @@ public struct FakeReaderSettings: Sendable, Hashable {
     public var features: ReaderFeatures = [.verify, .identify]
     /// Delay before each event takes effect, as a real finger would take.
     public var latencyMilliseconds = 0
+    /// Time spent matching once a finger is on the sensor (a large gallery on a slow host):
+    /// it never counts as waiting for the finger.
+    public var matchingMilliseconds = 0
 
     public init() {}
 
@@ -32,6 +35,9 @@ public struct FakeReaderSettings: Sendable, Hashable {
         case "latency":
             guard values.count == 1 else { throw FakeScriptError(message: "'latency' takes one number") }
             latencyMilliseconds = try number(values[0], min: 0, max: 60_000)
+        case "matching":
+            guard values.count == 1 else { throw FakeScriptError(message: "'matching' takes one number") }
+            matchingMilliseconds = try number(values[0], min: 0, max: 600_000)
         case "features":
             var set: ReaderFeatures = []
             for name in values.joined(separator: ",").split(separator: ",").map(String.init) {
@@ -43,7 +49,7 @@ public struct FakeReaderSettings: Sendable, Hashable {
             }
             features = set
         default:
-            throw FakeScriptError(message: "unknown setting '\(key)'; use name, scan-type, stages, latency or features")
+            throw FakeScriptError(message: "unknown setting '\(key)'; use name, scan-type, stages, latency, matching or features")
         }
     }
 }

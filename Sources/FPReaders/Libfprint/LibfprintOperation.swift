@@ -29,11 +29,33 @@ extension LoopDevice {
     /// data, the box pointer; it may throw to fail before starting. `finish` runs in
     /// the finish callback. Task cancellation cancels the operation's `GCancellable`
     /// on the loop thread, where libfprint's cancel handler expects to run.
+    ///
+    /// With `fingerTimeout`, the operation ends with ``ReaderError/timedOut`` when no
+    /// finger arrives in time (see ``FingerWait``).
     func perform<T: Sendable>(
+        fingerTimeout: Duration? = nil,
         start: (DevicePointer, UnsafeMutablePointer<GCancellable>, OperationBox, gpointer) throws -> Void,
         finish: @escaping (DevicePointer, OpaquePointer) throws -> T
     ) async throws -> T {
         let cancellable = GObjectRef(taking: UnsafeMutableRawPointer(g_cancellable_new()!))
+        let wait = fingerTimeout.map { timeout in
+            let wait = FingerWait(device: pointer)
+            wait.start(timeout: timeout, cancellable: cancellable)
+            return wait
+        }
+        defer { wait?.stop() }
+        do {
+            return try await run(cancellable: cancellable, start: start, finish: finish)
+        } catch ReaderError.cancelled where wait?.timedOut == true {
+            throw ReaderError.timedOut
+        }
+    }
+
+    private func run<T: Sendable>(
+        cancellable: GObjectRef,
+        start: (DevicePointer, UnsafeMutablePointer<GCancellable>, OperationBox, gpointer) throws -> Void,
+        finish: @escaping (DevicePointer, OpaquePointer) throws -> T
+    ) async throws -> T {
         let device = pointer
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in

@@ -6,7 +6,7 @@ import Synchronization
 /// A thin handle: the device itself belongs to a ``LoopDevice`` on the GLib loop
 /// thread, and every call hops there. Each handle opens and closes the device for
 /// itself; the device closes when the last handle that opened it closes or goes.
-public final class LibfprintReader: FingerprintReader {
+public final class LibfprintReader: PrintMatching {
     private let device: LoopDevice
     private let opened = Mutex(false)
 
@@ -55,12 +55,12 @@ public final class LibfprintReader: FingerprintReader {
         }
     }
 
-    public func verify(_ print: PrintData) async throws -> MatchOutcome {
-        try await device.verify(print)
+    package func verify(_ print: PrintData, fingerTimeout: Duration) async throws -> MatchOutcome {
+        try await device.verify(print, fingerTimeout: fingerTimeout)
     }
 
-    public func identify(_ gallery: [PrintData]) async throws -> MatchOutcome {
-        try await device.identify(gallery)
+    package func identify(_ gallery: [PrintData], fingerTimeout: Duration) async throws -> MatchOutcome {
+        try await device.identify(gallery, fingerTimeout: fingerTimeout)
     }
 
     public func capture() async throws -> CapturedImage {

@@ -29,8 +29,8 @@ extension LoopDevice {
         }
     }
 
-    func verify(_ print: PrintData) async throws -> MatchOutcome {
-        try await perform { device, cancellable, box, data in
+    func verify(_ print: PrintData, fingerTimeout: Duration) async throws -> MatchOutcome {
+        try await perform(fingerTimeout: fingerTimeout) { device, cancellable, box, data in
             let enrolled = GObjectRef(taking: UnsafeMutableRawPointer(try LibfprintPrint.deserialize(print, for: device)))
             box.keep.append(enrolled)
             fp_device_verify(device, OpaquePointer(enrolled.pointer), cancellable, nil, nil, nil, operationFinished, data)
@@ -45,9 +45,9 @@ extension LoopDevice {
         }
     }
 
-    func identify(_ gallery: [PrintData]) async throws -> MatchOutcome {
+    func identify(_ gallery: [PrintData], fingerTimeout: Duration) async throws -> MatchOutcome {
         let prints = GalleryPrints()
-        return try await perform { device, cancellable, box, data in
+        return try await perform(fingerTimeout: fingerTimeout) { device, cancellable, box, data in
             let array = GObjectRef(taking: UnsafeMutableRawPointer(g_ptr_array_new_with_free_func(g_object_unref)!), kind: .pointerArray)
             box.keep.append(array)
             for item in gallery {

@@ -7,6 +7,9 @@ import Foundation
 /// would write such metadata onto the sensor) and lives only in memory; nothing
 /// here touches any user's stored prints.
 public struct ReaderSelfTest: Sendable {
+    /// How long a self-test step waits for the finger.
+    static let fingerTimeout = Duration.seconds(30)
+
     public let reader: any FingerprintReader
     public let steps: [SelfTestStep]
 
@@ -87,9 +90,11 @@ private struct Runner {
             return listed.isEmpty ? .failed("the sensor lists no prints after an enrollment")
                 : .passed("\(listed.count) print\(listed.count == 1 ? "" : "s") on the sensor")
         case .verify:
-            return describe(try await reader.verify(enrolled!))
+            guard let matcher = reader as? any PrintMatching else { return .failed("this reader cannot match prints") }
+            return describe(try await matcher.verify(enrolled!, fingerTimeout: ReaderSelfTest.fingerTimeout))
         case .identify:
-            return describe(try await reader.identify([enrolled!]))
+            guard let matcher = reader as? any PrintMatching else { return .failed("this reader cannot match prints") }
+            return describe(try await matcher.identify([enrolled!], fingerTimeout: ReaderSelfTest.fingerTimeout))
         case .delete:
             try await reader.deleteStoredPrint(enrolled!)
             return .passed("the print is gone from the sensor")

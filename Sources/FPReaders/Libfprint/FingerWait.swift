@@ -1,0 +1,50 @@
+import CLibfprint
+
+/// Bounds the wait for a finger, and only the wait: once libfprint reports a
+/// finger on the sensor (`finger-status` PRESENT), matching runs to its end,
+/// however long a large gallery takes. With no finger in time the operation is
+/// cancelled and reads as ``ReaderError/timedOut``.
+@GLibLoop
+final class FingerWait {
+    private(set) var fingerSeen = false
+    private(set) var timedOut = false
+    private var handler: gulong = 0
+    private let device: DevicePointer
+
+    init(device: DevicePointer) {
+        self.device = device
+    }
+
+    /// Starts watching the finger and the clock for one operation.
+    func start(timeout: Duration, cancellable: GObjectRef) {
+        noteFingerStatus()
+        let data = Unmanaged.passUnretained(self).toOpaque()
+        handler = fpb_signal_connect(UnsafeMutableRawPointer(device), "notify::finger-status",
+                                     unsafeBitCast(fingerStatusChanged, to: GCallback.self), data)
+        Task { @GLibLoop in
+            try? await Task.sleep(for: timeout)
+            guard !self.fingerSeen, self.handler != 0 else { return }
+            self.timedOut = true
+            g_cancellable_cancel(cancellable.pointer.assumingMemoryBound(to: GCancellable.self))
+        }
+    }
+
+    /// Stops watching; the operation is over.
+    func stop() {
+        if handler != 0 { g_signal_handler_disconnect(UnsafeMutableRawPointer(device), handler) }
+        handler = 0
+    }
+
+    fileprivate func noteFingerStatus() {
+        if fp_device_get_finger_status(device).rawValue & FP_FINGER_STATUS_PRESENT.rawValue != 0 { fingerSeen = true }
+    }
+}
+
+private typealias NotifySignal = @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?, UnsafeMutableRawPointer?) -> Void
+
+private let fingerStatusChanged: NotifySignal = { _, _, data in
+    GLibLoop.assumeIsolated { [data = UInt(bitPattern: data)] in
+        guard let pointer = UnsafeRawPointer(bitPattern: data) else { return }
+        Unmanaged<FingerWait>.fromOpaque(pointer).takeUnretainedValue().noteFingerStatus()
+    }
+}
