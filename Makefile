@@ -4,7 +4,7 @@ UDEVDIR ?= /etc/udev/rules.d
 GROUP ?= fpbridge
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: build demo test rules install uninstall
+.PHONY: build demo test fuzz rules install uninstall
 
 build:
 	swift build -c release --product fpbridge
@@ -14,6 +14,10 @@ demo:
 
 test:
 	bash scripts/test.sh
+
+# Coverage-guided fuzzing of every parser; SECONDS per target (default 60).
+fuzz:
+	bash scripts/fuzz.sh $(SECONDS)
 
 # Regenerates udev/70-fpbridge.rules from the installed libfprint's device list.
 rules:

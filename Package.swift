@@ -60,12 +60,15 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        .target(name: "FPFuzzing", dependencies: ["FPCore", "FPReaders", "FPStore", "FPAuthentication"]),
+        .executableTarget(name: "fpbridge-fuzz", dependencies: ["FPFuzzing"]),
         .target(name: "TestSupport", dependencies: ["FPCore"], path: "Tests/TestSupport"),
         .testTarget(name: "FPReadersTests", dependencies: ["FPReaders", "TestSupport"]),
         .testTarget(name: "FPImagingTests", dependencies: ["FPImaging", "TestSupport"]),
         .testTarget(name: "FPStoreTests", dependencies: ["FPStore", "TestSupport"]),
         .testTarget(name: "FPAuthenticationTests", dependencies: ["FPAuthentication", "FPReaders", "FPStore", "TestSupport"]),
         .testTarget(name: "CLITests", dependencies: ["TestSupport", "FPImaging"]),
+        .testTarget(name: "FuzzCorpusTests", dependencies: ["FPFuzzing", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -8,19 +8,10 @@ import TestSupport
 /// "sensor storage" lives in the reader's memory and so lasts only as long as the
 /// process: list, delete and clear are proven within one open session.
 @Suite(.serialized) struct LibfprintStorageTests {
-    /// libfprint enumerates once per process, so the variables are set before its first use:
-    /// this suite's storage reader, and a plain virtual_device for the other in-process suites
-    /// (this one pulls its reader out at the end).
-    static let socket: String = {
-        let path = TemporaryDirectory.socketPath()
-        setenv("FP_VIRTUAL_DEVICE_STORAGE", path, 1)
-        setenv("FP_VIRTUAL_DEVICE", deviceSocket, 1)
-        setenv("FP_DEVICE_EMULATION", "1", 1)
-        return path
-    }()
-
-    /// The plain `virtual_device` of this test process.
-    static let deviceSocket = TemporaryDirectory.socketPath()
+    /// The storage reader's socket (see ``InProcessLibfprint``).
+    static var socket: String { InProcessLibfprint.storageSocket }
+    /// The plain `virtual_device` of this test process (this suite pulls its own reader out at the end).
+    static var deviceSocket: String { InProcessLibfprint.deviceSocket }
 
     func enroll(_ reader: any FingerprintReader, id: String) async throws -> PrintData {
         async let finger: Void = { _ = try await VirtualReaderDriver.send(Self.socket, Array(repeating: "SCAN \(id)", count: 5)) }()

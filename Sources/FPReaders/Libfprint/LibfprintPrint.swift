@@ -35,7 +35,50 @@ enum LibfprintPrint {
         guard g_variant_is_normal_form(variant) != 0 else {
             throw .invalidPrint("its contents are damaged (not a well-formed libfprint print)")
         }
+        try checkContents(of: variant!)
     }
+
+    /// libfprint reads the template inside the print by position, trusting its type:
+    /// a raw print must hold a variant, an NBIS print `(a(aiaiai))` with at most
+    /// ``maximumMinutiae`` minutiae per sample, equal columns. Found by fuzzing: a
+    /// well-formed print whose template had another type still aborted the process.
+    private static func checkContents(of print: OpaquePointer) throws(ReaderError) {
+        let kind = g_variant_get_child_value(print, 0)!
+        defer { g_variant_unref(kind) }
+        let template = g_variant_get_child_value(print, 9)!
+        defer { g_variant_unref(template) }
+        let contents = g_variant_get_variant(template)!
+        defer { g_variant_unref(contents) }
+        let contentType = String(cString: g_variant_get_type_string(contents))
+        switch g_variant_get_int32(kind) {
+        case rawKind:
+            guard contentType == "v" else { throw .invalidPrint("its raw template has the wrong type (\(contentType))") }
+        case nbisKind:
+            guard contentType == "(a(aiaiai))" else { throw .invalidPrint("its minutiae have the wrong type (\(contentType))") }
+            let samples = g_variant_get_child_value(contents, 0)!
+            defer { g_variant_unref(samples) }
+            for index in 0..<g_variant_n_children(samples) {
+                let sample = g_variant_get_child_value(samples, index)!
+                defer { g_variant_unref(sample) }
+                let counts = (0..<3).map { column in
+                    let values = g_variant_get_child_value(sample, gsize(column))!
+                    defer { g_variant_unref(values) }
+                    return Int(g_variant_n_children(values))
+                }
+                guard counts.allSatisfy({ $0 == counts[0] }), counts[0] <= maximumMinutiae else {
+                    throw .invalidPrint("its minutiae are damaged (\(counts) values in a sample)")
+                }
+            }
+        default:
+            throw .invalidPrint("it is of an unknown kind (\(g_variant_get_int32(kind)))")
+        }
+    }
+
+    /// libfprint's `FpiPrintType` values that a stored print may have.
+    private static let rawKind: Int32 = 1
+    private static let nbisKind: Int32 = 2
+    /// NBIS keeps at most this many minutiae per sample (`MAX_BOZORTH_MINUTIAE`).
+    static let maximumMinutiae = 200
 
     /// A new `FpPrint` (owned by the caller) from serialised bytes, checked to belong to `device`.
     @GLibLoop

@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# Coverage-guided fuzzing of every parser of files and input (Fuzz/README.md).
+#   bash scripts/fuzz.sh [SECONDS] [TARGET...]      default: 60 s for each target
+# Builds fpbridge-fuzz with libFuzzer (Swift's -sanitize=fuzzer, from the Swift
+# toolchain) in .build-fuzz, runs each target on its corpus in Fuzz/Corpus for
+# SECONDS, adds what it learns to a working corpus in .build-fuzz/corpus, and fails
+# if any target crashes, hangs, or runs out of memory. A crashing input is kept in
+# Fuzz/Regressions/TARGET/ (commit it: the test suite replays it from then on).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+seconds=${1:-60}
+shift || true
+targets=("$@")
+[ ${#targets[@]} -gt 0 ] || targets=(fake-script print-record counter passcode-record config libfprint-print)
+
+# -DFUZZING swaps the replay main for libFuzzer's driver (Sources/fpbridge-fuzz/main.swift);
+# lld, because gold crashes while reporting link errors of fuzzer builds.
+swift build --scratch-path .build-fuzz --product fpbridge-fuzz \
+  -Xswiftc -sanitize=fuzzer -Xswiftc -parse-as-library -Xswiftc -DFUZZING \
+  -Xswiftc -Xclang-linker -Xswiftc -fuse-ld=lld 2>&1 | grep -vE "prohibited flag|^\[|^Compiling|^Building|^Write" || true
+binary="$(swift build --scratch-path .build-fuzz --show-bin-path)/fpbridge-fuzz"
+[ -x "$binary" ] || { echo "fuzz.sh: the fuzz binary was not built" >&2; exit 1; }
+
+failed=0
+printf '%-16s %12s %10s %8s %8s  %s\n' target executions exec/s cov corpus result
+for target in "${targets[@]}"; do
+  work=".build-fuzz/corpus/$target"
+  artifacts=".build-fuzz/artifacts/$target/"
+  mkdir -p "$work" "$artifacts" "Fuzz/Corpus/$target"
+  log=".build-fuzz/$target.log"
+  status=0
+  # Only the libfprint target needs a reader-free libfprint: keep it from scanning buses.
+  # Swift's own crash backtracer would take the signal before libFuzzer saves the input.
+  SWIFT_BACKTRACE=enable=no FPBRIDGE_FUZZ_TARGET="$target" FP_DRIVERS_WHITELIST=none FP_DRIVERS_ALLOWLIST=none \
+    "$binary" "$work" "Fuzz/Corpus/$target" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \
+    -max_len=65536 -print_final_stats=1 -artifact_prefix="$artifacts" >"$log" 2>&1 || status=$?
+  execs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$' || echo 0)
+  rate=$(grep -o 'stat::average_exec_per_sec: *[0-9]*' "$log" | grep -o '[0-9]*$' || echo 0)
+  cov=$(grep -oE 'cov: [0-9]+' "$log" | tail -1 | grep -oE '[0-9]+' || echo 0)
+  size=$(ls "$work" | wc -l)
+  result=ok
+  if [ "$status" -ne 0 ]; then
+    result="FAILED (exit $status; $log)"
+    failed=1
+    mkdir -p "Fuzz/Regressions/$target"
+    for crash in "$artifacts"*; do [ -f "$crash" ] && cp "$crash" "Fuzz/Regressions/$target/"; done
+    grep -E "ERROR|==[0-9]+==|Fatal|SUMMARY" "$log" | head -5 >&2 || true
+  fi
+  printf '%-16s %12s %10s %8s %8s  %s\n' "$target" "$execs" "$rate" "$cov" "$size" "$result"
+done
+exit $failed
