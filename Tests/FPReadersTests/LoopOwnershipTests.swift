@@ -37,25 +37,32 @@ import TestSupport
         try await reader.close()
     }
 
+    /// Cancels landing just before, at and after the moment the reader answers. With the
+    /// cancellable cancelled off the loop thread this logged GLib assertions on every run and
+    /// sometimes aborted (`fp_device_cancel_in_idle_cb: assertion failed`); dense timing after
+    /// an idea of the parallel readers branch.
     @Test func cancellationsAroundCompletionNeverRaceLibfprint() async throws {
         let (reader, print) = try await openedReader()
+        let criticalsBefore = LibfprintLogging.criticals.load(ordering: .relaxed)
         var outcomes: [String: Int] = [:]
-        for round in 0..<40 {
+        for round in 0..<600 {
+            // The reader answers about `finish` ms after the verify starts; the cancel lands `cancel` / 4 ms in.
+            let finish = round % 4, cancel = (round / 4) % 15
+            _ = try await VirtualReaderDriver.send(socket, ["SLEEP \(finish)", "SCAN owner"])
             let operation = Task { try await reader.verify(print) }
-            try await VirtualReaderDriver.send(socket, ["SCAN \(round % 2 == 0 ? "owner" : "other")"])
-            // Cancelled from another thread at varied moments, some as the result arrives.
-            try await Task.sleep(for: .microseconds((round % 8) * 500))
+            try await Task.sleep(for: .microseconds(cancel * 250))
             operation.cancel()
             switch await operation.result {
             case .success(let outcome): outcomes["\(outcome)", default: 0] += 1
             case .failure(let error): outcomes["\(error)", default: 0] += 1
             }
         }
-        // Still alive and still serving.
+        #expect(Set(outcomes.keys).isSubset(of: ["match(galleryIndex: 0)", "the operation was cancelled"]), "\(outcomes)")
+        #expect(LibfprintLogging.criticals.load(ordering: .relaxed) == criticalsBefore, "GLib reported failed assertions")
+        // Left-over scans of cancelled rounds are used up; the reader still answers.
         async let finger = VirtualReaderDriver.send(socket, ["SCAN owner"])
         #expect(try await reader.verify(print) == .match(galleryIndex: 0))
         _ = try await finger
-        #expect(outcomes.values.reduce(0, +) == 40, "\(outcomes)")
         try await reader.close()
     }
 }

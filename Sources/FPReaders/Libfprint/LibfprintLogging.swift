@@ -1,5 +1,6 @@
 import CLibfprint
 import Logging
+import Synchronization
 
 /// Sends GLib's and libfprint's log messages to swift-log instead of stdout.
 ///
@@ -7,6 +8,9 @@ import Logging
 /// the command line's JSON channel; this writer keeps stdout clean.
 enum LibfprintLogging {
     static let logger = Logger(label: "libfprint")
+    /// GLib criticals and errors (failed assertions) seen in this process: a test can
+    /// tell that nothing went wrong inside libfprint even when nothing crashed.
+    static let criticals = Atomic<Int>(0)
 
     static func install() {
         g_log_set_writer_func({ level, fields, count, _ in
@@ -26,6 +30,7 @@ enum LibfprintLogging {
             let text: Logger.Message = "\(domain): \(message)"
             let flags = level.rawValue
             if flags & (G_LOG_LEVEL_ERROR.rawValue | G_LOG_LEVEL_CRITICAL.rawValue) != 0 {
+                LibfprintLogging.criticals.add(1, ordering: .relaxed)
                 LibfprintLogging.logger.error(text)
             } else if flags & G_LOG_LEVEL_WARNING.rawValue != 0 {
                 LibfprintLogging.logger.warning(text)
