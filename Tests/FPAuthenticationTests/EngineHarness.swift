@@ -29,6 +29,13 @@ final class EngineHarness: Sendable {
         EngineHarness(directory: directory, configuration: configuration)
     }
 
+    /// The same state directory with another scan timeout.
+    func with(scanTimeout seconds: Double) -> EngineHarness {
+        var configuration = configuration
+        configuration.scanTimeoutSeconds = seconds
+        return with(configuration)
+    }
+
     var state: StateDirectory { StateDirectory(path: directory.file("state")) }
 
     func context(_ script: String, user: String = "alice", reader: Bool = true) async throws -> AuthenticationContext {

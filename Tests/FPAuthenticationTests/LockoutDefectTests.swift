@@ -46,10 +46,14 @@ import Testing
         let harness = EngineHarness()
         try await harness.enroll(id: "alice-1", user: "alice")
         try await harness.enroll(id: "bob-1", user: "bob")
-        // Alice's finger arrives after her 5th failure lands elsewhere.
-        let scan = Task { try await identify(harness, "wait 300\nscan alice-1") }
-        try await Task.sleep(for: .milliseconds(50))
-        try await lockOut(harness)
+        // Alice's finger arrives 1.5 s in; her lockout (by another process, say) lands at once.
+        // Whether the gallery was built before it or not, she must not be identified.
+        let scan = Task { try await identify(harness, "wait 1500\nscan alice-1") }
+        try await Task.sleep(for: .milliseconds(100))
+        try CounterStore(directory: harness.state).transaction { counters in
+            counters[.user("alice")].biometricFailures = 5
+            counters[.user("alice")].biometryLockedOut = true
+        }
         #expect(try await scan.value == .failure(.authenticationFailed))
     }
 
@@ -208,10 +212,7 @@ import Testing
     @Test func anEnrollmentWithNoFingerEndsAtTheScanTimeout() async throws {
         let harness = EngineHarness()
         try await harness.setPasscode()
-        var configuration = harness.configuration
-        configuration.scanTimeoutSeconds = 0.3
-        let fast = harness.with(configuration)
-        let context = try await fast.context("scan a\nscan a\nwait 60000\nscan a")
+        let context = try await harness.with(scanTimeout: 0.3).context("scan a\nscan a\nwait 60000\nscan a")
         let start = ContinuousClock.now
         await #expect {
             for try await _ in Enrollment(context: context).enroll(.leftThumb, replace: false, prompt: ListedPasscodes(["2468"])) {}

@@ -239,12 +239,7 @@ import Testing
         let harness = EngineHarness()
         try await harness.setPasscode()
         try await harness.enroll()
-        var configuration = harness.configuration
-        configuration.scanTimeoutSeconds = 0.2
-        let reader = FakeReader(script: try FakeScript.parse("wait 30000\nscan alice-1"))
-        try await reader.open()
-        let context = AuthenticationContext(environment: AuthEnvironment(
-            user: "alice", reader: reader, stateDirectory: harness.state, configuration: configuration))
+        let context = try await harness.with(scanTimeout: 0.2).context("wait 30000\nscan alice-1")
         await #expect { try await context.evaluate(.biometrics, reason: "x", prompt: ListedPasscodes([])) } throws: {
             ($0 as? AuthError)?.code == .timedOut
         }
@@ -255,12 +250,7 @@ import Testing
     @Test func matchingTimeIsNotCountedAsWaitingForAFinger() async throws {
         let harness = EngineHarness()
         try await harness.enroll()
-        var configuration = harness.configuration
-        configuration.scanTimeoutSeconds = 0.3
-        let reader = FakeReader(script: try FakeScript.parse("set matching 1200\nwait 100\nscan alice-1"))
-        try await reader.open()
-        let context = AuthenticationContext(environment: AuthEnvironment(
-            user: "alice", reader: reader, stateDirectory: harness.state, configuration: configuration))
+        let context = try await harness.with(scanTimeout: 0.3).context("set matching 1200\nwait 100\nscan alice-1")
         #expect(try await context.verifyFinger(reason: "x").method == .fingerprint)
     }
 
