@@ -32,7 +32,7 @@ extension AuthError {
         case .invalidPrint: self = AuthError(.stateDamaged, message)
         case .scriptEnded: self = AuthError(.scriptEnded, message)
         case .invalidScript, .invalidSelection: self = AuthError(.invalidInput, message)
-        case .notOpen, .alreadyOpen, .storageFull, .protocolError, .general:
+        case .notOpen, .alreadyOpen, .storageFull, .protocolError, .general, .dataInvalid:
             self = AuthError(.readerFailure, message)
         }
     }

@@ -21,6 +21,8 @@ public enum ReaderError: Error, Sendable, Hashable, CustomStringConvertible {
     case timedOut
     /// A stored print could not be read: corrupt, truncated or from another reader.
     case invalidPrint(String)
+    /// The reader itself reported its data as invalid (a reader fault, not our stored bytes).
+    case dataInvalid(String)
     /// The print does not exist on the sensor.
     case printNotFound
     /// The sensor's storage is full.
@@ -51,6 +53,7 @@ public enum ReaderError: Error, Sendable, Hashable, CustomStringConvertible {
         case .cancelled: "the operation was cancelled"
         case .timedOut: "the reader timed out"
         case .invalidPrint(let why): "invalid print: \(why)"
+        case .dataInvalid(let why): "the reader reported invalid data: \(why)"
         case .printNotFound: "the print is not stored on the reader"
         case .storageFull: "the reader's storage is full"
         case .duplicatePrint: "this finger is already enrolled on the reader"

@@ -149,6 +149,13 @@ import TestSupport
         #expect(try await hash() == one)
     }
 
+    /// The reader saying its data is invalid is the reader's fault: nothing on disk is damaged.
+    @Test func theReaderReportingInvalidDataIsAReaderFaultNotDamagedState() async throws {
+        #expect(try await enroll("left-thumb", script: String(repeating: "scan a\n", count: 5)).status == 0)
+        let result = try await run(["verify"], reader: fake("error data-invalid"))
+        #expect(result.errorCode == -2006 && result.status == 3, "\(result.stdout)")
+    }
+
     @Test func helpDocumentsTheExitStatuses() async throws {
         let help = try await Fpbridge.run(["--help"])
         #expect(help.status == 0)

@@ -38,7 +38,7 @@ public enum FakeErrorName: String, Sendable, Hashable, CaseIterable {
         case .notSupported: .notSupported("this operation")
         case .busy: .busy
         case .proto: .protocolError("the fake reader reported a protocol error")
-        case .dataInvalid: .invalidPrint("the fake reader rejected the print data")
+        case .dataInvalid: .dataInvalid("the fake reader rejected the print data")
         case .dataNotFound: .printNotFound
         case .dataFull: .storageFull
         case .dataDuplicate: .duplicatePrint

@@ -74,7 +74,7 @@ enum LibfprintError {
         case Int32(FP_DEVICE_ERROR_ALREADY_OPEN.rawValue): .alreadyOpen
         case Int32(FP_DEVICE_ERROR_BUSY.rawValue): .busy
         case Int32(FP_DEVICE_ERROR_PROTO.rawValue): .protocolError(message)
-        case Int32(FP_DEVICE_ERROR_DATA_INVALID.rawValue): .invalidPrint(message)
+        case Int32(FP_DEVICE_ERROR_DATA_INVALID.rawValue): .dataInvalid(message)
         case Int32(FP_DEVICE_ERROR_DATA_NOT_FOUND.rawValue): .printNotFound
         case Int32(FP_DEVICE_ERROR_DATA_FULL.rawValue): .storageFull
         case Int32(FP_DEVICE_ERROR_DATA_DUPLICATE.rawValue): .duplicatePrint
