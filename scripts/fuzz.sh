@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Coverage-guided fuzzing of every parser of files and input (Fuzz/README.md).
 #   bash scripts/fuzz.sh [SECONDS] [TARGET...]      default: 60 s for each target
+#   FPBRIDGE_FUZZ_RUNS=1000000 bash scripts/fuzz.sh 3600   stops each target after that many
+#                                                          executions (or the time), for long runs
 # Builds fpbridge-fuzz with libFuzzer (Swift's -sanitize=fuzzer, from the Swift
 # toolchain) in .build-fuzz, runs each target on its corpus in Fuzz/Corpus for
 # SECONDS, adds what it learns to a working corpus in .build-fuzz/corpus, and fails
@@ -33,7 +35,8 @@ for target in "${targets[@]}"; do
   # Swift's own crash backtracer would take the signal before libFuzzer saves the input.
   SWIFT_BACKTRACE=enable=no FPBRIDGE_FUZZ_TARGET="$target" FP_DRIVERS_WHITELIST=none FP_DRIVERS_ALLOWLIST=none \
     "$binary" "$work" "Fuzz/Corpus/$target" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \
-    -max_len=65536 -print_final_stats=1 -artifact_prefix="$artifacts" >"$log" 2>&1 || status=$?
+    -max_len=65536 -print_final_stats=1 -artifact_prefix="$artifacts" ${FPBRIDGE_FUZZ_RUNS:+-runs=$FPBRIDGE_FUZZ_RUNS} \
+    >"$log" 2>&1 || status=$?
   execs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$' || echo 0)
   rate=$(grep -o 'stat::average_exec_per_sec: *[0-9]*' "$log" | grep -o '[0-9]*$' || echo 0)
   cov=$(grep -oE 'cov: [0-9]+' "$log" | tail -1 | grep -oE '[0-9]+' || echo 0)
