@@ -8,11 +8,12 @@ import Foundation
 /// deleted, and replaced by the safest state: a damaged counter by one that is
 /// locked out (the owner's passcode then unlocks it); a damaged passcode by
 /// none, together with that user's prints, which cannot stay without one
-/// (the user sets a passcode and enrolls again); a damaged print by nothing.
+/// (the user sets a passcode and enrolls again); a damaged print by nothing; a
+/// damaged or out-of-range `config.json` by the defaults.
 public struct StateRepair: Sendable {
     /// One damaged file and what the repair does about it.
     public struct Finding: Sendable, Hashable {
-        public enum Kind: String, Sendable { case counter, passcode, print }
+        public enum Kind: String, Sendable { case counter, passcode, print, config }
         public let kind: Kind
         public let path: String
         public let problem: String
@@ -21,6 +22,7 @@ public struct StateRepair: Sendable {
             case .counter: "replace it with a locked-out counter (the passcode unlocks it)"
             case .passcode: "remove it and that user's prints (set a passcode and enroll again)"
             case .print: "remove it (enroll the finger again)"
+            case .config: "move it aside (the defaults apply until a new config.json is written)"
             }
         }
         /// The user a passcode finding belongs to.
@@ -41,6 +43,11 @@ public struct StateRepair: Sendable {
 
     private func scan() throws(StoreError) -> [Finding] {
         var findings: [Finding] = []
+        do {
+            _ = try AuthConfiguration.load(from: stateDirectory)
+        } catch {
+            findings.append(Finding(kind: .config, path: ConfigFile.path(in: stateDirectory), problem: error.message, user: nil))
+        }
         let counters = CounterStore(directory: stateDirectory)
         for path in try counters.filesOnDisk() {
             do { _ = try counters.load(path: path) } catch {
@@ -92,7 +99,7 @@ public struct StateRepair: Sendable {
                                 continue
                             }
                         }
-                    case .print:
+                    case .print, .config:
                         continue
                     }
                 }

@@ -32,6 +32,19 @@ import TestSupport
         #expect(result.errorMessage.contains("config.json"), "\(result.stdout)")
     }
 
+    /// A config.json that cannot be used stops every command, with its path; `repair` moves it aside.
+    @Test func aDamagedConfigIsRepairedToTheDefaults() async throws {
+        let state = try directory.privateDirectory("state")
+        try Data(#"{"scanTimeoutSeconds": 1e300"#.utf8).write(to: URL(fileURLWithPath: state + "/config.json"))
+        let refused = try await run(["status"])
+        #expect(refused.status == 3 && refused.errorMessage.contains("config.json"), "\(refused.stdout)")
+        let listed = try await run(["repair"])
+        #expect(listed.status == 3 && listed.stdout.contains("config.json"), "\(listed.stdout)")
+        #expect(try await run(["repair", "--yes"]).status == 0)
+        #expect(try await run(["status"]).status == 0)
+        #expect(!FileManager.default.fileExists(atPath: state + "/config.json"))
+    }
+
     @Test(arguments: [("rounds", "1073741824"), ("rounds", "3000"), ("blockSize", "100000"), ("parallelism", "-1"),
                       ("rounds", "9223372036854775807")])
     func absurdScryptParametersAreDamageBeforeAnyHashing(field: String, value: String) async throws {
