@@ -6,6 +6,7 @@ let package = Package(
     platforms: [.macOS(.v14)],
     products: [
         .executable(name: "fpbridge", targets: ["fpbridge"]),
+        .library(name: "LocalAuthentication", targets: ["LocalAuthentication"]),
         .library(name: "FPAuthentication", targets: ["FPAuthentication"]),
         .library(name: "FPReaders", targets: ["FPReaders"]),
         .library(name: "FPStore", targets: ["FPStore"]),
@@ -52,10 +53,12 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        .target(name: "FPTerminal", dependencies: ["FPAuthentication"]),
+        .target(name: "LocalAuthentication", dependencies: ["FPAuthentication", "FPTerminal"]),
         .executableTarget(
             name: "fpbridge",
             dependencies: [
-                "FPCore", "FPReaders", "FPStore", "FPAuthentication", "FPImaging", "CProcessSecurity",
+                "FPCore", "FPReaders", "FPStore", "FPAuthentication", "FPTerminal", "FPImaging", "CProcessSecurity",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -67,6 +70,7 @@ let package = Package(
         .testTarget(name: "FPImagingTests", dependencies: ["FPImaging", "TestSupport"]),
         .testTarget(name: "FPStoreTests", dependencies: ["FPStore", "TestSupport"]),
         .testTarget(name: "FPAuthenticationTests", dependencies: ["FPAuthentication", "FPReaders", "FPStore", "TestSupport"]),
+        .testTarget(name: "LocalAuthenticationTests", dependencies: ["LocalAuthentication", "TestSupport"]),
         .testTarget(name: "CLITests", dependencies: ["TestSupport", "FPImaging"]),
         .testTarget(name: "FuzzCorpusTests", dependencies: ["FPFuzzing", "TestSupport"]),
     ],

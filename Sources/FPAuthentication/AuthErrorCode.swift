@@ -48,19 +48,4 @@ public enum AuthErrorCode: Int, Sendable, CaseIterable, Codable {
 
     /// The name used in JSON output: Apple's case name for Apple's codes.
     public var name: String { String(describing: self) }
-
-    /// The process exit status a command ends with for this error:
-    /// 1 authentication not successful, 2 usage or bad input, 3 reader or environment problem.
-    public var exitStatus: Int32 {
-        switch self {
-        case .authenticationFailed, .userCancel, .userFallback, .systemCancel, .biometryLockout,
-             .appCancel, .notInteractive, .timedOut, .passcodeLockout:
-            1
-        case .invalidInput, .alreadyEnrolled, .notFound, .invalidContext:
-            2
-        case .passcodeNotSet, .biometryNotAvailable, .biometryNotEnrolled, .biometryDisconnected,
-             .readerTooHot, .readerBusy, .stateDamaged, .readerFailure, .notSupported, .scriptEnded:
-            3
-        }
-    }
 }

@@ -80,21 +80,26 @@ public final class AuthenticationContext: Sendable {
 
     /// Whether the policy can be evaluated now, without touching the user.
     /// Checks, in order: reader present, passcode set, print enrolled, not locked out.
+    /// Also sets ``biometryType``.
     public func canEvaluate(_ policy: AuthPolicy) async -> Availability {
-        let reader = environment.reader
-        let scanType = await reader?.info.scanType
-        let kind: BiometryType = reader == nil ? .none : .fingerprint
+        availability(policy, reader: await environment.reader?.info)
+    }
+
+    /// ``canEvaluate(_:)`` for a caller that already holds the reader's description:
+    /// synchronous, it reads state files only.
+    package func availability(_ policy: AuthPolicy, reader info: ReaderInfo?) -> Availability {
+        let kind: BiometryType = info == nil ? .none : .fingerprint
         state.withLock { $0.biometryType = kind }
         let error: AuthError?
         if state.withLock({ $0.invalidated }) {
             error = AuthError(.invalidContext, "the context has been invalidated")
         } else {
             switch policy {
-            case .biometrics: error = await biometricProblem(options: BiometricOptions(), requirePasscode: true)
+            case .biometrics: error = biometricProblem(options: BiometricOptions(), requirePasscode: true, reader: info?.identity)
             case .deviceOwner: error = passcodeProblem()
             }
         }
-        return Availability(biometryType: kind, scanType: scanType, error: error)
+        return Availability(biometryType: kind, scanType: info?.scanType, error: error)
     }
 
     // MARK: - Evaluation
@@ -193,12 +198,17 @@ public final class AuthenticationContext: Sendable {
 
     /// Why biometrics cannot run now, in the spec's order; nil when it can.
     func biometricProblem(options: BiometricOptions, requirePasscode: Bool) async -> AuthError? {
-        guard let reader = environment.reader else {
+        biometricProblem(options: options, requirePasscode: requirePasscode, reader: await environment.reader?.info.identity)
+    }
+
+    /// The same, with the reader's identity known (nil: no reader).
+    func biometricProblem(options: BiometricOptions, requirePasscode: Bool, reader identity: ReaderIdentity?) -> AuthError? {
+        guard let identity else {
             return AuthError(.biometryNotAvailable, "no fingerprint reader is available")
         }
         if requirePasscode, let problem = passcodeSetProblem() { return problem }
         do {
-            _ = try Gallery.verification(environment, reader: await reader.info.identity, fingers: options.fingers)
+            _ = try Gallery.verification(environment, reader: identity, fingers: options.fingers)
         } catch {
             return AuthError(error)
         }
@@ -214,7 +224,7 @@ public final class AuthenticationContext: Sendable {
     func passcodeSetProblem() -> AuthError? {
         do {
             if try passcodeRecord() == nil {
-                return AuthError(.passcodeNotSet, "no passcode is set for \(environment.user); set one with 'fpbridge passcode set'")
+                return AuthError(.passcodeNotSet, "no passcode is set for \(environment.user)")
             }
             return nil
         } catch {

@@ -21,7 +21,7 @@ public enum EnrollmentUpdate: Sendable, Hashable {
 public struct Enrollment: Sendable {
     public let context: AuthenticationContext
 
-    public init(context: AuthenticationContext) {
+    package init(context: AuthenticationContext) {
         self.context = context
     }
 
@@ -98,7 +98,7 @@ public struct Enrollment: Sendable {
 
     private func alreadyEnrolled(_ finger: Finger, _ reader: ReaderIdentity) -> AuthError {
         AuthError(.alreadyEnrolled, "\(environment.user)'s \(finger.rawValue) is already enrolled on \(reader); "
-                  + "enroll it again with replace")
+                  + "replace it to enroll it again")
     }
 
     /// Deletes prints (one finger, or all with nil) of the user on this reader,

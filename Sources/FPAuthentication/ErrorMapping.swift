@@ -28,7 +28,7 @@ extension AuthError {
         case .printNotFound: self = AuthError(.readerFailure, message + " (the sensor's storage no longer holds it)")
         case .duplicatePrint:
             self = AuthError(.readerFailure, message + " (the sensor already holds this finger, perhaps from other software; "
-                             + "'fpbridge selftest --steps clear --yes' wipes the sensor's storage)")
+                             + "clearing the sensor's storage removes it)")
         case .invalidPrint: self = AuthError(.stateDamaged, message)
         case .scriptEnded: self = AuthError(.scriptEnded, message)
         case .invalidScript, .invalidSelection: self = AuthError(.invalidInput, message)

@@ -17,7 +17,7 @@ struct LockoutRules {
     func biometricBlock(_ counter: AttemptCounter, scope: CounterScope, path: String, now: Date = Date()) -> AuthError? {
         if counter.damaged {
             return AuthError(.biometryLockout, "the attempt counter \(path) is damaged, so biometry counts as locked out "
-                             + "until an administrator repairs it ('fpbridge repair')")
+                             + "until an administrator repairs the state")
         }
         if counter.biometryLockedOut {
             let unlock = switch scope {
@@ -94,7 +94,7 @@ struct LockoutRules {
     static func passcodeBlock(_ counter: AttemptCounter, path: String, now: Date = Date()) -> AuthError? {
         if counter.damaged {
             return AuthError(.stateDamaged, "the attempt counter \(path) is damaged, so the passcode is refused until an "
-                             + "administrator repairs it ('fpbridge repair')")
+                             + "administrator repairs the state")
         }
         if let until = counter.passcodeLockedUntil, until > now {
             let wait = max(1, until.timeIntervalSince(now).rounded(.up))

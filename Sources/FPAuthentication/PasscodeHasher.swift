@@ -10,7 +10,17 @@ enum PasscodeHasher {
     static let parallelism = 1
     static let hashLength = 32
 
-    static func hash(_ passcode: Passcode, rounds: Int) throws(AuthError) -> PasscodeRecord {
+    /// Hashes on a thread of its own: see ``OwnThread``.
+    static func hash(_ passcode: Passcode, rounds: Int) async throws(AuthError) -> PasscodeRecord {
+        try await OwnThread.run { () throws(AuthError) in try hashNow(passcode, rounds: rounds) }
+    }
+
+    /// Compares on a thread of its own: see ``OwnThread``.
+    static func matches(_ passcode: Passcode, _ record: PasscodeRecord, path: String) async throws(AuthError) -> Bool {
+        try await OwnThread.run { () throws(AuthError) in try matchesNow(passcode, record, path: path) }
+    }
+
+    private static func hashNow(_ passcode: Passcode, rounds: Int) throws(AuthError) -> PasscodeRecord {
         var salt = [UInt8](repeating: 0, count: 16)
         var generator = SystemRandomNumberGenerator()
         for index in salt.indices { salt[index] = generator.next() }
@@ -19,7 +29,7 @@ enum PasscodeHasher {
                               salt: Data(salt), hash: key.withUnsafeBytes { Data($0) }, setAt: Date())
     }
 
-    static func matches(_ passcode: Passcode, _ record: PasscodeRecord, path: String) throws(AuthError) -> Bool {
+    private static func matchesNow(_ passcode: Passcode, _ record: PasscodeRecord, path: String) throws(AuthError) -> Bool {
         guard record.algorithm == algorithm, record.hash.count == hashLength, !record.salt.isEmpty else {
             throw AuthError(.stateDamaged, "damaged state file \(path): not an scrypt passcode record")
         }

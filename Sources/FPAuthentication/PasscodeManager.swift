@@ -9,7 +9,7 @@ import Foundation
 public struct PasscodeManager: Sendable {
     public let context: AuthenticationContext
 
-    public init(context: AuthenticationContext) {
+    package init(context: AuthenticationContext) {
         self.context = context
     }
 
@@ -32,9 +32,9 @@ public struct PasscodeManager: Sendable {
         // passcode must not become a way to clear that lockout.
         if let block = context.lockoutProblem(.user(environment.user)) {
             throw AuthError(block.code, "\(block.message); with no passcode set, only an administrator can lift it "
-                            + "('fpbridge repair', or delete the prints)")
+                            + "(by repairing the state, or by deleting the prints)")
         }
-        let record = try PasscodeHasher.hash(passcode, rounds: environment.configuration.passcodeHashRounds)
+        let record = try await PasscodeHasher.hash(passcode, rounds: environment.configuration.passcodeHashRounds)
         try write { existing in
             guard existing == nil else {
                 throw AuthError(.authenticationFailed,
@@ -48,7 +48,7 @@ public struct PasscodeManager: Sendable {
     public func change(to passcode: Passcode, prompt: any AuthPrompt) async throws(AuthError) {
         try validate(passcode)
         let current = try await verifyCurrent(prompt)
-        let record = try PasscodeHasher.hash(passcode, rounds: environment.configuration.passcodeHashRounds)
+        let record = try await PasscodeHasher.hash(passcode, rounds: environment.configuration.passcodeHashRounds)
         try write { existing in
             try requireUnchanged(existing, current)
             try environment.passcodes.save(record, user: environment.user)

@@ -37,7 +37,7 @@ struct PasscodeSession {
         var emptyEntries = 0
         while true {
             guard let record = try context.passcodeRecord() else {
-                throw AuthError(.passcodeNotSet, "no passcode is set for \(user); set one with 'fpbridge passcode set'")
+                throw AuthError(.passcodeNotSet, "no passcode is set for \(user)")
             }
             let counter = context.counter(scope)
             if let block = LockoutRules.passcodeBlock(counter, path: environment.counters.path(for: scope)) { throw block }
@@ -63,7 +63,7 @@ struct PasscodeSession {
                 continue
             }
             emptyEntries = 0
-            let matches = try PasscodeHasher.matches(entered, record, path: path)
+            let matches = try await PasscodeHasher.matches(entered, record, path: path)
             let decision = try environment.counters.transaction { counters -> Decision in
                 var counter = counters[scope]
                 if let block = LockoutRules.passcodeBlock(counter, path: counters.path(scope)) { throw block }

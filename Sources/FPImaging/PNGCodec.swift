@@ -1,4 +1,4 @@
-import CLibpng
+internal import CLibpng
 
 /// PNG through libpng's simplified API.
 enum PNGCodec {

@@ -58,7 +58,7 @@ public enum ReaderSelection: Sendable, Hashable, CustomStringConvertible {
             default:
                 throw ReaderError.noReader(
                     "no fingerprint reader was found (is one plugged in, and may this user open it?); "
-                    + "use --reader fake to try fpbridge without hardware")
+                    + "the fake reader (FPBRIDGE_READER=fake) works without hardware")
             }
         }
         return first

@@ -17,7 +17,7 @@ enum DirectorySafety {
         guard info.st_uid == geteuid() else {
             let owner = getpwuid(info.st_uid).map { String(cString: $0.pointee.pw_name) } ?? "uid \(info.st_uid)"
             throw .unsafeDirectory(path: path, reason: "belongs to \(owner), not to the user running fpbridge",
-                                   fix: "use a state directory of your own (--state-dir), or chown it")
+                                   fix: "use a state directory of your own (FPBRIDGE_STATE_DIR), or chown it")
         }
         guard info.st_mode & 0o077 == 0 else {
             throw .unsafeDirectory(path: path, reason: "is open to other users (mode \(String(info.st_mode & 0o777, radix: 8)))",

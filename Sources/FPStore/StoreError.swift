@@ -12,7 +12,7 @@ public enum StoreError: Error, Sendable, Hashable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .damaged(let path, let reason):
-            "damaged state file \(path): \(reason) (left as it is until it is repaired: 'fpbridge repair' moves it aside)"
+            "damaged state file \(path): \(reason) (left as it is until the state is repaired, which moves it aside)"
         case .io(let path, let reason): "\(path): \(reason)"
         case .unsafeDirectory(let path, let reason, let fix):
             "unsafe state directory \(path): it \(reason); nothing in it was used (fix: \(fix))"

@@ -1,5 +1,5 @@
 import ArgumentParser
-import CProcessSecurity
+internal import CProcessSecurity
 import FPAuthentication
 import Foundation
 import Logging

@@ -1,4 +1,4 @@
-import CLibfprint
+internal import CLibfprint
 
 /// Bounds the wait for a finger, and only the wait: once libfprint reports a
 /// finger on the sensor (`finger-status` PRESENT), matching runs to its end,

@@ -1,4 +1,4 @@
-import CLibfprint
+internal import CLibfprint
 import Foundation
 import Synchronization
 

@@ -1,4 +1,4 @@
-import CLibfprint
+internal import CLibfprint
 
 /// Owns one reference to a GObject (or a GPtrArray) and drops it on the loop
 /// thread when the last Swift reference goes, wherever that happens.

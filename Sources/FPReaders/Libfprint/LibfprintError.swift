@@ -1,4 +1,4 @@
-import CLibfprint
+internal import CLibfprint
 
 /// Turns libfprint's `GError`s into typed errors, comparing domains by quark
 /// (never by name) and codes by value.

@@ -1,4 +1,4 @@
-import CLibfprint
+internal import CLibfprint
 import Dispatch
 import FPCore
 

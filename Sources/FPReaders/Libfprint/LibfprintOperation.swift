@@ -1,4 +1,4 @@
-import CLibfprint
+internal import CLibfprint
 
 /// Carries one operation's completion from libfprint's finish callback back to
 /// the task awaiting it, and keeps the operation's GObjects alive until then.

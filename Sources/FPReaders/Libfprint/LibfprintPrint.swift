@@ -1,4 +1,4 @@
-import CLibfprint
+internal import CLibfprint
 import FPCore
 
 /// Moving prints between libfprint's `FpPrint` and serialised bytes: on the loop

@@ -1,4 +1,4 @@
-import CLibfprint
+internal import CLibfprint
 
 typealias DevicePointer = UnsafeMutablePointer<FpDevice>
 

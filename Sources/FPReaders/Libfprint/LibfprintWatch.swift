@@ -1,4 +1,4 @@
-import CLibfprint
+internal import CLibfprint
 import FPCore
 
 /// Carries the context's hot-plug signals to a watcher's stream, and disconnects

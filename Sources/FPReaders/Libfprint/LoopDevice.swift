@@ -1,4 +1,4 @@
-import CLibfprint
+internal import CLibfprint
 import FPCore
 
 /// One libfprint device, owned on the loop thread: the only holder of its

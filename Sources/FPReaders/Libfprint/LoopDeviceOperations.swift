@@ -1,4 +1,4 @@
-import CLibfprint
+internal import CLibfprint
 import FPCore
 
 /// The reader operations, each one libfprint call on the loop thread.

@@ -1,5 +1,6 @@
 import ArgumentParser
 import FPAuthentication
+import FPTerminal
 import FPStore
 
 struct EnrollCommand: AsyncParsableCommand {

@@ -1,5 +1,6 @@
 import ArgumentParser
 import FPAuthentication
+import FPTerminal
 
 struct PasscodeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

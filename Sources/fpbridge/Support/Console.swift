@@ -31,6 +31,7 @@ struct Console: Sendable {
                 "code": .int(error.code.rawValue), "name": .string(error.code.name), "message": .string(error.message),
             ]
             if let retryAfter = error.retryAfter { detail["retryAfter"] = .double(retryAfter) }
+            if let hint = error.code.hint(error) { detail["hint"] = .string(hint) }
             var object = fields
             object["ok"] = false
             object["error"] = .object(detail)
@@ -40,6 +41,7 @@ struct Console: Sendable {
         var text = "fpbridge: \(error.message) [\(error.code.name) \(error.code.rawValue)]"
         if let retryAfter = error.retryAfter { text += " (retry after \(Int(retryAfter.rounded(.up))) s)" }
         note(text)
+        if let hint = error.code.hint(error) { note("hint: " + hint) }
         return error.code.exitStatus
     }
 }

@@ -1,4 +1,5 @@
 import FPAuthentication
+import FPTerminal
 import Foundation
 
 /// Runs one engine call with its events shown and Ctrl-C mapped to a user cancel.

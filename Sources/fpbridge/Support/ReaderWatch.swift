@@ -1,4 +1,5 @@
 import FPAuthentication
+import FPTerminal
 import FPReaders
 import Foundation
 

@@ -10,13 +10,13 @@ import Synchronization
 /// At the terminal the line is read key by key with signals off, so that
 /// Ctrl-C and Ctrl-D cancel the prompt (and the terminal's echo is always
 /// restored), Backspace and Ctrl-U edit, and Enter ends the line.
-enum SecretInput {
-    enum Source: Sendable {
+package enum SecretInput {
+    package enum Source: Sendable {
         case terminal(prompt: String)
         case standardInput
     }
 
-    enum Outcome: Sendable {
+    package enum Outcome: Sendable {
         case entered(Passcode)
         case cancelled
         case timedOut
@@ -25,9 +25,9 @@ enum SecretInput {
     }
 
     /// The longest line accepted; the buffer is reserved once so no copy is left behind by growth.
-    static let maximumLength = 1024
+    package static let maximumLength = 1024
 
-    static func read(_ source: Source, timeout: Duration) async -> Outcome {
+    package static func read(_ source: Source, timeout: Duration) async -> Outcome {
         let stop = StopFlag()
         return await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in

@@ -3,8 +3,8 @@ import FPReaders
 import Foundation
 
 /// Shows an evaluation's events on stderr as a terminal prompt would.
-enum EventPrinter {
-    static func text(_ event: AuthEvent, fallbackKey: Bool = false) -> String {
+package enum EventPrinter {
+    package static func text(_ event: AuthEvent, fallbackKey: Bool = false) -> String {
         switch event {
         case .presentFinger(let scanType): "\(scanType.instruction)…"
         case .retryHint(let reason): "  \(reason.hint)"
@@ -21,7 +21,7 @@ enum EventPrinter {
     }
 
     /// Prints the context's events until it is invalidated; await the task to flush.
-    static func start(for context: AuthenticationContext, fallbackKey: Bool = false,
+    package static func start(for context: AuthenticationContext, fallbackKey: Bool = false,
                       write: @escaping @Sendable (String) -> Void) -> Task<Void, Never> {
         Task {
             for await event in context.events {

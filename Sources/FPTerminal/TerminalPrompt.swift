@@ -4,14 +4,19 @@ import Foundation
 /// Asks for passcodes: one line of standard input each with `--passcode-stdin`,
 /// otherwise a no-echo prompt on the controlling terminal (see ``SecretInput``).
 /// The engine bounds the wait and cancels the prompt when it ends.
-struct TerminalPrompt: AuthPrompt {
-    let fromStandardInput: Bool
+package struct TerminalPrompt: AuthPrompt {
+    package let fromStandardInput: Bool
     /// Watches the terminal during scans; it gives the terminal up before a passcode is read.
-    var fallbackKey: FallbackKey? = nil
+    package var fallbackKey: FallbackKey? = nil
     /// A bound of its own, beyond the engine's: a day.
     static let limit = Duration.seconds(86_400)
 
-    func passcode(reason: String, attemptsLeftBeforeLockout: Int) async -> Passcode? {
+    package init(fromStandardInput: Bool, fallbackKey: FallbackKey? = nil) {
+        self.fromStandardInput = fromStandardInput
+        self.fallbackKey = fallbackKey
+    }
+
+    package func passcode(reason: String, attemptsLeftBeforeLockout: Int) async -> Passcode? {
         fallbackKey?.stop()
         let source: SecretInput.Source = fromStandardInput
             ? .standardInput

@@ -7,13 +7,13 @@ import Synchronization
 /// It reads the controlling terminal on a thread of its own and must be stopped
 /// before anything else reads the terminal (the passcode prompt), or it would
 /// swallow those keys.
-final class FallbackKey: Sendable {
+package final class FallbackKey: Sendable {
     private let fd: Int32
     private let stopping = Atomic<Bool>(false)
     private let finished = DispatchSemaphore(value: 0)
 
     /// Starts watching; nil when there is no terminal (scripts, pipes, CI).
-    static func start(onPress: @escaping @Sendable () -> Void) -> FallbackKey? {
+    package static func start(onPress: @escaping @Sendable () -> Void) -> FallbackKey? {
         guard isatty(STDIN_FILENO) == 1 else { return nil }
         let fd = open("/dev/tty", O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         guard fd >= 0 else { return nil }
@@ -46,7 +46,7 @@ final class FallbackKey: Sendable {
     }
 
     /// Stops watching and waits until the terminal is free. Safe to call twice.
-    func stop() {
+    package func stop() {
         guard stopping.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged else {
             return
         }

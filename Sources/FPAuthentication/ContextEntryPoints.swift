@@ -1,0 +1,28 @@
+import FPCore
+import FPReaders
+import FPStore
+
+extension AuthenticationContext {
+    /// Setting, changing and removing the user's passcode.
+    public var passcode: PasscodeManager { PasscodeManager(context: self) }
+
+    /// Enrolls a finger of the user on the context's reader, after the user's
+    /// passcode is entered through `prompt` (see ``Enrollment/enroll(_:replace:prompt:)``).
+    ///
+    /// The stream fails with an ``AuthError``: ``AuthErrorCode/passcodeNotSet``,
+    /// ``AuthErrorCode/alreadyEnrolled`` (unless `replace`), ``AuthErrorCode/biometryNotAvailable``,
+    /// ``AuthErrorCode/timedOut``, the passcode's failures, or a reader failure.
+    public func enroll(_ finger: Finger, replace: Bool = false, prompt: any AuthPrompt) -> AsyncThrowingStream<EnrollmentUpdate, any Error> {
+        Enrollment(context: self).enroll(finger, replace: replace, prompt: prompt)
+    }
+
+    /// Deletes the user's prints on the context's reader: one finger, or every finger with nil.
+    /// Returns what was deleted.
+    ///
+    /// - Throws: ``AuthErrorCode/notFound`` when there is nothing to delete,
+    ///   ``AuthErrorCode/biometryNotAvailable`` when a print lives on a sensor that is not connected.
+    @discardableResult
+    public func deletePrints(_ finger: Finger?) async throws(AuthError) -> [PrintRecord] {
+        try await Enrollment(context: self).delete(finger)
+    }
+}

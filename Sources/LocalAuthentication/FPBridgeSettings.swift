@@ -1,0 +1,82 @@
+import FPAuthentication
+import Foundation
+import Synchronization
+
+/// What Apple's API has no place for on Linux: which reader, which state
+/// directory, which user, and who asks for the passcode.
+///
+/// Every ``LAContext`` takes its settings from ``LAContext/fpbridgeDefaults``
+/// when it is created, and those come from the environment, the same as the
+/// `fpbridge` command's: `FPBRIDGE_READER` (default `auto`, the first
+/// libfprint reader; `fake` for the fake reader), `FPBRIDGE_STATE_DIR`
+/// (default `$XDG_STATE_HOME/fpbridge`, else `~/.local/state/fpbridge`), and
+/// the login user. Code that needs no more than that sets nothing.
+public struct FPBridgeSettings: Sendable {
+    /// Which reader to use, when ``readerInstance`` is nil.
+    public var reader: ReaderSelection {
+        didSet { readerProblem = nil }
+    }
+    /// A reader object to use instead of ``reader``: a ``FakeReader`` shared by
+    /// several contexts, say, whose script then runs on across them.
+    public var readerInstance: (any FingerprintReader)?
+    /// Where prints, counters, passcodes and `config.json` live.
+    public var stateDirectory: StateDirectory
+    /// The user whose prints and passcode are used.
+    public var user: String
+    /// The limits and timeouts; nil reads `config.json` in ``stateDirectory`` at each evaluation.
+    public var configuration: AuthConfiguration?
+    /// Asks for the passcode; nil asks on the terminal when there is one, and otherwise
+    /// treats the passcode as not given (``LAError/Code/userCancel``).
+    public var prompt: (any AuthPrompt)?
+    /// Whether evaluations show their progress on standard error (place your
+    /// finger, no match, fallback available) and take Enter as the fallback
+    /// button; nil does so when standard error is a terminal.
+    public var terminalInterface: Bool?
+
+    /// The settings the environment gives, described above.
+    public static func fromEnvironment(_ environment: [String: String] = ProcessInfo.processInfo.environment) -> FPBridgeSettings {
+        let text = environment["FPBRIDGE_READER"].flatMap { $0.isEmpty ? nil : $0 } ?? "auto"
+        var settings = FPBridgeSettings(reader: .auto, stateDirectory: StateDirectory.resolve(explicit: nil, environment: environment),
+                                        user: loginUser(environment))
+        do {
+            settings.reader = try ReaderSelection(parsing: text)
+        } catch {
+            // Evaluations then fail naming the variable, rather than quietly using another reader.
+            settings.readerProblem = AuthError(.invalidInput, "FPBRIDGE_READER: \(error)")
+        }
+        return settings
+    }
+
+    /// Settings with every value given.
+    public init(reader: ReaderSelection, readerInstance: (any FingerprintReader)? = nil, stateDirectory: StateDirectory,
+                user: String, configuration: AuthConfiguration? = nil, prompt: (any AuthPrompt)? = nil,
+                terminalInterface: Bool? = nil) {
+        self.reader = reader
+        self.readerInstance = readerInstance
+        self.stateDirectory = stateDirectory
+        self.user = user
+        self.configuration = configuration
+        self.prompt = prompt
+        self.terminalInterface = terminalInterface
+    }
+
+    /// The name of the user this process runs as.
+    static func loginUser(_ environment: [String: String]) -> String {
+        if let entry = getpwuid(geteuid()), let name = entry.pointee.pw_name { return String(cString: name) }
+        return environment["USER"] ?? "user"
+    }
+
+    /// Why ``reader`` could not be taken from the environment; evaluations report it.
+    var readerProblem: AuthError?
+}
+
+extension LAContext {
+    private static let defaults = Mutex(FPBridgeSettings.fromEnvironment())
+
+    /// fpbridge: the settings each new context starts from; set them once at
+    /// launch to choose a reader, a state directory, a user or a prompt.
+    public static var fpbridgeDefaults: FPBridgeSettings {
+        get { defaults.withLock { $0 } }
+        set { defaults.withLock { $0 = newValue } }
+    }
+}

@@ -1,0 +1,319 @@
+import FPAuthentication
+import FPTerminal
+import Foundation
+import Synchronization
+
+/// An authentication context, as on Apple platforms: check what is possible
+/// with ``canEvaluatePolicy(_:error:)``, then ask for the finger with
+/// ``evaluatePolicy(_:localizedReason:)``.
+///
+/// ```swift
+/// let context = LAContext()
+/// var error: NSError?
+/// if context.canEvaluatePolicy(.deviceOwnerAuthenticationWithBiometrics, error: &error) {
+///     let ok = try await context.evaluatePolicy(.deviceOwnerAuthenticationWithBiometrics,
+///                                               localizedReason: "Log in to your account")
+/// }
+/// ```
+///
+/// Every rule (three failed matches per evaluation, lockout after five in a
+/// row, the passcode as the way out, timeouts) is the engine's: a context is a
+/// thin layer over ``AuthenticationContext``. Which reader, state directory and
+/// user it uses come from ``FPBridgeSettings``.
+public final class LAContext: Sendable {
+    /// fpbridge: the settings this context was created with.
+    public let fpbridgeSettings: FPBridgeSettings
+    private let state = Mutex(State())
+
+    private struct State {
+        var fallbackTitle: String?
+        var cancelTitle: String?
+        var reason: String?
+        var reuseDuration: TimeInterval = 0
+        var interactionNotAllowed = false
+        var invalidated = false
+        var biometryType = LABiometryType.none
+        var domainStateHash: Data?
+        var resolved: Resolved?
+    }
+
+    /// The reader and the engine context, found once per context.
+    private struct Resolved {
+        let reader: (any FingerprintReader)?
+        let info: ReaderInfo?
+        let engine: AuthenticationContext?
+        /// Why there is no engine (a damaged config.json, a malformed FPBRIDGE_READER).
+        let problem: AuthError?
+    }
+
+    /// A context with ``fpbridgeDefaults``: the environment's reader, state directory and user.
+    public convenience init() {
+        self.init(fpbridge: LAContext.fpbridgeDefaults)
+    }
+
+    /// fpbridge: a context with its own settings.
+    public init(fpbridge settings: FPBridgeSettings) {
+        fpbridgeSettings = settings
+    }
+
+    // MARK: - Apple's properties
+
+    /// The fallback button's title: nil shows "Enter Passcode", an empty string hides the button.
+    /// The button appears after the first failed match.
+    public var localizedFallbackTitle: String? {
+        get { state.withLock { $0.fallbackTitle } }
+        set { update { $0.fallbackTitle = newValue } }
+    }
+
+    /// The cancel button's title; nil shows the default.
+    public var localizedCancelTitle: String? {
+        get { state.withLock { $0.cancelTitle } }
+        set { update { $0.cancelTitle = newValue } }
+    }
+
+    /// Why the app authenticates, for operations that take no reason of their own.
+    public var localizedReason: String {
+        get { state.withLock { $0.reason ?? "" } }
+        set { state.withLock { $0.reason = newValue } }
+    }
+
+    /// How long a successful evaluation of this context may be reused without a new
+    /// scan; at most ``LATouchIDAuthenticationMaximumAllowableReuseDuration`` (larger values are capped).
+    public var touchIDAuthenticationAllowableReuseDuration: TimeInterval {
+        get { state.withLock { $0.reuseDuration } }
+        set { update { $0.reuseDuration = min(max(0, newValue), LATouchIDAuthenticationMaximumAllowableReuseDuration) } }
+    }
+
+    /// When true, an evaluation that would need the user fails with ``LAError/Code/notInteractive``.
+    public var interactionNotAllowed: Bool {
+        get { state.withLock { $0.interactionNotAllowed } }
+        set { update { $0.interactionNotAllowed = newValue } }
+    }
+
+    /// The kind of biometry: ``LABiometryType/touchID`` when a reader is present,
+    /// ``LABiometryType/none`` otherwise. Set by ``canEvaluatePolicy(_:error:)``;
+    /// ``LABiometryType/none`` before it is called, as on Apple platforms.
+    public var biometryType: LABiometryType { state.withLock { $0.biometryType } }
+
+    /// A hash over the user's enrolled fingers, taken when ``canEvaluatePolicy(_:error:)``
+    /// succeeds for ``LAPolicy/deviceOwnerAuthenticationWithBiometrics`` or an
+    /// evaluation succeeds by fingerprint; nil before. It changes when a finger is
+    /// added or removed.
+    public var evaluatedPolicyDomainState: Data? { state.withLock { $0.domainStateHash } }
+
+    /// The newer form of ``evaluatedPolicyDomainState``.
+    public var domainState: LADomainState {
+        state.withLock { LADomainState(biometry: LADomainStateBiometry(biometryType: $0.biometryType, stateHash: $0.domainStateHash)) }
+    }
+
+    // MARK: - Apple's methods
+
+    /// Whether the policy can be evaluated now, without asking the user anything.
+    ///
+    /// Checks, in order: a reader is present, the user has a passcode, a finger is
+    /// enrolled on the reader, biometry is not locked out (for
+    /// ``LAPolicy/deviceOwnerAuthentication``: a passcode is set). Sets ``biometryType``.
+    /// - Parameter error: On return, why not, as an `NSError` in ``LAErrorDomain``:
+    ///   ``LAError/Code/biometryNotAvailable``, ``LAError/Code/passcodeNotSet``,
+    ///   ``LAError/Code/biometryNotEnrolled``, ``LAError/Code/biometryLockout``,
+    ///   ``LAError/Code/invalidContext``, ``LAError/Code/stateDamaged``.
+    /// - Returns: True when the policy can be evaluated.
+    public func canEvaluatePolicy(_ policy: LAPolicy, error: UnsafeMutablePointer<NSError?>?) -> Bool {
+        let problem = WorkerExecutor.shared.wait { await self.availabilityProblem(policy) }
+            ?? LAError(.invalidContext, userInfo: [NSLocalizedDescriptionKey: "canEvaluatePolicy was called from fpbridge's own worker thread"])
+        error?.pointee = problem?.nsError
+        return problem == nil
+    }
+
+    /// Evaluates the policy: asks for the finger (and under
+    /// ``LAPolicy/deviceOwnerAuthentication`` for the passcode when needed).
+    ///
+    /// - Parameter localizedReason: Why the app asks, shown in the prompt. Must not be empty.
+    /// - Returns: True; every failure throws.
+    /// - Throws: ``LAError`` with ``LAError/Code/authenticationFailed``, ``LAError/Code/userCancel``,
+    ///   ``LAError/Code/userFallback``, ``LAError/Code/systemCancel``, ``LAError/Code/passcodeNotSet``,
+    ///   ``LAError/Code/biometryNotAvailable``, ``LAError/Code/biometryNotEnrolled``,
+    ///   ``LAError/Code/biometryLockout``, ``LAError/Code/appCancel``, ``LAError/Code/invalidContext``,
+    ///   ``LAError/Code/biometryDisconnected``, ``LAError/Code/notInteractive``, or one of fpbridge's
+    ///   additions (``LAError/Code/timedOut``, ``LAError/Code/passcodeLockout``, ``LAError/Code/readerBusy``,
+    ///   ``LAError/Code/readerTooHot``, ``LAError/Code/readerFailure``, ``LAError/Code/stateDamaged``,
+    ///   ``LAError/Code/invalidInput``).
+    public func evaluatePolicy(_ policy: LAPolicy, localizedReason: String) async throws -> Bool {
+        do {
+            try await evaluate(policy, reason: localizedReason)
+            return true
+        } catch {
+            throw LAError(error)
+        }
+    }
+
+    /// Evaluates the policy and calls `reply` with the outcome, on a thread of
+    /// fpbridge's (as Apple's calls it on a private queue).
+    /// - Parameter reply: Called once: `(true, nil)` on success, `(false, error)` with an ``LAError`` otherwise.
+    public func evaluatePolicy(_ policy: LAPolicy, localizedReason: String,
+                               reply: @escaping @Sendable (Bool, (any Error)?) -> Void) {
+        Task {
+            do {
+                reply(try await evaluatePolicy(policy, localizedReason: localizedReason), nil)
+            } catch {
+                reply(false, error)
+            }
+        }
+    }
+
+    /// Ends the context: a running evaluation fails with ``LAError/Code/appCancel``,
+    /// every later call with ``LAError/Code/invalidContext``.
+    public func invalidate() {
+        let engine = state.withLock { state -> AuthenticationContext? in
+            state.invalidated = true
+            return state.resolved?.engine
+        }
+        engine?.invalidate()
+    }
+
+    // MARK: - fpbridge's additions
+
+    /// fpbridge: presses the fallback button of a running evaluation, as a custom
+    /// prompt's button would. Returns false, doing nothing, while the button is not
+    /// shown (it appears after the first failed match, with a non-empty title).
+    @discardableResult
+    public func pressFallbackButton() -> Bool {
+        state.withLock { $0.resolved?.engine }?.chooseFallback() ?? false
+    }
+
+    /// fpbridge: presses the cancel button of a running evaluation, which then
+    /// fails with ``LAError/Code/userCancel``.
+    public func pressCancelButton() {
+        state.withLock { $0.resolved?.engine }?.cancel(.user)
+    }
+
+    deinit {
+        // Ends the engine's event stream, and with it the terminal's event printer.
+        state.withLock { $0.resolved?.engine }?.invalidate()
+    }
+
+    // MARK: - Internals
+
+    /// Sets a property here and on the engine context when there is one.
+    private func update(_ change: (inout State) -> Void) {
+        let engine = state.withLock { state -> AuthenticationContext? in
+            change(&state)
+            return state.resolved?.engine
+        }
+        if let engine { apply(to: engine) }
+    }
+
+    private func apply(to engine: AuthenticationContext) {
+        let current = state.withLock { $0 }
+        engine.fallbackTitle = current.fallbackTitle
+        engine.cancelTitle = current.cancelTitle
+        engine.reuseDuration = current.reuseDuration
+        engine.interactionNotAllowed = current.interactionNotAllowed
+        if current.invalidated { engine.invalidate() }
+    }
+
+    /// Finds the reader and builds the engine context, once.
+    private func resolve() async -> Resolved {
+        if let resolved = state.withLock({ $0.resolved }) { return resolved }
+        let settings = fpbridgeSettings
+        var reader: (any FingerprintReader)? = settings.readerInstance
+        var problem = settings.readerProblem
+        if reader == nil, problem == nil {
+            do {
+                reader = try await settings.reader.reader()
+            } catch let error as ReaderError {
+                if case .noReader = error {} else { problem = AuthError(error) }
+            } catch {
+                problem = AuthError(error)
+            }
+        }
+        let info = await reader?.info
+        var engine: AuthenticationContext?
+        if problem == nil {
+            do {
+                let configuration = try settings.configuration ?? AuthConfiguration.load(from: settings.stateDirectory)
+                engine = AuthenticationContext(environment: AuthEnvironment(
+                    user: settings.user, reader: reader, stateDirectory: settings.stateDirectory, configuration: configuration))
+            } catch {
+                problem = AuthError(error)
+            }
+        }
+        let resolved = Resolved(reader: reader, info: info, engine: engine, problem: problem)
+        let winner = state.withLock { state -> Resolved in
+            if let earlier = state.resolved { return earlier }
+            state.resolved = resolved
+            return resolved
+        }
+        if let engine = winner.engine {
+            apply(to: engine)
+            if winner.engine === resolved.engine, TerminalInterface.enabled(settings) {
+                TerminalInterface.startPrinting(engine)
+            }
+        }
+        return winner
+    }
+
+    private func availabilityProblem(_ policy: LAPolicy) async -> LAError? {
+        let resolved = await resolve()
+        state.withLock { $0.biometryType = resolved.info == nil ? .none : .touchID }
+        guard let engine = resolved.engine else {
+            return LAError(resolved.problem ?? AuthError(.invalidContext, "the context could not be set up"))
+        }
+        let availability = engine.availability(policy.engine, reader: resolved.info)
+        if let error = availability.error { return LAError(error) }
+        if policy == .deviceOwnerAuthenticationWithBiometrics { recordDomainState(engine) }
+        return nil
+    }
+
+    private func recordDomainState(_ engine: AuthenticationContext) {
+        guard let hex = try? engine.enrollmentStateHash() else {
+            state.withLock { $0.domainStateHash = nil }
+            return
+        }
+        var bytes = [UInt8]()
+        var index = hex.startIndex
+        while index < hex.endIndex, let next = hex.index(index, offsetBy: 2, limitedBy: hex.endIndex),
+              let byte = UInt8(hex[index..<next], radix: 16) {
+            bytes.append(byte)
+            index = next
+        }
+        state.withLock { $0.domainStateHash = Data(bytes) }
+    }
+
+    private func evaluate(_ policy: LAPolicy, reason: String) async throws(AuthError) {
+        guard !reason.isEmpty else {
+            throw AuthError(.invalidInput, "localizedReason must not be empty: it tells the user why the app asks")
+        }
+        let resolved = await resolve()
+        guard let engine = resolved.engine else {
+            throw resolved.problem ?? AuthError(.invalidContext, "the context could not be set up")
+        }
+        let ui = TerminalInterface(settings: fpbridgeSettings, engine: engine)
+        defer { ui.stop() }
+        var readerOpen = false
+        if let reader = resolved.reader {
+            do {
+                try await reader.open()
+                readerOpen = true
+            } catch {
+                if policy == .deviceOwnerAuthenticationWithBiometrics || !ReaderUnavailability.covers(error) {
+                    throw AuthError(error)
+                }
+            }
+        }
+        do {
+            let success: AuthSuccess
+            if resolved.reader != nil && !readerOpen {
+                // The reader cannot be opened now; the device-owner policy still has the passcode.
+                success = try await engine.unlockWithPasscode(reason: reason, prompt: ui.prompt)
+            } else {
+                success = try await engine.evaluate(policy.engine, reason: reason, prompt: ui.prompt)
+            }
+            if readerOpen { try? await resolved.reader?.close() }
+            if success.method == .fingerprint { recordDomainState(engine) }
+        } catch {
+            if readerOpen { try? await resolved.reader?.close() }
+            throw error
+        }
+    }
+}

@@ -1,0 +1,51 @@
+import FPAuthentication
+import FPTerminal
+import Foundation
+
+/// What stands in for Apple's system prompt at a terminal: progress on
+/// standard error, Enter as the fallback button, Ctrl-C as Cancel, and a
+/// no-echo passcode prompt. Without a terminal, only the settings' prompt.
+struct TerminalInterface {
+    let prompt: any AuthPrompt
+    private let key: FallbackKey?
+    private let interrupt: CtrlC?
+
+    init(settings: FPBridgeSettings, engine: AuthenticationContext) {
+        let enabled = Self.enabled(settings)
+        key = enabled ? FallbackKey.start { engine.chooseFallback() } : nil
+        interrupt = enabled ? CtrlC { engine.cancel(.user) } : nil
+        if let custom = settings.prompt {
+            prompt = custom
+        } else if enabled || isatty(STDIN_FILENO) == 1 {
+            prompt = TerminalPrompt(fromStandardInput: false, fallbackKey: key)
+        } else {
+            prompt = NoPasscodePrompt()
+        }
+    }
+
+    func stop() {
+        key?.stop()
+        interrupt?.release()
+    }
+
+    static func enabled(_ settings: FPBridgeSettings) -> Bool {
+        settings.terminalInterface ?? (isatty(STDERR_FILENO) == 1)
+    }
+
+    /// Prints the engine's events on standard error until the engine is invalidated.
+    static func startPrinting(_ engine: AuthenticationContext) {
+        _ = EventPrinter.start(for: engine, fallbackKey: isatty(STDIN_FILENO) == 1) { line in
+            FileHandle.standardError.write(Data((line + "\n").utf8))
+        }
+    }
+}
+
+/// Reader failures that mean "no reader now" rather than "the reader is broken".
+enum ReaderUnavailability {
+    static func covers(_ error: any Error) -> Bool {
+        switch error as? ReaderError {
+        case .noReader, .permissionDenied, .removed: true
+        default: false
+        }
+    }
+}

@@ -1,0 +1,82 @@
+import Foundation
+import LocalAuthentication
+import TestSupport
+
+/// Where the compatibility test runs: the fake reader, or libfprint's
+/// `virtual_device` in this process. Sets ``LAContext/fpbridgeDefaults`` (the
+/// one thing Linux code adds to iOS code) and plays the fingers.
+enum ReaderBench: String, CaseIterable, Sendable, CustomStringConvertible {
+    case fake
+    case virtualDevice = "virtual_device"
+
+    var description: String { rawValue }
+
+    static let passcode = "2468"
+
+    /// A private state directory with fast scrypt and a short scan timeout, as the defaults.
+    func configure(_ directory: TemporaryDirectory, user: String = "alice") throws {
+        InProcessLibfprint.prepare()
+        var configuration = AuthConfiguration()
+        configuration.passcodeHashRounds = 1024
+        configuration.scanTimeoutSeconds = 10
+        let selection: ReaderSelection = self == .fake ? .fake(scriptPath: nil) : .libfprint(driver: "virtual_device")
+        LAContext.fpbridgeDefaults = FPBridgeSettings(
+            reader: selection, stateDirectory: StateDirectory(path: try directory.privateDirectory("state")), user: user,
+            configuration: configuration, prompt: ListedPasscodes([]), terminalInterface: false)
+    }
+
+    /// Runs `body` while the given fingers touch the reader, in order (each one
+    /// consumed by one scan). A context made inside `body` sees them.
+    func touching<T: Sendable>(_ fingers: [String], _ body: @Sendable () async throws -> T) async throws -> T {
+        switch self {
+        case .fake:
+            let lines = fingers.map { "scan \($0)" } + ["wait 20000"]
+            LAContext.fpbridgeDefaults.readerInstance = FakeReader(script: try FakeScript.parse(lines.joined(separator: "\n")))
+            defer { LAContext.fpbridgeDefaults.readerInstance = nil }
+            return try await body()
+        case .virtualDevice:
+            async let played: [String] = fingers.isEmpty ? [] : VirtualReaderDriver.send(InProcessLibfprint.deviceSocket,
+                                                                                            fingers.map { "SCAN \($0)" })
+            let result = try await body()
+            _ = try await played
+            return result
+        }
+    }
+
+    /// Sets alice's passcode and enrolls one finger, as the Settings app does on iOS
+    /// (through the engine: LocalAuthentication has no enrollment, as on iOS).
+    func enroll(_ finger: Finger, as id: String, setPasscode: Bool = true) async throws {
+        let settings = LAContext.fpbridgeDefaults
+        let stages = 5
+        try await touching(Array(repeating: id, count: stages)) {
+            let reader: any FingerprintReader
+            if self == .fake {
+                let script = try FakeScript.parse((["set stages \(stages)"] + Array(repeating: "scan \(id)", count: stages)).joined(separator: "\n"))
+                reader = FakeReader(script: script)
+            } else {
+                reader = try await settings.reader.reader()
+            }
+            let engine = AuthenticationContext(environment: AuthEnvironment(
+                user: settings.user, reader: reader, stateDirectory: settings.stateDirectory,
+                configuration: settings.configuration ?? AuthConfiguration()))
+            if setPasscode { try await engine.passcode.set(Passcode(stringLiteral: Self.passcode)) }
+            try await reader.open()
+            do {
+                for try await _ in engine.enroll(finger, prompt: ListedPasscodes([Passcode(stringLiteral: Self.passcode)])) {}
+                try await reader.close()
+            } catch {
+                try? await reader.close()
+                throw error
+            }
+        }
+    }
+
+    /// Sets alice's passcode only.
+    func setPasscode() async throws {
+        let settings = LAContext.fpbridgeDefaults
+        let engine = AuthenticationContext(environment: AuthEnvironment(
+            user: settings.user, reader: nil, stateDirectory: settings.stateDirectory,
+            configuration: settings.configuration ?? AuthConfiguration()))
+        try await engine.passcode.set(Passcode(stringLiteral: Self.passcode))
+    }
+}
