@@ -1,10 +1,18 @@
 #!/usr/bin/env bash
-# Sets up, builds, and runs every test: fake reader, store, engine, CLI, and
-# libfprint's virtual readers. Fails when any test fails.
+# Sets up, builds, and runs every test: fake reader, store, engine, CLI,
+# LocalAuthentication, libfprint's virtual readers, the example package, the
+# documentation, and a fuzzing smoke run. Fails when any of them fails.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
 swift test --skip-build --no-parallel
+
+# A downstream package (Examples/FingerprintLogin) built against the products and run on the fake reader.
+bash scripts/example.sh
+
+# Every public declaration documented, and DocC without a warning.
+python3 scripts/doc-coverage.py
+bash scripts/docs.sh
 
 # Fuzzing smoke: every parser under libFuzzer for a short budget (FPBRIDGE_FUZZ_SECONDS, default 60 s each).
 bash scripts/fuzz.sh "${FPBRIDGE_FUZZ_SECONDS:-60}"

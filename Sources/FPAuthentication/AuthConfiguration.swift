@@ -27,8 +27,11 @@ public struct AuthConfiguration: Sendable, Hashable, Codable {
     /// The shortest passcode accepted.
     public var minimumPasscodeLength = 4
 
+    /// The defaults: Apple's limits and fpbridge's timeouts.
     public init() {}
 
+    /// Reads a `config.json`; a missing key keeps its default.
+    /// - Throws: `DecodingError` for a value of the wrong type.
     public init(from decoder: any Decoder) throws {
         let defaults = AuthConfiguration()
         let container = try decoder.container(keyedBy: CodingKeys.self)

@@ -8,9 +8,12 @@ public struct AuthEnvironment: Sendable {
     public var user: String
     /// The opened reader, or nil when none is available.
     public var reader: (any FingerprintReader)?
+    /// Where prints, counters, passcode hashes and `config.json` live.
     public var stateDirectory: StateDirectory
+    /// The limits and timeouts every rule uses.
     public var configuration: AuthConfiguration
 
+    /// An environment; `reader` nil means none is available (the passcode may still do).
     public init(user: String, reader: (any FingerprintReader)?, stateDirectory: StateDirectory,
                 configuration: AuthConfiguration) {
         self.user = user

@@ -4,19 +4,23 @@
 public enum AuthErrorCode: Int, Sendable, CaseIterable, Codable {
     /// Three failed matches in one evaluation (or a wrong passcode).
     case authenticationFailed = -1
+    /// The user cancelled (Ctrl-C, the cancel button).
     case userCancel = -2
     /// The user chose the fallback button under the biometrics-only policy.
     case userFallback = -3
     /// The system ended the evaluation (shutdown, signal, another evaluation took the reader).
     case systemCancel = -4
+    /// The user has no passcode; enrollment and both policies need one.
     case passcodeNotSet = -5
     /// No reader, a reader that cannot be used, or no permission to open it.
     case biometryNotAvailable = -6
+    /// The user has no print on this reader.
     case biometryNotEnrolled = -7
     /// Too many failed matches; a correct passcode ends it.
     case biometryLockout = -8
     /// The app cancelled or invalidated the context while it ran.
     case appCancel = -9
+    /// The context was invalidated before this call.
     case invalidContext = -10
     /// The reader went away during the evaluation.
     case biometryDisconnected = -13

@@ -8,6 +8,8 @@ public protocol AuthPrompt: Sendable {
 
 /// A prompt for contexts that never ask for a passcode.
 public struct NoPasscodePrompt: AuthPrompt {
+    /// A prompt that never has a passcode.
     public init() {}
+    /// Always nil: the passcode counts as not given.
     public func passcode(reason: String, attemptsLeftBeforeLockout: Int) async -> Passcode? { nil }
 }

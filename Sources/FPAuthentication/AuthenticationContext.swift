@@ -12,6 +12,7 @@ import Synchronization
 /// consecutive failures across evaluations and processes, passcode lockout
 /// with escalating waits. A context evaluates one policy at a time.
 public final class AuthenticationContext: Sendable {
+    /// Who, which reader, where state lives, and the numbers.
     public let environment: AuthEnvironment
     /// What a front end shows while an evaluation runs. Finishes on ``invalidate()``.
     public let events: AsyncStream<AuthEvent>
@@ -36,6 +37,7 @@ public final class AuthenticationContext: Sendable {
     /// The fallback title used when none is set.
     public static let defaultFallbackTitle = "Enter Passcode"
 
+    /// A context for one user on one reader (or none).
     public init(environment: AuthEnvironment) {
         self.environment = environment
         (events, eventSink) = AsyncStream.makeStream(bufferingPolicy: .unbounded)

@@ -9,6 +9,7 @@ public struct BiometricOptions: Sendable, Hashable {
     /// At most this many failed matches end the evaluation (never above the configured limit).
     public var maxFailedMatches: Int?
 
+    /// Options; the defaults allow any enrolled finger and the configured number of failures.
     public init(fingers: Set<Finger>? = nil, maxFailedMatches: Int? = nil) {
         self.fingers = fingers
         self.maxFailedMatches = maxFailedMatches

@@ -7,7 +7,9 @@ import Foundation
 public enum EnrollmentUpdate: Sendable, Hashable {
     /// The passcode was accepted; the reader now waits for the finger.
     case presentFinger(ScanType, stages: Int)
+    /// A scan was accepted: `completed` of `total` stages.
     case stage(completed: Int, total: Int)
+    /// The reader wants the finger again; not a failure.
     case retry(RetryReason)
     /// The print is stored.
     case saved(PrintRecord)
@@ -19,6 +21,7 @@ public enum EnrollmentUpdate: Sendable, Hashable {
 /// whose owner has no passcode could never be recovered from a lockout, and
 /// whoever holds the reader must not add a finger to someone else's account.
 public struct Enrollment: Sendable {
+    /// The context whose user, reader and state directory are used.
     public let context: AuthenticationContext
 
     package init(context: AuthenticationContext) {

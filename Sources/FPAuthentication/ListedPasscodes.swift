@@ -6,10 +6,12 @@ import Synchronization
 public final class ListedPasscodes: AuthPrompt {
     private let queue: Mutex<[Passcode]>
 
+    /// A prompt that answers with these passcodes, in order.
     public init(_ passcodes: [Passcode]) {
         queue = Mutex(passcodes)
     }
 
+    /// The next passcode of the list; nil once it is used up.
     public func passcode(reason: String, attemptsLeftBeforeLockout: Int) async -> Passcode? {
         queue.withLock { $0.isEmpty ? nil : $0.removeFirst() }
     }

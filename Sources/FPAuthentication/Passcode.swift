@@ -24,11 +24,13 @@ public final class Passcode: Sendable, ExpressibleByStringLiteral, CustomStringC
         bytes.removeAll()
     }
 
+    /// A passcode with the UTF-8 bytes of `string`.
     public convenience init(_ string: String) {
         var bytes = Array(string.utf8)
         self.init(wiping: &bytes)
     }
 
+    /// A passcode written as a literal (tests and demos).
     public convenience init(stringLiteral value: String) {
         self.init(value)
     }
@@ -41,6 +43,7 @@ public final class Passcode: Sendable, ExpressibleByStringLiteral, CustomStringC
     /// The number of bytes (UTF-8).
     public let count: Int
 
+    /// True for an empty entry, which the engine never counts as a guess.
     public var isEmpty: Bool { count == 0 }
 
     /// The number of characters as a person counts them (Unicode scalars).

@@ -7,6 +7,7 @@ import Foundation
 /// user's prints, since prints without a passcode could never be recovered
 /// from a lockout. Every check-then-write happens under the state lock.
 public struct PasscodeManager: Sendable {
+    /// The context whose user and state directory are used.
     public let context: AuthenticationContext
 
     package init(context: AuthenticationContext) {

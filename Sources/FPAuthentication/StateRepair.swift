@@ -13,10 +13,24 @@ import Foundation
 public struct StateRepair: Sendable {
     /// One damaged file and what the repair does about it.
     public struct Finding: Sendable, Hashable {
-        public enum Kind: String, Sendable { case counter, passcode, print, config }
+        /// Which kind of state file is damaged.
+        public enum Kind: String, Sendable {
+            /// An attempt counter.
+            case counter
+            /// A passcode record.
+            case passcode
+            /// An enrolled print.
+            case print
+            /// `config.json`.
+            case config
+        }
+        /// What kind of file it is.
         public let kind: Kind
+        /// The damaged file.
         public let path: String
+        /// What is wrong with it.
         public let problem: String
+        /// What repairing does with it.
         public var action: String {
             switch kind {
             case .counter: "replace it with a locked-out counter (the passcode unlocks it)"
@@ -29,8 +43,10 @@ public struct StateRepair: Sendable {
         let user: String?
     }
 
+    /// The state directory looked at.
     public let stateDirectory: StateDirectory
 
+    /// Repairs for the state in `stateDirectory`.
     public init(stateDirectory: StateDirectory) {
         self.stateDirectory = stateDirectory
     }

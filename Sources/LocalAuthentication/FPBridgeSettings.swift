@@ -16,7 +16,7 @@ public struct FPBridgeSettings: Sendable {
     public var reader: ReaderSelection {
         didSet { readerProblem = nil }
     }
-    /// A reader object to use instead of ``reader``: a ``FakeReader`` shared by
+    /// A reader object to use instead of ``reader``: a `FakeReader` shared by
     /// several contexts, say, whose script then runs on across them.
     public var readerInstance: (any FingerprintReader)?
     /// Where prints, counters, passcodes and `config.json` live.

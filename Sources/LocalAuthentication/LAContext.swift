@@ -18,7 +18,7 @@ import Synchronization
 ///
 /// Every rule (three failed matches per evaluation, lockout after five in a
 /// row, the passcode as the way out, timeouts) is the engine's: a context is a
-/// thin layer over ``AuthenticationContext``. Which reader, state directory and
+/// thin layer over `AuthenticationContext`. Which reader, state directory and
 /// user it uses come from ``FPBridgeSettings``.
 public final class LAContext: Sendable {
     /// fpbridge: the settings this context was created with.
@@ -113,6 +113,7 @@ public final class LAContext: Sendable {
     /// Checks, in order: a reader is present, the user has a passcode, a finger is
     /// enrolled on the reader, biometry is not locked out (for
     /// ``LAPolicy/deviceOwnerAuthentication``: a passcode is set). Sets ``biometryType``.
+    /// - Parameter policy: The policy to check.
     /// - Parameter error: On return, why not, as an `NSError` in ``LAErrorDomain``:
     ///   ``LAError/Code/biometryNotAvailable``, ``LAError/Code/passcodeNotSet``,
     ///   ``LAError/Code/biometryNotEnrolled``, ``LAError/Code/biometryLockout``,
@@ -128,6 +129,7 @@ public final class LAContext: Sendable {
     /// Evaluates the policy: asks for the finger (and under
     /// ``LAPolicy/deviceOwnerAuthentication`` for the passcode when needed).
     ///
+    /// - Parameter policy: The policy to evaluate.
     /// - Parameter localizedReason: Why the app asks, shown in the prompt. Must not be empty.
     /// - Returns: True; every failure throws.
     /// - Throws: ``LAError`` with ``LAError/Code/authenticationFailed``, ``LAError/Code/userCancel``,
@@ -149,6 +151,8 @@ public final class LAContext: Sendable {
 
     /// Evaluates the policy and calls `reply` with the outcome, on a thread of
     /// fpbridge's (as Apple's calls it on a private queue).
+    /// - Parameter policy: The policy to evaluate.
+    /// - Parameter localizedReason: Why the app asks, shown in the prompt. Must not be empty.
     /// - Parameter reply: Called once: `(true, nil)` on success, `(false, error)` with an ``LAError`` otherwise.
     public func evaluatePolicy(_ policy: LAPolicy, localizedReason: String,
                                reply: @escaping @Sendable (Bool, (any Error)?) -> Void) {

@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# Builds the DocC documentation of the library products into .build/docs/TARGET
+# and fails on any DocC warning (an unresolved link, an undocumented parameter).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+mkdir -p .build/docs
+status=0
+for target in LocalAuthentication FPAuthentication FPReaders FPStore; do
+  log="$(mktemp)"
+  ok=yes
+  swift package --allow-writing-to-directory .build/docs generate-documentation --target "$target" \
+    --output-path ".build/docs/$target" --warnings-as-errors >"$log" 2>&1 || { grep -E "error|warning" "$log" | grep -v "prohibited flag"; ok=no; }
+  if grep -E "warning:" "$log" | grep -v "prohibited flag" >/dev/null; then
+    grep -E "warning:" "$log" | grep -v "prohibited flag"; ok=no
+  fi
+  rm -f "$log"
+  echo "docs: $target $([ $ok = yes ] && echo ok || echo FAILED)"
+  [ $ok = yes ] || status=1
+done
+exit $status

@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# Builds Examples/FingerprintLogin (a package that depends on fpbridge the way a
+# downstream app does) and runs it on the fake reader: a login, a wrong finger,
+# a lockout recovered with the passcode, and a new finger that asks for the password.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+swift build --package-path Examples/FingerprintLogin
+example="$(swift build --package-path Examples/FingerprintLogin --show-bin-path)"
+fpbridge="$(swift build --show-bin-path)/fpbridge"
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+export FPBRIDGE_STATE_DIR="$work/state" FPBRIDGE_READER=fake
+script() { printf '%s\n' "$@" > "$work/script"; echo "fake:$work/script"; }
+expect() { # expect STATUS TEXT COMMAND...: runs COMMAND, checks its exit status and that stdout has TEXT
+  local status="$1" text="$2"; shift 2
+  set +e; out="$("$@" 2>"$work/stderr")"; got=$?; set -e
+  if [ "$got" != "$status" ] || ! grep -qF "$text" <<<"$out"; then
+    echo "example: '$*' gave status $got and:"; echo "$out"; cat "$work/stderr"
+    echo "expected status $status and '$text'"; exit 1
+  fi
+  echo "ok: $text"
+}
+
+expect 2 "Set a device passcode" "$example/fingerprint-login" "$work/login.state"
+printf '2468\n' | "$fpbridge" --user "$(id -un)" passcode set --passcode-stdin >/dev/null
+expect 2 "No finger is enrolled" "$example/fingerprint-login" "$work/login.state"
+printf '2468\n' | "$fpbridge" --reader "$(script 'scan me' 'scan me' 'scan me' 'scan me' 'scan me')" enroll --finger right-index --passcode-stdin >/dev/null
+
+FPBRIDGE_READER="$(script 'scan me')" expect 0 "Logged in with Touch ID." "$example/fingerprint-login" "$work/login.state"
+FPBRIDGE_READER="$(script 'scan me')" expect 0 "Logged in" "$example/minimal-login"
+FPBRIDGE_READER="$(script 'scan other' 'scan other' 'scan other')" expect 1 "did not match" "$example/fingerprint-login" "$work/login.state"
+FPBRIDGE_READER="$(script 'scan other' 'fallback')" expect 2 "Log in with your password." "$example/fingerprint-login" "$work/login.state"
+# The fifth failure in a row locks Touch ID. The app then asks for the device passcode,
+# which only a terminal can give (none here: the login fails); the CLI's unlock gives it instead.
+FPBRIDGE_READER="$(script 'scan other' 'scan other' 'scan other')" expect 1 "Touch ID is locked" "$example/fingerprint-login" "$work/login.state"
+printf '2468\n' | "$fpbridge" unlock --passcode-stdin >/dev/null
+FPBRIDGE_READER="$(script 'scan me')" expect 0 "Logged in with Touch ID." "$example/fingerprint-login" "$work/login.state"
+
+# A new finger changes the domain state: the password is asked for again.
+printf '2468\n' | "$fpbridge" --reader "$(script 'scan new' 'scan new' 'scan new' 'scan new' 'scan new')" enroll --finger left-index --passcode-stdin >/dev/null
+FPBRIDGE_READER="$(script 'scan me')" expect 2 "enrolled fingers changed" "$example/fingerprint-login" "$work/login.state"
+echo "example: every step behaved as expected"
