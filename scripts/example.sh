@@ -24,7 +24,7 @@ expect() { # expect STATUS TEXT COMMAND...: runs COMMAND, checks its exit status
 expect 2 "Set a device passcode" "$example/fingerprint-login" "$work/login.state"
 printf '2468\n' | "$fpbridge" --user "$(id -un)" passcode set --passcode-stdin >/dev/null
 expect 2 "No finger is enrolled" "$example/fingerprint-login" "$work/login.state"
-printf '2468\n' | "$fpbridge" --reader "$(script 'scan me' 'scan me' 'scan me' 'scan me' 'scan me')" enroll --finger right-index --passcode-stdin >/dev/null
+printf '2468\n' | "$fpbridge" --reader "$(script 'scan me' 'scan me' 'scan me' 'scan me' 'scan me')" enroll --finger right-index --passcode-stdin >/dev/null 2>&1
 
 FPBRIDGE_READER="$(script 'scan me')" expect 0 "Logged in with Touch ID." "$example/fingerprint-login" "$work/login.state"
 FPBRIDGE_READER="$(script 'scan me')" expect 0 "Logged in" "$example/minimal-login"
@@ -33,10 +33,10 @@ FPBRIDGE_READER="$(script 'scan other' 'fallback')" expect 2 "Log in with your p
 # The fifth failure in a row locks Touch ID. The app then asks for the device passcode,
 # which only a terminal can give (none here: the login fails); the CLI's unlock gives it instead.
 FPBRIDGE_READER="$(script 'scan other' 'scan other' 'scan other')" expect 1 "Touch ID is locked" "$example/fingerprint-login" "$work/login.state"
-printf '2468\n' | "$fpbridge" unlock --passcode-stdin >/dev/null
+printf '2468\n' | "$fpbridge" unlock --passcode-stdin >/dev/null 2>&1
 FPBRIDGE_READER="$(script 'scan me')" expect 0 "Logged in with Touch ID." "$example/fingerprint-login" "$work/login.state"
 
 # A new finger changes the domain state: the password is asked for again.
-printf '2468\n' | "$fpbridge" --reader "$(script 'scan new' 'scan new' 'scan new' 'scan new' 'scan new')" enroll --finger left-index --passcode-stdin >/dev/null
+printf '2468\n' | "$fpbridge" --reader "$(script 'scan new' 'scan new' 'scan new' 'scan new' 'scan new')" enroll --finger left-index --passcode-stdin >/dev/null 2>&1
 FPBRIDGE_READER="$(script 'scan me')" expect 2 "enrolled fingers changed" "$example/fingerprint-login" "$work/login.state"
 echo "example: every step behaved as expected"

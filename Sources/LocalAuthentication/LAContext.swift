@@ -292,7 +292,7 @@ public final class LAContext: Sendable {
         guard let engine = resolved.engine else {
             throw resolved.problem ?? AuthError(.invalidContext, "the context could not be set up")
         }
-        let ui = TerminalInterface(settings: fpbridgeSettings, engine: engine)
+        let ui = TerminalInterface(settings: fpbridgeSettings, engine: engine, reason: reason)
         defer { ui.stop() }
         var readerOpen = false
         if let reader = resolved.reader {

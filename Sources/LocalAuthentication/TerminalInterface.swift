@@ -10,8 +10,10 @@ struct TerminalInterface {
     private let key: FallbackKey?
     private let interrupt: CtrlC?
 
-    init(settings: FPBridgeSettings, engine: AuthenticationContext) {
+    init(settings: FPBridgeSettings, engine: AuthenticationContext, reason: String) {
         let enabled = Self.enabled(settings)
+        // Apple's dialog shows the app's reason first; so does the terminal.
+        if enabled, !engine.interactionNotAllowed { FileHandle.standardError.write(Data((reason + "\n").utf8)) }
         key = enabled ? FallbackKey.start { engine.chooseFallback() } : nil
         interrupt = enabled ? CtrlC { engine.cancel(.user) } : nil
         if let custom = settings.prompt {
