@@ -3,7 +3,7 @@ import FPReaders
 import FPStore
 
 extension PrintStore {
-    /// The user's print files as ``entries(user:reader:)`` gives them, with a print
+    /// The user's print files as `entries(user:reader:)` gives them, with a print
     /// whose bytes the reader could not read (damaged inside valid JSON) turned
     /// into a damaged entry naming its file, before any reader sees it.
     public func checkedEntries(user: String, reader: ReaderIdentity?) throws(StoreError) -> [PrintEntry] {

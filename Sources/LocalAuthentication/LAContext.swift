@@ -299,6 +299,9 @@ public final class LAContext: Sendable {
             do {
                 try await reader.open()
                 readerOpen = true
+            } catch ReaderError.alreadyOpen {
+                // A reader instance shared between contexts, open for another one's evaluation.
+                throw AuthError(.readerBusy, "the reader is in use by another evaluation")
             } catch {
                 if policy == .deviceOwnerAuthenticationWithBiometrics || !ReaderUnavailability.covers(error) {
                     throw AuthError(error)

@@ -153,6 +153,43 @@ import TestSupport
         }
     }
 
+    /// canEvaluatePolicy is synchronous and finds the reader asynchronously; called from
+    /// far more tasks than Swift has threads, every call must still return.
+    @Test(.timeLimit(.minutes(1))) func synchronousChecksFromManyTasksAtOnceAllReturn() async throws {
+        let directory = TemporaryDirectory()
+        try ReaderBench.fake.configure(directory)
+        try await ReaderBench.fake.enroll(.rightIndex, as: "alice-1")
+        let answers = try await ReaderBench.fake.touching([]) {
+            await withTaskGroup(of: Bool.self) { group in
+                for _ in 0..<64 {
+                    group.addTask {
+                        var error: NSError?
+                        return LAContext().canEvaluatePolicy(.deviceOwnerAuthenticationWithBiometrics, error: &error)
+                    }
+                }
+                return await group.reduce(into: [Bool]()) { $0.append($1) }
+            }
+        }
+        #expect(answers.count == 64 && answers.allSatisfy { $0 })
+    }
+
+    /// One reader shared by two contexts: the second evaluation is told the reader is busy.
+    @Test func aSharedReaderServesOneEvaluationAtATime() async throws {
+        let directory = TemporaryDirectory()
+        try ReaderBench.fake.configure(directory)
+        try await ReaderBench.fake.enroll(.rightIndex, as: "alice-1")
+        LAContext.fpbridgeDefaults.readerInstance = FakeReader(script: try FakeScript.parse("wait 3000\nscan alice-1"))
+        defer { LAContext.fpbridgeDefaults.readerInstance = nil }
+        let first = LAContext(), second = LAContext()
+        async let firstResult = first.evaluatePolicy(.deviceOwnerAuthenticationWithBiometrics, localizedReason: "Log in")
+        try await Task.sleep(for: .milliseconds(300))
+        do {
+            _ = try await second.evaluatePolicy(.deviceOwnerAuthenticationWithBiometrics, localizedReason: "Log in")
+            Issue.record("two evaluations ran on one reader at once")
+        } catch LAError.readerBusy {}
+        #expect(try await firstResult)
+    }
+
     enum Press { case fallback, cancel, invalidate }
 
     /// Starts an evaluation on a new context and presses a button of its prompt (or
