@@ -3,15 +3,25 @@
 /// The raw values (`left-thumb` … `right-little`) are the names users type;
 /// ``libfprintValue`` is libfprint's `FpFinger` number for the same finger.
 public enum Finger: String, CaseIterable, Sendable, Codable, Hashable, Comparable {
+    /// The left thumb.
     case leftThumb = "left-thumb"
+    /// The left index finger.
     case leftIndex = "left-index"
+    /// The left middle finger.
     case leftMiddle = "left-middle"
+    /// The left ring finger.
     case leftRing = "left-ring"
+    /// The left little finger.
     case leftLittle = "left-little"
+    /// The right thumb.
     case rightThumb = "right-thumb"
+    /// The right index finger.
     case rightIndex = "right-index"
+    /// The right middle finger.
     case rightMiddle = "right-middle"
+    /// The right ring finger.
     case rightRing = "right-ring"
+    /// The right little finger.
     case rightLittle = "right-little"
 
     /// libfprint's `FpFinger` value: 1 (left thumb) to 10 (right little).
@@ -34,6 +44,7 @@ public enum Finger: String, CaseIterable, Sendable, Codable, Hashable, Comparabl
         return finger
     }
 
+    /// Orders fingers as libfprint numbers them: left thumb first, right little finger last.
     public static func < (lhs: Finger, rhs: Finger) -> Bool {
         lhs.libfprintValue < rhs.libfprintValue
     }
@@ -44,6 +55,7 @@ public struct FingerNameError: Error, CustomStringConvertible, Sendable {
     /// The name as the user typed it.
     public let name: String
 
+    /// The name as the CLI spells it, such as `right-index`.
     public var description: String {
         "unknown finger name '\(name)'; use one of: "
             + Finger.allCases.map(\.rawValue).joined(separator: ", ")

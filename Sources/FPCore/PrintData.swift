@@ -5,6 +5,7 @@ public struct PrintData: Sendable, Hashable, Codable {
     /// fake reader's own format).
     public let bytes: [UInt8]
 
+    /// Print data with these bytes, as the reader serialised them.
     public init(bytes: [UInt8]) {
         self.bytes = bytes
     }

@@ -8,10 +8,12 @@ public struct ReaderIdentity: Sendable, Codable, Hashable, CustomStringConvertib
     /// The device id the driver reports (`"0"` for virtual readers).
     public let deviceID: String
 
+    /// An identity from a driver name and the reader's device id.
     public init(driver: String, deviceID: String) {
         self.driver = driver
         self.deviceID = deviceID
     }
 
+    /// `DRIVER/DEVICE-ID`, as messages and the CLI show it.
     public var description: String { "\(driver)/\(deviceID)" }
 }

@@ -1,6 +1,8 @@
 /// An 8-bit greyscale image, row-major, as image files hold it.
 public struct GreyImage: Sendable, Hashable {
+    /// Width in pixels.
     public let width: Int
+    /// Height in pixels.
     public let height: Int
     /// `width * height` pixel values, top row first.
     public let pixels: [UInt8]

@@ -7,6 +7,7 @@ public enum ImageFileError: Error, Sendable, Equatable, CustomStringConvertible 
     /// The file could not be written.
     case unwritable(path: String, reason: String)
 
+    /// What went wrong, naming the file.
     public var description: String {
         switch self {
         case .unsupportedFormat(let path):

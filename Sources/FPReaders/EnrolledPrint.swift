@@ -8,6 +8,7 @@ public struct EnrolledPrint: Sendable, Hashable {
     /// deleting the print must then delete it on the sensor too.
     public let storedOnDevice: Bool
 
+    /// A print just enrolled; `storedOnDevice` when the sensor keeps the template.
     public init(data: PrintData, storedOnDevice: Bool) {
         self.data = data
         self.storedOnDevice = storedOnDevice

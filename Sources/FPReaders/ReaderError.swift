@@ -7,7 +7,9 @@ public enum ReaderError: Error, Sendable, Hashable, CustomStringConvertible {
     case permissionDenied(String)
     /// The reader does not support the operation.
     case notSupported(String)
+    /// An operation came before `open()`.
     case notOpen
+    /// `open()` on a reader already open through this handle.
     case alreadyOpen
     /// The reader is serving another operation.
     case busy
@@ -40,6 +42,7 @@ public enum ReaderError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The fake reader's script could not be parsed.
     case invalidScript(String)
 
+    /// What went wrong, for people.
     public var description: String {
         switch self {
         case .noReader(let why): why

@@ -6,13 +6,17 @@ public struct ReaderInfo: Sendable, Hashable {
     public var identity: ReaderIdentity
     /// A human-readable name, such as "Virtual image device for debugging".
     public var name: String
+    /// Press or swipe: what the prompt asks the user to do.
     public var scanType: ScanType
     /// How many accepted scans an enrollment takes. Some match-on-chip
     /// readers only know this after they have been opened.
     public var enrollStages: Int
+    /// What the reader can do.
     public var features: ReaderFeatures
+    /// How close the reader is to libfprint's thermal cut-off.
     public var temperature: ReaderTemperature
 
+    /// A description of a reader.
     public init(identity: ReaderIdentity, name: String, scanType: ScanType, enrollStages: Int,
                 features: ReaderFeatures, temperature: ReaderTemperature = .cold) {
         self.identity = identity

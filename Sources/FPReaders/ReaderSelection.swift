@@ -22,6 +22,7 @@ public enum ReaderSelection: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
+    /// The selection as `--reader` spells it.
     public var description: String {
         switch self {
         case .auto: "auto"

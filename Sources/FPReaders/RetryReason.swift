@@ -1,9 +1,13 @@
 /// Why a reader asks for the finger again. A retry is a hint to the user,
 /// never a failed match.
 public enum RetryReason: String, Sendable, Codable, Hashable, CaseIterable {
+    /// The scan did not work; try again.
     case general
+    /// The swipe was too short.
     case tooShort = "too-short"
+    /// The finger was not centred.
     case center
+    /// Lift the finger and touch again.
     case remove
 
     /// What to tell the user.

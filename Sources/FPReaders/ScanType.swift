@@ -1,6 +1,8 @@
 /// How a finger is presented to the reader: pressed on an area sensor or swiped over a strip.
 public enum ScanType: String, Sendable, Codable, Hashable {
+    /// The finger rests on the sensor.
     case press
+    /// The finger swipes across the sensor.
     case swipe
 
     /// The instruction a front end shows ("place" or "swipe").

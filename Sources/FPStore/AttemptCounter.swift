@@ -3,9 +3,12 @@ import Foundation
 /// Whose failures a counter tracks: a user's (verification) or a reader's
 /// (identification, where no user is known yet).
 public enum CounterScope: Sendable, Hashable, CustomStringConvertible {
+    /// One user's failures, counted across every reader and process.
     case user(String)
+    /// One reader's identification failures, counted for everyone who tries it.
     case reader(driver: String, deviceID: String)
 
+    /// The scope as messages name it.
     public var description: String {
         switch self {
         case .user(let name): "user \(name)"
@@ -48,12 +51,15 @@ public struct AttemptCounter: Sendable, Hashable, Codable {
     /// every path, never as "no failures", until an administrator repairs it.
     public var damaged = false
 
+    /// A counter with no failures and no lockout.
     public init() {}
 
     private enum CodingKeys: String, CodingKey {
         case biometricFailures, biometryLockedOut, biometryLockedUntil, lockoutBeganAt, passcodeFailures, passcodeLockedUntil
     }
 
+    /// Reads a counter file, range-checking every number.
+    /// - Throws: `DecodingError` for a missing key or a value out of range.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         biometricFailures = try Self.count(container, .biometricFailures)

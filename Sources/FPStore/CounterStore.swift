@@ -3,15 +3,18 @@ import Foundation
 /// Attempt counters on disk, `counters/SCOPE.json`.
 ///
 /// Reading is public; changing a counter is not: every change goes through the
-/// engine's rules inside one ``StateLock`` transaction, so that the decision
+/// engine's rules inside one `StateLock` transaction, so that the decision
 /// and the count are one step across processes.
 public struct CounterStore: Sendable {
+    /// The state directory whose `counters/` this reads.
     public let directory: StateDirectory
 
+    /// The counters of the state in `directory`.
     public init(directory: StateDirectory) {
         self.directory = directory
     }
 
+    /// The file that holds the counter of `scope`.
     public func path(for scope: CounterScope) -> String {
         directory.file("counters", scope.fileName)
     }

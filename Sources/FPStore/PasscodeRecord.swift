@@ -7,12 +7,18 @@ public struct PasscodeRecord: Sendable, Hashable, Codable {
     public var algorithm: String
     /// scrypt's cost parameters (N, r, p).
     public var rounds: Int
+    /// scrypt's block size parameter r.
     public var blockSize: Int
+    /// scrypt's parallelism parameter p.
     public var parallelism: Int
+    /// The random salt the hash was made with.
     public var salt: Data
+    /// The scrypt hash of the passcode; the passcode itself is never stored.
     public var hash: Data
+    /// When the passcode was set.
     public var setAt: Date
 
+    /// A record of a hashed passcode.
     public init(algorithm: String, rounds: Int, blockSize: Int, parallelism: Int, salt: Data, hash: Data, setAt: Date) {
         self.algorithm = algorithm
         self.rounds = rounds
@@ -28,6 +34,7 @@ public struct PasscodeRecord: Sendable, Hashable, Codable {
     public static let acceptedRounds = (1 << 10)...(1 << 20)
     /// scrypt's r and p that a record may name.
     public static let acceptedBlockSize = 1...16
+    /// scrypt's p that a record may name.
     public static let acceptedParallelism = 1...4
     /// Salt lengths a record may have, in bytes.
     public static let acceptedSaltLength = 8...64
@@ -65,12 +72,16 @@ public struct PasscodeRecord: Sendable, Hashable, Codable {
 
 /// Passcode records on disk, `passcodes/USER.json`.
 public struct PasscodeStore: Sendable {
+    /// The state directory whose `passcodes/` this reads.
     public let directory: StateDirectory
 
+    /// The passcode records of the state in `directory`.
     public init(directory: StateDirectory) {
         self.directory = directory
     }
 
+    /// The file that holds `user`'s passcode record.
+    /// - Throws: ``StoreError/invalidUserName(_:)`` for a name that cannot be a file name.
     public func path(user: String) throws(StoreError) -> String {
         try PathComponent.validateUser(user)
         return directory.file("passcodes", user + ".json")

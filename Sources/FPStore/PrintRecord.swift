@@ -7,15 +7,22 @@ public struct PrintRecord: Sendable, Hashable, Codable {
     /// The file format version; bumped when the layout changes.
     public static let currentFormat = 1
 
+    /// The file format version this record was written in.
     public var format: Int
+    /// The user the print belongs to.
     public var user: String
+    /// The finger enrolled.
     public var finger: Finger
+    /// The reader it was enrolled on; prints match only on their own reader.
     public var reader: ReaderIdentity
+    /// When the finger was enrolled.
     public var enrolledAt: Date
     /// True when the template lives on the sensor and must be deleted there too.
     public var storedOnDevice: Bool
+    /// The reader's serialised print.
     public var print: PrintData
 
+    /// A record of a print enrolled now, in the current format.
     public init(user: String, finger: Finger, reader: ReaderIdentity, enrolledAt: Date,
                 storedOnDevice: Bool, print: PrintData) {
         format = Self.currentFormat
@@ -31,6 +38,8 @@ public struct PrintRecord: Sendable, Hashable, Codable {
         case format, user, finger, reader, enrolledAt, storedOnDevice, print
     }
 
+    /// Reads a print file.
+    /// - Throws: `DecodingError` for a missing field or an unknown format.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         format = try container.decode(Int.self, forKey: .format)
@@ -42,6 +51,7 @@ public struct PrintRecord: Sendable, Hashable, Codable {
         print = PrintData(bytes: Array(try container.decode(Data.self, forKey: .print)))
     }
 
+    /// Writes the record as the print file's JSON, the print as base64.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(format, forKey: .format)

@@ -9,8 +9,10 @@ import Foundation
 /// directory's lock; a file that cannot be read is reported by path and
 /// never overwritten or removed behind the user's back.
 public struct PrintStore: Sendable {
+    /// The state directory whose `prints/` this reads.
     public let directory: StateDirectory
 
+    /// The prints of the state in `directory`.
     public init(directory: StateDirectory) {
         self.directory = directory
     }

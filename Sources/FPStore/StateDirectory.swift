@@ -3,8 +3,10 @@ import Foundation
 /// Where fpbridge keeps its state: `--state-dir`, else `FPBRIDGE_STATE_DIR`,
 /// else `$XDG_STATE_HOME/fpbridge`, else `~/.local/state/fpbridge`.
 public struct StateDirectory: Sendable, Hashable, CustomStringConvertible {
+    /// The directory's absolute or relative path.
     public let path: String
 
+    /// A state directory at `path`; nothing is created until something is written.
     public init(path: String) {
         self.path = path
     }
@@ -22,6 +24,7 @@ public struct StateDirectory: Sendable, Hashable, CustomStringConvertible {
         return StateDirectory(path: home + "/.local/state/fpbridge")
     }
 
+    /// The path.
     public var description: String { path }
 
     /// Throws when the state directory exists but others could tamper with it

@@ -9,6 +9,7 @@ public enum StoreError: Error, Sendable, Hashable, CustomStringConvertible {
     /// A state directory others could tamper with or read; nothing in it is used.
     case unsafeDirectory(path: String, reason: String, fix: String)
 
+    /// What went wrong, naming the file or directory.
     public var description: String {
         switch self {
         case .damaged(let path, let reason):

@@ -22,27 +22,33 @@ public actor FakeReader: PrintMatching {
     /// The driver name of every fake reader.
     public static let driver = "fake"
 
+    /// A reader that plays `script`, from its first event.
     public init(script: FakeScript) {
         settings = script.settings
         events = script.events
     }
 
+    /// The script's settings as reader information; the identity is always `fake/0`.
     public var info: ReaderInfo {
         ReaderInfo(identity: ReaderIdentity(driver: Self.driver, deviceID: Self.deviceID),
                    name: settings.name, scanType: settings.scanType,
                    enrollStages: settings.enrollStages, features: settings.features)
     }
 
+    /// Opens the reader.
+    /// - Throws: `ReaderError.removed` after an `unplug` line, `ReaderError.alreadyOpen` when open.
     public func open() async throws {
         if unplugged { throw ReaderError.removed }
         if isOpen { throw ReaderError.alreadyOpen }
         isOpen = true
     }
 
+    /// Closes the reader; the script's position is kept for the next open.
     public func close() async throws {
         isOpen = false
     }
 
+    /// Enrolls from the script's `scan` lines, one per stage; the stream fails as the script says.
     public nonisolated func enroll(_ template: PrintTemplate) -> AsyncThrowingStream<EnrollEvent, any Error> {
         AsyncThrowingStream { continuation in
             let task = Task {
@@ -65,6 +71,8 @@ public actor FakeReader: PrintMatching {
         try await match(against: gallery, operation: "identify", feature: .identify, fingerTimeout: fingerTimeout)
     }
 
+    /// Returns the script's next `scan` as a synthetic image (needs the `capture` feature).
+    /// - Throws: `ReaderError.notSupported` without the feature, or the script's error.
     public func capture() async throws -> CapturedImage {
         try await operation("capture", feature: .capture) {
             while true {
@@ -78,12 +86,16 @@ public actor FakeReader: PrintMatching {
         }
     }
 
+    /// The prints in the fake sensor's memory (needs the `storage` feature).
+    /// - Throws: `ReaderError.notSupported` without the feature.
     public func listStoredPrints() async throws -> [DeviceStoredPrint] {
         try await operation("listing stored prints", feature: .storageList) {
             self.chip.map { DeviceStoredPrint(data: $0, finger: nil, username: nil, description: nil) }
         }
     }
 
+    /// Deletes one print from the fake sensor's memory.
+    /// - Throws: `ReaderError.printNotFound` when it is not there, `ReaderError.notSupported` without storage.
     public func deleteStoredPrint(_ print: PrintData) async throws {
         try await operation("deleting stored prints", feature: .storageDelete) {
             guard let index = self.chip.firstIndex(of: print) else { throw ReaderError.printNotFound }
@@ -91,6 +103,8 @@ public actor FakeReader: PrintMatching {
         }
     }
 
+    /// Empties the fake sensor's memory.
+    /// - Throws: `ReaderError.notSupported` without the `storage` feature.
     public func clearStorage() async throws {
         try await operation("clearing storage", feature: .storageClear) {
             self.chip.removeAll()

@@ -2,9 +2,13 @@ import FPCore
 
 /// How the fake reader presents itself. Set with `set NAME VALUE` script lines.
 public struct FakeReaderSettings: Sendable, Hashable {
+    /// The reader's name (`set name`).
     public var name = "fpbridge fake reader"
+    /// Press or swipe (`set scan-type`).
     public var scanType = ScanType.press
+    /// Accepted scans an enrollment takes (`set stages`).
     public var enrollStages = 5
+    /// What the reader can do (`set features`).
     public var features: ReaderFeatures = [.verify, .identify]
     /// Delay before each event takes effect, as a real finger would take.
     public var latencyMilliseconds = 0
@@ -12,6 +16,7 @@ public struct FakeReaderSettings: Sendable, Hashable {
     /// it never counts as waiting for the finger.
     public var matchingMilliseconds = 0
 
+    /// The defaults: a press reader with 5 stages that verifies and identifies.
     public init() {}
 
     mutating func apply(_ key: String, _ values: [String]) throws(FakeScriptError) {

@@ -20,16 +20,27 @@ public enum FakeEvent: Sendable, Hashable {
 
 /// Reader errors a script can raise with `error NAME`.
 public enum FakeErrorName: String, Sendable, Hashable, CaseIterable {
+    /// libfprint's general error.
     case general
+    /// The operation is not supported.
     case notSupported = "not-supported"
+    /// The reader is busy.
     case busy
+    /// A protocol error between driver and reader.
     case proto
+    /// The reader rejected the print data.
     case dataInvalid = "data-invalid"
+    /// The print is not in the sensor's storage.
     case dataNotFound = "data-not-found"
+    /// The sensor's storage is full.
     case dataFull = "data-full"
+    /// The sensor already holds this finger.
     case dataDuplicate = "data-duplicate"
+    /// The reader was unplugged.
     case removed
+    /// The reader overheated.
     case tooHot = "too-hot"
+    /// The reader timed out.
     case timedOut = "timed-out"
 
     var readerError: ReaderError {
@@ -66,14 +77,20 @@ public enum FakeErrorName: String, Sendable, Hashable, CaseIterable {
 ///     cancel                       # the user presses Cancel
 ///     fallback                     # the user presses the fallback button
 public struct FakeScript: Sendable, Hashable {
+    /// One event with the line it came from.
     public struct Line: Sendable, Hashable {
+        /// The line number in the script file, from 1.
         public let number: Int
+        /// What happens.
         public let event: FakeEvent
     }
 
+    /// The events, in order.
     public var events: [Line] = []
+    /// The reader's settings from the `set` lines.
     public var settings = FakeReaderSettings()
 
+    /// A script with these events and settings.
     public init(events: [Line] = [], settings: FakeReaderSettings = FakeReaderSettings()) {
         self.events = events
         self.settings = settings
@@ -152,6 +169,8 @@ public struct FakeScript: Sendable, Hashable {
 
 /// A script line that could not be parsed.
 public struct FakeScriptError: Error, Sendable, CustomStringConvertible {
+    /// What is wrong, naming the line.
     public let message: String
+    /// The message.
     public var description: String { message }
 }

@@ -6,7 +6,9 @@ import Foundation
 public struct SupportedDeviceList: Sendable, Hashable {
     /// A supported id and the driver that drives it.
     public struct Entry: Sendable, Hashable {
+        /// The USB vendor and product id.
         public let id: USBDeviceID
+        /// The libfprint driver for it.
         public let driver: String
     }
 

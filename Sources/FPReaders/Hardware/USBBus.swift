@@ -3,6 +3,7 @@ import Foundation
 /// The USB devices present, read from sysfs: what is plugged in, whether or not
 /// libfprint (or this user) can open it.
 public enum USBBus {
+    /// The USB devices sysfs lists under `sysfs`; empty when it cannot be read.
     public static func devices(sysfs: String = "/sys/bus/usb/devices") -> [USBDevice] {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: sysfs)) ?? []
         return names.sorted().compactMap { name in

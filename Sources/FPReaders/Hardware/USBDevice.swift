@@ -1,5 +1,6 @@
 /// A USB device as sysfs describes it.
 public struct USBDevice: Sendable, Hashable {
+    /// Vendor and product id.
     public let id: USBDeviceID
     /// The device node a driver opens, such as `/dev/bus/usb/001/094`.
     public let devnode: String
@@ -8,6 +9,7 @@ public struct USBDevice: Sendable, Hashable {
     /// Whether this process may open the device node for reading and writing.
     public let accessible: Bool
 
+    /// A device as sysfs describes it.
     public init(id: USBDeviceID, devnode: String, product: String?, accessible: Bool) {
         self.id = id
         self.devnode = devnode

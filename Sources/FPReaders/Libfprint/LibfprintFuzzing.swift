@@ -6,6 +6,7 @@ import FPCore
 /// it, `fp_print_deserialize` itself on the loop thread, as verify and identify do.
 @_spi(Fuzzing)
 public enum LibfprintFuzzing {
+    /// Checks `bytes` and, when they pass, deserialises them with libfprint on the loop thread.
     public static func decode(_ bytes: [UInt8]) {
         let done = DispatchSemaphore(value: 0)
         Task { @GLibLoop in

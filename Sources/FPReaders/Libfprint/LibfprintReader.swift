@@ -3,7 +3,7 @@ import Synchronization
 
 /// A reader driven by libfprint: USB and SPI sensors, and libfprint's virtual readers.
 ///
-/// A thin handle: the device itself belongs to a ``LoopDevice`` on the GLib loop
+/// A thin handle: the device itself belongs to a `LoopDevice` on the GLib loop
 /// thread, and every call hops there. Each handle opens and closes the device for
 /// itself; the device closes when the last handle that opened it closes or goes.
 public final class LibfprintReader: PrintMatching {
@@ -25,21 +25,26 @@ public final class LibfprintReader: PrintMatching {
         await LibfprintRuntime.presentDevices().map { LibfprintReader(device: $0) }
     }
 
+    /// What libfprint says about the reader.
     public var info: ReaderInfo {
         get async { await device.describe() }
     }
 
+    /// Opens the reader for this handle.
+    /// - Throws: `ReaderError`: `permissionDenied`, `removed`, `busy`, `alreadyOpen`, or a driver failure.
     public func open() async throws {
         guard !opened.withLock({ $0 }) else { throw ReaderError.alreadyOpen }
         try await device.open()
         opened.withLock { $0 = true }
     }
 
+    /// Closes this handle's use of the reader; the device closes with the last handle.
     public func close() async throws {
         guard opened.withLock({ state in defer { state = false }; return state }) else { return }
         try await device.close()
     }
 
+    /// Enrolls through libfprint, reporting each stage and retry.
     public func enroll(_ template: PrintTemplate) -> AsyncThrowingStream<EnrollEvent, any Error> {
         AsyncThrowingStream { continuation in
             let task = Task { [device] in
@@ -63,18 +68,26 @@ public final class LibfprintReader: PrintMatching {
         try await device.identify(gallery, fingerTimeout: fingerTimeout)
     }
 
+    /// Captures one image (image readers only).
+    /// - Throws: `ReaderError.notSupported` on other readers, or the reader's failure.
     public func capture() async throws -> CapturedImage {
         try await device.capture()
     }
 
+    /// Lists the prints on the sensor (match-on-chip readers only).
+    /// - Throws: `ReaderError.notSupported` on other readers.
     public func listStoredPrints() async throws -> [DeviceStoredPrint] {
         try await device.listStoredPrints()
     }
 
+    /// Deletes one print from the sensor.
+    /// - Throws: `ReaderError.printNotFound`, `ReaderError.notSupported`.
     public func deleteStoredPrint(_ print: PrintData) async throws {
         try await device.deleteStoredPrint(print)
     }
 
+    /// Wipes the sensor's storage.
+    /// - Throws: `ReaderError.notSupported` on readers without it.
     public func clearStorage() async throws {
         try await device.clearStorage()
     }

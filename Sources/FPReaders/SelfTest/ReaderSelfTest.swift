@@ -10,7 +10,9 @@ public struct ReaderSelfTest: Sendable {
     /// How long a self-test step waits for the finger.
     static let fingerTimeout = Duration.seconds(30)
 
+    /// The reader tested; opened and closed by the test.
     public let reader: any FingerprintReader
+    /// The steps to run, in order.
     public let steps: [SelfTestStep]
 
     /// `steps` are run in ``SelfTestStep``'s order whatever order they are given in.

@@ -10,17 +10,21 @@ public struct SelfTestResult: Sendable, Hashable {
         case skipped(String)
     }
 
+    /// The step.
     public let step: SelfTestStep
+    /// How it ended.
     public let outcome: Outcome
     /// Wall time the step took (zero when skipped).
     public let duration: Duration
 
+    /// A result.
     public init(step: SelfTestStep, outcome: Outcome, duration: Duration) {
         self.step = step
         self.outcome = outcome
         self.duration = duration
     }
 
+    /// True when the step ran and did not work.
     public var failed: Bool {
         if case .failed = outcome { return true }
         return false

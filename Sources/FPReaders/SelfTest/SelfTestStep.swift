@@ -42,6 +42,7 @@ public enum SelfTestStep: String, Sendable, CaseIterable, Comparable {
         return steps.sorted()
     }
 
+    /// Orders steps as a self-test runs them.
     public static func < (lhs: SelfTestStep, rhs: SelfTestStep) -> Bool {
         allCases.firstIndex(of: lhs)! < allCases.firstIndex(of: rhs)!
     }

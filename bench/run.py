@@ -1,0 +1,243 @@
+#!/usr/bin/python3
+"""fpbridge against its anchors, measured side by side in one run.
+
+    bench/run.py [--rounds N] [--binary PATH] [--smoke]
+
+Anchors: the C floor (bench/c, the least a program does with libfprint) and
+fprintd, what Linux users run today, headless on a private D-Bus bus with
+python3-dbusmock's polkitd template. Every command is one process, timed from
+spawn to exit, with its peak resident set. The commands of a row run
+interleaved, round after round, so that a machine busy with something else
+slows all of them alike; each figure is the median with min and max, and the
+ratio is fpbridge's median over the anchor's.
+
+Readers: libfprint's virtual_device, fingers played by bench/c/vdrive.
+Standard library only: run it with Debian's /usr/bin/python3 (bench/run.sh does).
+"""
+import argparse
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+BENCH = os.path.join(ROOT, "bench")
+PASSCODE = b"2468\n"
+
+
+def compile_floor(out):
+    """Builds the C programs with cc and pkg-config, as a user of libfprint would."""
+    flags = subprocess.run(["pkg-config", "--cflags", "--libs", "libfprint-2"], check=True,
+                           capture_output=True, text=True).stdout.split()
+    for name in ["floor-enumerate", "floor-verify", "floor-enroll", "floor-identify"]:
+        subprocess.run(["cc", "-O2", "-Wall", "-Werror", "-o", os.path.join(out, name),
+                        os.path.join(BENCH, "c", name + ".c")] + flags, check=True)
+    subprocess.run(["cc", "-O2", "-Wall", "-Werror", "-o", os.path.join(out, "vdrive"),
+                    os.path.join(BENCH, "c", "vdrive.c")], check=True)
+
+
+class Fprintd:
+    """fprintd on a private bus that stands in for the system bus, polkit mocked to allow."""
+
+    def __init__(self, work):
+        self.work = work
+        self.processes = []
+        self.socket = os.path.join(work, "fprintd-vd.sock")
+
+    def start(self):
+        bus = subprocess.Popen(["dbus-daemon", "--session", "--print-address=1", "--nofork", "--nopidfile"],
+                               stdout=subprocess.PIPE, text=True)
+        self.processes.append(bus)
+        self.address = bus.stdout.readline().strip()
+        env = dict(os.environ, DBUS_SYSTEM_BUS_ADDRESS=self.address)
+        self.env = env
+        polkit = subprocess.Popen(["/usr/bin/python3", "-m", "dbusmock", "--system", "--template", "polkitd"],
+                                  env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        self.processes.append(polkit)
+        self.call_until_ready(["gdbus", "call", "--system", "-d", "org.freedesktop.PolicyKit1", "-o",
+                               "/org/freedesktop/PolicyKit1/Authority", "-m",
+                               "org.freedesktop.DBus.Mock.AllowUnknown", "true"])
+        state = os.path.join(self.work, "fprintd-state")
+        os.makedirs(state, exist_ok=True)
+        daemon_env = dict(env, FP_VIRTUAL_DEVICE=self.socket, FP_DRIVERS_WHITELIST="virtual_device",
+                          STATE_DIRECTORY=state)
+        daemon = subprocess.Popen(["/usr/libexec/fprintd", "-t"], env=daemon_env,
+                                  stdout=subprocess.DEVNULL, stderr=open(os.path.join(self.work, "fprintd.log"), "w"))
+        self.processes.append(daemon)
+        self.call_until_ready(["fprintd-list", os.environ.get("USER", "root")])
+
+    def call_until_ready(self, command, wait=15):
+        deadline = time.time() + wait
+        while True:
+            result = subprocess.run(command, env=self.env, capture_output=True)
+            if result.returncode == 0:
+                return
+            if time.time() > deadline:
+                raise SystemExit(f"bench: {' '.join(command)} failed: {result.stderr.decode()}")
+            time.sleep(0.2)
+
+    def stop(self):
+        for process in reversed(self.processes):
+            process.terminate()
+            try:
+                process.wait(5)
+            except subprocess.TimeoutExpired:
+                process.kill()
+
+
+class Command:
+    """One process to time: argv, environment, standard input."""
+
+    # Set once the C programs are built: every command runs under vdrive, which forks
+    # it from a small process and reports its own peak RSS. (wait4 on a process
+    # spawned from Python reports Python's RSS for small programs: the high-water
+    # mark of the memory a vfork-spawned child shared before exec counts.)
+    vdrive = None
+    rss_file = None
+
+    def __init__(self, label, argv, env, stdin=None, expect=0):
+        self.label, self.env, self.stdin, self.expect = label, env, stdin, expect
+        self.argv = argv if argv[0] == Command.vdrive else [Command.vdrive, "--"] + argv
+        self.argv = [self.argv[0], "--rss", Command.rss_file] + self.argv[1:]
+        self.seconds, self.rss_kb = [], []
+
+    def run(self):
+        read, write = os.pipe()
+        if self.stdin:
+            os.write(write, self.stdin)
+        os.close(write)
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        start = time.perf_counter()
+        pid = os.posix_spawnp(self.argv[0], self.argv, self.env,
+                              file_actions=[(os.POSIX_SPAWN_DUP2, read, 0), (os.POSIX_SPAWN_DUP2, devnull, 1),
+                                            (os.POSIX_SPAWN_DUP2, devnull, 2)])
+        _, status = os.waitpid(pid, 0)
+        elapsed = time.perf_counter() - start
+        os.close(read)
+        os.close(devnull)
+        code = os.waitstatus_to_exitcode(status)
+        if code != self.expect:
+            raise SystemExit(f"bench: '{self.label}' exited {code} (expected {self.expect}): {' '.join(self.argv)}")
+        self.seconds.append(elapsed)
+        with open(Command.rss_file) as file:
+            self.rss_kb.append(int(file.read().split()[-1]))
+
+
+class Row:
+    def __init__(self, name, subject, anchors, bound):
+        self.name, self.subject, self.anchors, self.bound = name, subject, anchors, bound
+
+    @property
+    def commands(self):
+        return [self.subject] + self.anchors
+
+
+def milliseconds(values):
+    return statistics.median(values) * 1000, min(values) * 1000, max(values) * 1000
+
+
+def table(rows, rounds):
+    lines = [f"| measure | command | median ms | min | max | peak RSS MB | ratio |",
+             "|---|---|---:|---:|---:|---:|---|"]
+    for row in rows:
+        subject_median = statistics.median(row.subject.seconds)
+        for command in row.commands:
+            median, low, high = milliseconds(command.seconds)
+            rss = statistics.median(command.rss_kb) / 1024
+            if command is row.subject:
+                ratio = " ".join(f"{subject_median / statistics.median(a.seconds):.2f}× {a.label}" for a in row.anchors)
+            else:
+                ratio = "anchor"
+            lines.append(f"| {row.name if command is row.subject else ''} | {command.label} | {median:.1f} | "
+                         f"{low:.1f} | {high:.1f} | {rss:.1f} | {ratio} |")
+    return "\n".join(lines) + f"\n\n{rounds} rounds, interleaved; ratio: fpbridge's median over the anchor's.\n"
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--rounds", type=int, default=15)
+    parser.add_argument("--binary", default=None, help="the fpbridge binary (default: the release build)")
+    parser.add_argument("--smoke", action="store_true", help="2 rounds: proves every command runs, measures nothing")
+    arguments = parser.parse_args()
+    rounds = 2 if arguments.smoke else arguments.rounds
+    if rounds < 1:
+        parser.error("--rounds must be at least 1")
+    fpbridge = arguments.binary or os.path.join(ROOT, ".build", "release", "fpbridge")
+    if not os.access(fpbridge, os.X_OK):
+        raise SystemExit(f"bench: no fpbridge binary at {fpbridge}; build it first (bench/run.sh does)")
+
+    work = tempfile.mkdtemp(prefix="fpbridge-bench-")
+    fprintd = Fprintd(work)
+    try:
+        compile_floor(work)
+        floor = lambda name: os.path.join(work, name)
+        vdrive = floor("vdrive")
+        Command.vdrive, Command.rss_file = vdrive, os.path.join(work, "rss")
+        user = os.environ.get("USER") or subprocess.run(["id", "-un"], capture_output=True, text=True).stdout.strip()
+        socket = os.path.join(work, "vd.sock")
+        env = dict(os.environ, FP_VIRTUAL_DEVICE=socket, FP_DRIVERS_WHITELIST="virtual_device",
+                   FPBRIDGE_STATE_DIR=os.path.join(work, "state"), FPBRIDGE_READER="libfprint:virtual_device")
+        fprintd.start()
+        fenv = dict(fprintd.env)
+
+        def drive(scans, command, device=socket, after=None):
+            argv = [vdrive, "--device", device]
+            if after:
+                argv += ["--after", after]
+            for scan in scans:
+                argv += ["--scan", scan]
+            return argv + ["--"] + command
+
+        five = ["p1"] * 5
+        # What every verify needs: one enrolled print in each program's own store.
+        setup = [
+            Command("passcode", [fpbridge, "passcode", "set", "--passcode-stdin"], env, PASSCODE),
+            Command("fpbridge enroll", drive(five, [fpbridge, "enroll", "--finger", "right-index", "--passcode-stdin"]),
+                    env, PASSCODE),
+            Command("C enroll", drive(five, [floor("floor-enroll"), user, os.path.join(work, "print.fp")]), env),
+            Command("fprintd enroll", drive(five, ["fprintd-enroll", "-f", "right-index-finger", user],
+                                            device=fprintd.socket, after="Enrolling"), fenv),
+        ]
+        for command in setup:
+            command.run()
+
+        enumerate_floor = lambda: Command("C enumerate", [floor("floor-enumerate")], env)
+        rows = [
+            Row("cold start: --help", Command("fpbridge --help", [fpbridge, "--help"], env), [enumerate_floor()],
+                "process start-up: dynamic loading, Swift runtime, argument parsing"),
+            Row("cold start: status", Command("fpbridge status", [fpbridge, "status"], env), [enumerate_floor()],
+                "start-up plus libfprint context and enumeration, state files read"),
+            Row("cold start: can-evaluate", Command("fpbridge can-evaluate", [fpbridge, "can-evaluate"], env),
+                [enumerate_floor()], "start-up plus enumeration, passcode, prints and counter read"),
+            Row("enroll (virtual_device, 5 scans)",
+                Command("fpbridge enroll", drive(five, [fpbridge, "enroll", "--finger", "left-index", "--replace",
+                                                        "--passcode-stdin"]), env, PASSCODE),
+                [Command("C floor enroll", drive(five, [floor("floor-enroll"), user, os.path.join(work, "print2.fp")]), env),
+                 Command("fprintd-enroll", drive(five, ["fprintd-enroll", "-f", "left-index-finger", user],
+                                                 device=fprintd.socket, after="Enrolling"), fenv)],
+                "the passcode's scrypt check (N=32768) before the scans, then five scans"),
+            Row("verify (virtual_device)",
+                Command("fpbridge verify", drive(["p1"], [fpbridge, "verify", "--finger", "right-index"]), env),
+                [Command("C floor verify", drive(["p1"], [floor("floor-verify"), os.path.join(work, "print.fp")]), env),
+                 Command("fprintd-verify", drive(["p1"], ["fprintd-verify", "-f", "right-index-finger", user],
+                                                 device=fprintd.socket, after="Verify started"), fenv)],
+                "open + one scan + match + close; fprintd's daemon is warm, its client is one process"),
+        ]
+        for _ in range(rounds):
+            for row in rows:
+                for command in row.commands:
+                    command.run()
+        print(table(rows, rounds))
+        print("What bounds each row:")
+        for row in rows:
+            print(f"- {row.name}: {row.bound}")
+    finally:
+        fprintd.stop()
+        shutil.rmtree(work, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()
