@@ -4,16 +4,20 @@ UDEVDIR ?= /etc/udev/rules.d
 GROUP ?= fpbridge
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: build demo test fuzz rules install uninstall
+.PHONY: build demo test bench fuzz rules install uninstall
 
 build:
-	swift build -c release --product fpbridge
+	swift build -c release --static-swift-stdlib --product fpbridge
 
 demo:
 	bash scripts/demo.sh
 
 test:
 	bash scripts/test.sh
+
+# fpbridge against the C floor and fprintd; prints the table (see BENCHMARKS.md).
+bench:
+	bash bench/run.sh
 
 # Coverage-guided fuzzing of every parser; SECONDS per target (default 60).
 fuzz:
