@@ -23,7 +23,7 @@ public struct FPBridgeSettings: Sendable {
     public var stateDirectory: StateDirectory
     /// The user whose prints and passcode are used.
     public var user: String
-    /// The limits and timeouts; nil reads `config.json` in ``stateDirectory`` at each evaluation.
+    /// The limits and timeouts; nil reads `config.json` in ``stateDirectory`` when a context first needs them.
     public var configuration: AuthConfiguration?
     /// Asks for the passcode; nil asks on the terminal when there is one, and otherwise
     /// treats the passcode as not given (``LAError/Code/userCancel``).
