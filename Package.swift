@@ -6,6 +6,7 @@ let package = Package(
     platforms: [.macOS(.v14)],
     products: [
         .executable(name: "fpbridge", targets: ["fpbridge"]),
+        .executable(name: "fpbridged", targets: ["fpbridged"]),
         .library(name: "LocalAuthentication", targets: ["LocalAuthentication"]),
         .library(name: "FPAuthentication", targets: ["FPAuthentication"]),
         .library(name: "FPReaders", targets: ["FPReaders"]),
@@ -16,6 +17,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: []),
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
     ],
     targets: [
         .systemLibrary(
@@ -56,10 +59,35 @@ let package = Package(
         ),
         .target(name: "FPTerminal", dependencies: ["FPAuthentication"]),
         .target(name: "LocalAuthentication", dependencies: ["FPAuthentication", "FPTerminal"]),
+        .target(name: "FPLocalAPI", dependencies: ["FPCore", "FPReaders", "FPStore", "FPAuthentication"]),
+        .target(
+            name: "FPService",
+            dependencies: [
+                "FPLocalAPI", "FPAuthentication", "FPReaders", "FPStore",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .target(
+            name: "FPServiceClient",
+            dependencies: [
+                "FPLocalAPI", "FPAuthentication",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            ]
+        ),
+        .executableTarget(
+            name: "fpbridged",
+            dependencies: [
+                "FPService", "CProcessSecurity",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         .executableTarget(
             name: "fpbridge",
             dependencies: [
                 "FPCore", "FPReaders", "FPStore", "FPAuthentication", "FPTerminal", "FPImaging", "CProcessSecurity",
+                "FPLocalAPI", "FPServiceClient",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]

@@ -9,4 +9,11 @@ public struct AuthSuccess: Sendable, Hashable {
     public let user: String
     /// The matched finger, when a fingerprint decided.
     public let finger: Finger?
+
+    /// A success as an engine reports it (or as a service reported it to its client).
+    public init(method: AuthMethod, user: String, finger: Finger?) {
+        self.method = method
+        self.user = user
+        self.finger = finger
+    }
 }

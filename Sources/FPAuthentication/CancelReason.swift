@@ -11,7 +11,7 @@ public enum CancelReason: Sendable, Hashable {
     /// The app invalidated the context.
     case app
 
-    var error: AuthError {
+    package var error: AuthError {
         switch self {
         case .user: AuthError(.userCancel, "cancelled by the user")
         case .system: AuthError(.systemCancel, "cancelled by the system")

@@ -2,7 +2,7 @@ import FPStore
 import Foundation
 
 /// What the counters of one scope mean right now, as the engine will apply them.
-public struct LockoutStatus: Sendable, Hashable {
+public struct LockoutStatus: Sendable, Hashable, Codable {
     /// Consecutive failed matches; nil when the counter is damaged and unknown.
     public let failures: Int?
     /// Failed matches left before the next lockout (0 while locked).

@@ -1,5 +1,5 @@
 /// Turns driver and device ids into safe single path components, and checks user names.
-enum PathComponent {
+package enum PathComponent {
     private static let safe = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-".utf8)
 
     /// Percent-encodes everything but letters, digits, `.`, `_` and `-` (and a leading `.`).
@@ -15,7 +15,7 @@ enum PathComponent {
         return result.isEmpty ? "%" : result
     }
 
-    static func validateUser(_ name: String) throws(StoreError) {
+    package static func validateUser(_ name: String) throws(StoreError) {
         guard !name.isEmpty, name.utf8.count <= 64, !name.hasPrefix("."),
               name.utf8.allSatisfy({ safe.contains($0) })
         else { throw .invalidUserName(name) }

@@ -1,0 +1,88 @@
+import FPAuthentication
+
+/// Who and what a request is about. `user` defaults to the caller's own user; acting for another
+/// needs the admin group (or the kiosk group, for evaluations). `reader` and `stateDirectory`
+/// are accepted only by a service started with `--test-mode`.
+package protocol TargetedRequest: Codable, Sendable {
+    var user: String? { get }
+    var reader: String? { get }
+    var stateDirectory: String? { get }
+}
+
+/// `POST /v1/evaluations`: one evaluation, streamed.
+package struct EvaluationRequest: TargetedRequest {
+    /// What to run: `evaluate` (a policy), `recover` (lockout → passcode → biometrics),
+    /// `verify` (the user's finger, no passcode needed), `identify` (who is this), `unlock` (passcode only).
+    package enum Operation: String, Codable, Sendable { case evaluate, recover, verify, identify, unlock }
+
+    package var operation: Operation
+    package var policy: String?
+    package var reason: String?
+    package var fingers: [Finger]?
+    package var attempts: Int?
+    package var fallbackTitle: String?
+    package var cancelTitle: String?
+    package var interactionNotAllowed: Bool?
+    package var timeoutSeconds: Double?
+    /// False: a busy reader answers `readerBusy` at once instead of waiting in line.
+    package var wait: Bool?
+    package var user: String?
+    package var reader: String?
+    package var stateDirectory: String?
+
+    package init(operation: Operation) { self.operation = operation }
+}
+
+/// `POST /v1/can-evaluate`.
+package struct CanEvaluateRequest: TargetedRequest {
+    package var policy: String
+    package var user: String?
+    package var reader: String?
+    package var stateDirectory: String?
+
+    package init(policy: String) { self.policy = policy }
+}
+
+/// `POST /v1/enrollments`: enrolls a finger, streamed; the current passcode is asked for on the stream.
+package struct EnrollmentRequest: TargetedRequest {
+    package var finger: Finger
+    package var replace: Bool?
+    package var user: String?
+    package var reader: String?
+    package var stateDirectory: String?
+
+    package init(finger: Finger) { self.finger = finger }
+}
+
+/// `POST /v1/prints/delete`: one finger, or all with `finger` absent and `all` true.
+package struct DeletePrintsRequest: TargetedRequest {
+    package var finger: Finger?
+    package var all: Bool?
+    package var user: String?
+    package var reader: String?
+    package var stateDirectory: String?
+
+    package init(finger: Finger?) { self.finger = finger; all = finger == nil }
+}
+
+/// `POST /v1/passcode`: set, change or remove, streamed; the current passcode is asked for on the stream.
+package struct PasscodeRequest: TargetedRequest {
+    package enum Action: String, Codable, Sendable { case set, change, remove }
+
+    package var action: Action
+    /// The new passcode (set, change).
+    package var passcode: String?
+    package var user: String?
+    package var reader: String?
+    package var stateDirectory: String?
+
+    package init(action: Action) { self.action = action }
+}
+
+/// `POST /v1/operations/ID/passcode`: the answer to `passcodeRequested`; no passcode (or `cancel`) cancels.
+package struct PasscodeAnswer: Codable, Sendable {
+    package var passcode: String?
+    package var cancel: Bool?
+
+    package init(passcode: String?) { self.passcode = passcode; cancel = passcode == nil }
+}

@@ -1,0 +1,32 @@
+import FPAuthentication
+
+/// An ``AuthError`` as the API and `--json` write it: `{code, name, message, retryAfter?}`.
+package struct WireError: Codable, Sendable, Hashable {
+    package var code: Int
+    package var name: String
+    package var message: String
+    package var retryAfter: Double?
+
+    package init(_ error: AuthError) {
+        code = error.code.rawValue
+        name = error.code.name
+        message = error.message
+        retryAfter = error.retryAfter
+    }
+
+    /// The engine's error again; a code this side does not know is a reader failure, named as such.
+    package var error: AuthError {
+        guard let known = AuthErrorCode(rawValue: code) else {
+            return AuthError(.readerFailure, "the service answered with unknown code \(code) (\(name)): \(message)")
+        }
+        return AuthError(known, message, retryAfter: retryAfter)
+    }
+}
+
+/// The body of every refusal that is not a stream: `{"ok": false, "error": {...}}`, as the CLI's `--json`.
+package struct FailureBody: Codable, Sendable {
+    package var ok = false
+    package var error: WireError
+
+    package init(_ error: AuthError) { self.error = WireError(error) }
+}

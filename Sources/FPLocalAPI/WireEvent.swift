@@ -1,0 +1,61 @@
+import FPAuthentication
+
+/// An ``AuthEvent`` on the wire: `{"kind": "noMatch", "attemptsLeftInEvaluation": 2, ...}`.
+package struct WireEvent: Codable, Sendable, Hashable {
+    package var kind: String
+    package var scanType: ScanType?
+    package var retry: RetryReason?
+    package var attemptsLeftInEvaluation: Int?
+    package var attemptsLeftBeforeLockout: Int?
+    package var title: String?
+    package var text: String?
+    package var user: String?
+    package var finger: Finger?
+
+    package init(_ event: AuthEvent) {
+        switch event {
+        case .presentFinger(let scanType): self.init(kind: "presentFinger", scanType: scanType)
+        case .retryHint(let reason): self.init(kind: "retryHint", retry: reason)
+        case .noMatch(let left, let beforeLockout):
+            self.init(kind: "noMatch", attemptsLeftInEvaluation: left, attemptsLeftBeforeLockout: beforeLockout)
+        case .fallbackOffered(let title): self.init(kind: "fallbackOffered", title: title)
+        case .lockedOut: self.init(kind: "lockedOut")
+        case .passcodeRequested(let left): self.init(kind: "passcodeRequested", attemptsLeftBeforeLockout: left)
+        case .passcodeRejected(let left): self.init(kind: "passcodeRejected", attemptsLeftBeforeLockout: left)
+        case .printSkipped(let text): self.init(kind: "printSkipped", text: text)
+        case .matched(let user, let finger): self.init(kind: "matched", user: user, finger: finger)
+        }
+    }
+
+    private init(kind: String, scanType: ScanType? = nil, retry: RetryReason? = nil, attemptsLeftInEvaluation: Int? = nil,
+                 attemptsLeftBeforeLockout: Int? = nil, title: String? = nil, text: String? = nil,
+                 user: String? = nil, finger: Finger? = nil) {
+        self.kind = kind
+        self.scanType = scanType
+        self.retry = retry
+        self.attemptsLeftInEvaluation = attemptsLeftInEvaluation
+        self.attemptsLeftBeforeLockout = attemptsLeftBeforeLockout
+        self.title = title
+        self.text = text
+        self.user = user
+        self.finger = finger
+    }
+
+    /// The engine's event again; nil for a kind this side does not know (a newer service), which is skipped.
+    package var event: AuthEvent? {
+        switch kind {
+        case "presentFinger": scanType.map(AuthEvent.presentFinger)
+        case "retryHint": retry.map(AuthEvent.retryHint)
+        case "noMatch":
+            .noMatch(attemptsLeftInEvaluation: attemptsLeftInEvaluation ?? 0,
+                     attemptsLeftBeforeLockout: attemptsLeftBeforeLockout ?? 0)
+        case "fallbackOffered": .fallbackOffered(title: title ?? "")
+        case "lockedOut": .lockedOut
+        case "passcodeRequested": .passcodeRequested(attemptsLeftBeforeLockout: attemptsLeftBeforeLockout ?? 0)
+        case "passcodeRejected": .passcodeRejected(attemptsLeftBeforeLockout: attemptsLeftBeforeLockout ?? 0)
+        case "printSkipped": .printSkipped(text ?? "")
+        case "matched": user.map { .matched(user: $0, finger: finger) }
+        default: nil
+        }
+    }
+}

@@ -1,0 +1,33 @@
+import FPLocalAPI
+import Foundation
+import Hummingbird
+import Logging
+
+/// `fpbridged`: the engine, the readers and the state behind a Unix socket.
+package struct FPBridgeService: Sendable {
+    package let configuration: ServiceConfiguration
+
+    package init(configuration: ServiceConfiguration) {
+        self.configuration = configuration
+    }
+
+    /// Serves until SIGTERM or SIGINT; `ready` runs once the socket accepts connections.
+    package func run(logger: Logger, ready: @escaping @Sendable () -> Void = {}) async throws {
+        try SocketPath.prepare(configuration.socketPath)
+        let router = Router(context: ServiceRequestContext.self)
+        ServiceRoutes(service: configuration, registry: OperationRegistry(), readers: ServiceReaders(arbiter: ReaderArbiter()))
+            .register(on: router)
+        let path = configuration.socketPath
+        let app = Application(
+            router: router,
+            server: .http1(configuration: .init(idleTimeout: .seconds(60))),
+            configuration: .init(address: .unixDomainSocket(path: path), serverName: "fpbridged"),
+            onServerRunning: { _ in
+                // Anyone may connect: what each caller may do is decided from its peer credentials.
+                chmod(path, 0o666)
+                ready()
+            },
+            logger: logger)
+        try await app.runService()
+    }
+}

@@ -1,0 +1,78 @@
+import FPAuthentication
+import FPLocalAPI
+import Foundation
+import Hummingbird
+
+/// Reading request bodies strictly and writing answers in the CLI's `{"ok": …}` shape.
+enum JSONBodies {
+    /// Decodes the body as `T`; malformed JSON, a wrong type, a missing or unknown field is a 400
+    /// naming it, a body over the cap a 413.
+    static func decode<T: Codable>(_ type: T.Type, from request: Request) async throws -> T {
+        let buffer: ByteBuffer
+        do { buffer = try await request.body.collect(upTo: LocalAPI.maximumBodyBytes) } catch {
+            throw ServiceRefusal(.contentTooLarge, .invalidInput, "the request body is over \(LocalAPI.maximumBodyBytes) bytes")
+        }
+        let data = Data(buffer: buffer)
+        let decoder = WireCoding.decoder()
+        let given: [String: JSONValue]
+        do { given = try decoder.decode([String: JSONValue].self, from: data) } catch {
+            throw ServiceRefusal.badRequest("the request body is not a JSON object")
+        }
+        let value: T
+        do { value = try decoder.decode(T.self, from: data) } catch let error as DecodingError {
+            throw ServiceRefusal.badRequest("the request body does not fit: \(describe(error))")
+        }
+        let known = (try? JSONValue(encoding: value)).flatMap { json -> Set<String>? in
+            if case .object(let fields) = json { return Set(fields.keys) }
+            return nil
+        } ?? []
+        let unknown = given.filter { !known.contains($0.key) && $0.value != .null }.keys.sorted()
+        if !unknown.isEmpty { throw ServiceRefusal.badRequest("unknown field(s): \(unknown.joined(separator: ", "))") }
+        return value
+    }
+
+    static func ok(_ value: some Encodable) -> Response {
+        var fields: [String: JSONValue] = [:]
+        if case .object(let object)? = try? JSONValue(encoding: value) { fields = object }
+        fields["ok"] = true
+        return response(.ok, JSONValue.object(fields))
+    }
+
+    static func refusal(_ refusal: ServiceRefusal) -> Response {
+        response(refusal.status, FailureBody(refusal.error))
+    }
+
+    /// An engine error before any stream: 4xx for what the caller can fix, 409 for state, 503 for the reader.
+    static func failure(_ error: AuthError) -> Response {
+        let status: HTTPResponse.Status = switch error.code {
+        case .invalidInput: .badRequest
+        case .notFound: .notFound
+        case .alreadyEnrolled, .passcodeNotSet, .biometryNotEnrolled, .biometryLockout, .passcodeLockout, .stateDamaged: .conflict
+        case .readerBusy, .biometryNotAvailable, .readerTooHot, .readerFailure, .biometryDisconnected: .serviceUnavailable
+        default: .unprocessableContent
+        }
+        return response(status, FailureBody(error))
+    }
+
+    private static func response(_ status: HTTPResponse.Status, _ value: some Encodable) -> Response {
+        var headers = HTTPFields()
+        headers[.contentType] = "application/json"
+        var data = (try? WireCoding.encoder().encode(value)) ?? Data("{}".utf8)
+        data.append(0x0A)
+        return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: data)))
+    }
+
+    private static func describe(_ error: DecodingError) -> String {
+        func path(_ context: DecodingError.Context) -> String {
+            let text = context.codingPath.map(\.stringValue).joined(separator: ".")
+            return text.isEmpty ? "the body" : "'\(text)'"
+        }
+        switch error {
+        case .keyNotFound(let key, _): return "missing field '\(key.stringValue)'"
+        case .typeMismatch(_, let context): return "\(path(context)) has the wrong type"
+        case .valueNotFound(_, let context): return "\(path(context)) is null"
+        case .dataCorrupted(let context): return "\(path(context)): \(context.debugDescription)"
+        @unknown default: return "\(error)"
+        }
+    }
+}

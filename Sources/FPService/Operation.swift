@@ -1,0 +1,79 @@
+import FPAuthentication
+import FPLocalAPI
+import Foundation
+import Synchronization
+
+/// A streamed operation in progress: who started it, and the buttons a client may press on it.
+package final class Operation: Sendable {
+    package let id: String
+    package let owner: UInt32
+    package let prompt: RemotePrompt
+    private let context = Mutex<AuthenticationContext?>(nil)
+    private let task = Mutex<Task<Void, Never>?>(nil)
+    private let reason = Mutex<CancelReason?>(nil)
+
+    init(owner: UInt32, prompt: RemotePrompt) {
+        var bytes = [UInt8](repeating: 0, count: 16)
+        for index in bytes.indices { bytes[index] = UInt8.random(in: 0...255) }
+        id = bytes.map { String($0, radix: 16).count == 1 ? "0" + String($0, radix: 16) : String($0, radix: 16) }.joined()
+        self.owner = owner
+        self.prompt = prompt
+    }
+
+    /// The engine context the buttons act on, once the operation has one.
+    package func attach(_ context: AuthenticationContext) {
+        self.context.withLock { $0 = context }
+    }
+
+    func attach(_ task: Task<Void, Never>) {
+        self.task.withLock { $0 = task }
+    }
+
+    /// The fallback button; false when it is not shown (yet).
+    package func chooseFallback() -> Bool {
+        context.withLock { $0 }?.chooseFallback() ?? false
+    }
+
+    /// The cancel button (or a client gone): the engine ends with the reason's error.
+    package func cancel(_ reason: CancelReason) {
+        self.reason.withLock { $0 = $0 ?? reason }
+        context.withLock { $0 }?.cancel(reason)
+        _ = prompt.answer(nil)
+        task.withLock { $0 }?.cancel()
+    }
+
+    /// The error an operation ended by a button or a lost client reports, whatever the engine saw.
+    func outcome(_ error: any Error) -> AuthError {
+        let mapped = AuthError(error)
+        guard let reason = reason.withLock({ $0 }),
+              error is CancellationError || [.systemCancel, .readerFailure, .timedOut].contains(mapped.code)
+        else { return mapped }
+        return reason.error
+    }
+}
+
+/// The operations in progress, by id, for the control endpoints.
+package final class OperationRegistry: Sendable {
+    private let operations = Mutex<[String: Operation]>([:])
+
+    package init() {}
+
+    func add(_ operation: Operation) {
+        operations.withLock { $0[operation.id] = operation }
+    }
+
+    func remove(_ operation: Operation) {
+        _ = operations.withLock { $0.removeValue(forKey: operation.id) }
+    }
+
+    /// The operation, if it runs and the caller started it (root may reach any).
+    package func find(_ id: String, caller: Caller) throws(ServiceRefusal) -> Operation {
+        guard let operation = operations.withLock({ $0[id] }),
+              operation.owner == caller.credentials.uid || caller.credentials.uid == 0
+        else { throw ServiceRefusal(.notFound, .notFound, "no operation \(id) of \(caller.user) is running") }
+        return operation
+    }
+
+    /// How many operations run (status, tests).
+    package var count: Int { operations.withLock { $0.count } }
+}

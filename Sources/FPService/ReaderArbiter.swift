@@ -1,0 +1,73 @@
+import FPAuthentication
+import Foundation
+
+/// One operation per reader at a time; later callers wait in order of arrival, each up to
+/// its own timeout, or are refused at once when they asked not to wait.
+package actor ReaderArbiter {
+    private struct Waiter {
+        let id: UUID
+        let continuation: CheckedContinuation<Bool, Never>
+    }
+
+    private var busy: Set<ReaderIdentity> = []
+    private var queues: [ReaderIdentity: [Waiter]] = [:]
+
+    package init() {}
+
+    /// Runs `body` as the reader's only user.
+    /// - Throws: ``AuthErrorCode/readerBusy`` when the reader stays busy past `timeout` (or at once without `wait`).
+    package func withReader<T: Sendable>(_ reader: ReaderIdentity, wait: Bool, timeout: TimeInterval,
+                                         _ body: @Sendable () async throws -> T) async throws -> T {
+        try await acquire(reader, wait: wait, timeout: timeout)
+        do {
+            let result = try await body()
+            release(reader)
+            return result
+        } catch {
+            release(reader)
+            throw error
+        }
+    }
+
+    private func acquire(_ reader: ReaderIdentity, wait: Bool, timeout: TimeInterval) async throws {
+        if !busy.contains(reader) {
+            busy.insert(reader)
+            return
+        }
+        guard wait else { throw AuthError(.readerBusy, "the reader \(reader) is serving another operation") }
+        let id = UUID()
+        let timer = Task { [weak self] in
+            try? await Task.sleep(for: .seconds(timeout))
+            await self?.giveUp(id, reader: reader)
+        }
+        defer { timer.cancel() }
+        let granted = await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                queues[reader, default: []].append(Waiter(id: id, continuation: continuation))
+            }
+        } onCancel: {
+            Task { await self.giveUp(id, reader: reader) }
+        }
+        guard granted else {
+            if Task.isCancelled { throw CancellationError() }
+            throw AuthError(.readerBusy, "the reader \(reader) stayed busy for \(Int(timeout)) s", retryAfter: 1)
+        }
+    }
+
+    private func release(_ reader: ReaderIdentity) {
+        if var queue = queues[reader], !queue.isEmpty {
+            let next = queue.removeFirst()
+            queues[reader] = queue
+            next.continuation.resume(returning: true)  // the reader stays busy, now for `next`
+        } else {
+            busy.remove(reader)
+        }
+    }
+
+    private func giveUp(_ id: UUID, reader: ReaderIdentity) {
+        guard var queue = queues[reader], let index = queue.firstIndex(where: { $0.id == id }) else { return }
+        let waiter = queue.remove(at: index)
+        queues[reader] = queue
+        waiter.continuation.resume(returning: false)
+    }
+}

@@ -1,0 +1,69 @@
+import FPAuthentication
+import FPLocalAPI
+
+/// What a request may touch, decided from the caller's credentials and the service's mode:
+/// whose state, which reader, which state directory.
+package struct RequestTarget: Sendable {
+    /// What the request does, for the rules on acting for another user.
+    package enum Purpose: Sendable {
+        /// Reading or changing the user's own state (status, prints, passcode, enrollment, keys).
+        case manage
+        /// A verification of a named user: kiosks may run it for the user they identified.
+        case evaluate
+        /// Who is at the reader: admins and kiosks only, since it tells who is enrolled.
+        case identify
+    }
+
+    package var user: String
+    package var selection: ReaderSelection
+    package var stateDirectory: StateDirectory
+
+    package init(_ request: some TargetedRequest, caller: Caller, service: ServiceConfiguration,
+                 purpose: Purpose) throws(ServiceRefusal) {
+        try self.init(user: request.user, reader: request.reader, stateDirectory: request.stateDirectory,
+                      caller: caller, service: service, purpose: purpose)
+    }
+
+    package init(user requested: String?, reader: String?, stateDirectory: String?, caller: Caller,
+                 service: ServiceConfiguration, purpose: Purpose) throws(ServiceRefusal) {
+        let user = requested ?? caller.user
+        if purpose == .identify, !(caller.isAdmin || caller.isKiosk) {
+            throw .forbidden("\(caller.user) may not identify: it tells who is enrolled; "
+                             + "it needs the admin group '\(service.adminGroup)' or the kiosk group '\(service.kioskGroup)'")
+        }
+        if user != caller.user, !(caller.isAdmin || (purpose == .evaluate && caller.isKiosk)) {
+            throw .forbidden("\(caller.user) may act only for itself, not for \(user); "
+                             + "acting for another user needs the admin group '\(service.adminGroup)'")
+        }
+        do { try PathComponent.validateUser(user) } catch {
+            throw .badRequest("invalid user name '\(user)': \(error)")
+        }
+        self.user = user
+        if let reader {
+            let selection: ReaderSelection
+            do { selection = try ReaderSelection(parsing: reader) } catch {
+                throw .badRequest("invalid reader '\(reader)': \(error)")
+            }
+            if case .fake = selection, !service.testMode {
+                throw .forbidden("the fake reader is refused: this service was not started with --test-mode")
+            }
+            self.selection = selection
+        } else {
+            selection = service.reader
+        }
+        if let stateDirectory {
+            guard service.testMode else {
+                throw .forbidden("a state directory chosen by the client is refused: this service was not started with --test-mode")
+            }
+            guard stateDirectory.hasPrefix("/") else { throw .badRequest("stateDirectory must be an absolute path") }
+            self.stateDirectory = StateDirectory(path: stateDirectory)
+        } else {
+            self.stateDirectory = service.stateDirectory
+        }
+    }
+
+    /// The limits and timeouts of the state directory (a damaged config.json is an error naming it).
+    package func configuration() throws(AuthError) -> AuthConfiguration {
+        try AuthConfiguration.load(from: stateDirectory)
+    }
+}

@@ -1,0 +1,30 @@
+import FPAuthentication
+import FPLocalAPI
+
+/// How `fpbridged` runs: where it listens and keeps state, who administers it, and
+/// whether test paths (fake reader, client-chosen state) are allowed.
+package struct ServiceConfiguration: Sendable {
+    package var socketPath: String
+    package var stateDirectory: StateDirectory
+    /// The reader used when a request names none (production requests may name only libfprint ones).
+    package var reader: ReaderSelection
+    /// Members act for any user (enroll for others, repair, status of all). Root always may.
+    package var adminGroup: String
+    /// Members may identify and evaluate on behalf of the user identified.
+    package var kioskGroup: String
+    /// Allows the fake reader and `stateDirectory` in requests; said in every status.
+    package var testMode: Bool
+
+    package init(socketPath: String, stateDirectory: StateDirectory, reader: ReaderSelection,
+                 adminGroup: String = "fpbridge-admin", kioskGroup: String = "fpbridge-kiosk", testMode: Bool = false) {
+        self.socketPath = socketPath
+        self.stateDirectory = stateDirectory
+        self.reader = reader
+        self.adminGroup = adminGroup
+        self.kioskGroup = kioskGroup
+        self.testMode = testMode
+    }
+
+    /// The mode name status reports.
+    package var mode: String { testMode ? "service (test mode)" : "service" }
+}

@@ -1,0 +1,152 @@
+import FPAuthentication
+import FPLocalAPI
+import Foundation
+import Hummingbird
+import NIOCore
+
+extension ServiceRoutes {
+    func evaluation(_ request: Request, _ caller: Caller, _ channel: any Channel) async throws -> Response {
+        let body = try await JSONBodies.decode(EvaluationRequest.self, from: request)
+        let purpose: RequestTarget.Purpose = body.operation == .identify ? .identify : .evaluate
+        let target = try RequestTarget(body, caller: caller, service: service, purpose: purpose)
+        var settings = try target.configuration()
+        if let timeout = body.timeoutSeconds {
+            guard timeout > 0, timeout <= AuthConfiguration.maximumScanTimeout else {
+                throw ServiceRefusal.badRequest("timeoutSeconds must be more than 0 and at most \(Int(AuthConfiguration.maximumScanTimeout))")
+            }
+            settings.scanTimeoutSeconds = timeout
+        }
+        let configuration = settings
+        if let attempts = body.attempts, attempts < 1 { throw ServiceRefusal.badRequest("attempts must be at least 1") }
+        let policy = try Self.policy(body.policy)
+        let reason = body.reason ?? "Authenticate"
+        let options = BiometricOptions(fingers: body.fingers.map(Set.init), maxFailedMatches: body.attempts)
+        let needsReader = [.verify, .identify].contains(body.operation)
+        return stream.response(caller: caller, channel: channel) { operation, send in
+            try await readers.with(target, required: needsReader, wait: body.wait ?? true,
+                                   timeout: configuration.scanTimeoutSeconds) { reader in
+                let context = AuthenticationContext(environment: AuthEnvironment(
+                    user: target.user, reader: reader, stateDirectory: target.stateDirectory, configuration: configuration))
+                context.fallbackTitle = body.fallbackTitle
+                context.cancelTitle = body.cancelTitle
+                context.interactionNotAllowed = body.interactionNotAllowed ?? false
+                operation.attach(context)
+                let success = try await Self.forwardingEvents(of: context, to: send) {
+                    switch body.operation {
+                    case .evaluate: try await context.evaluate(policy, reason: reason, prompt: operation.prompt, options: options)
+                    case .recover: try await context.recoverAndEvaluate(reason: reason, prompt: operation.prompt, options: options)
+                    case .verify: try await context.verifyFinger(reason: reason, options: options)
+                    case .identify: try await context.identify(reason: reason, options: options)
+                    case .unlock: try await context.unlockWithPasscode(reason: reason, prompt: operation.prompt)
+                    }
+                }
+                return try JSONValue(encoding: EvaluationResult(success))
+            }
+        }
+    }
+
+    func enrollment(_ request: Request, _ caller: Caller, _ channel: any Channel) async throws -> Response {
+        let body = try await JSONBodies.decode(EnrollmentRequest.self, from: request)
+        let target = try RequestTarget(body, caller: caller, service: service, purpose: .manage)
+        let configuration = try target.configuration()
+        return stream.response(caller: caller, channel: channel) { operation, send in
+            try await readers.with(target, required: true, wait: true, timeout: configuration.scanTimeoutSeconds) { reader in
+                let context = AuthenticationContext(environment: AuthEnvironment(
+                    user: target.user, reader: reader, stateDirectory: target.stateDirectory, configuration: configuration))
+                var saved: PrintSummary?
+                for try await update in context.enroll(body.finger, replace: body.replace ?? false, prompt: operation.prompt) {
+                    send(.enrollment(update))
+                    if case .saved(let record) = update { saved = PrintSummary(record) }
+                }
+                guard let saved else { throw AuthError(.readerFailure, "the reader ended the enrollment without a print") }
+                return try JSONValue(encoding: saved)
+            }
+        }
+    }
+
+    func passcode(_ request: Request, _ caller: Caller, _ channel: any Channel) async throws -> Response {
+        let body = try await JSONBodies.decode(PasscodeRequest.self, from: request)
+        let target = try RequestTarget(body, caller: caller, service: service, purpose: .manage)
+        let configuration = try target.configuration()
+        let new = body.passcode.map { Passcode($0) }
+        if body.action != .remove, new == nil { throw ServiceRefusal.badRequest("missing field 'passcode' (the new passcode)") }
+        return stream.response(caller: caller, channel: channel) { operation, send in
+            // Removing the passcode removes the prints, from a sensor too: the reader is used when present.
+            try await readers.with(target, required: false, wait: true, timeout: configuration.scanTimeoutSeconds) { reader in
+                let context = AuthenticationContext(environment: AuthEnvironment(
+                    user: target.user, reader: reader, stateDirectory: target.stateDirectory, configuration: configuration))
+                operation.attach(context)
+                return try await Self.forwardingEvents(of: context, to: send) {
+                    switch body.action {
+                    case .set:
+                        try await context.passcode.set(new!, prompt: operation.prompt)
+                        return try JSONValue(encoding: RemovedPrints(user: target.user, removed: []))
+                    case .change:
+                        try await context.passcode.change(to: new!, prompt: operation.prompt)
+                        return try JSONValue(encoding: RemovedPrints(user: target.user, removed: []))
+                    case .remove:
+                        let removed = try await context.passcode.remove(prompt: operation.prompt)
+                        return try JSONValue(encoding: RemovedPrints(user: target.user, removed: removed))
+                    }
+                }
+            }
+        }
+    }
+
+    func delete(_ request: Request, _ caller: Caller) async throws -> Response {
+        let body = try await JSONBodies.decode(DeletePrintsRequest.self, from: request)
+        guard (body.finger == nil) == (body.all ?? false) else {
+            throw ServiceRefusal.badRequest("give either 'finger' or 'all': true")
+        }
+        let target = try RequestTarget(body, caller: caller, service: service, purpose: .manage)
+        let configuration = try target.configuration()
+        let removed = try await readers.with(target, required: true, wait: true, timeout: configuration.scanTimeoutSeconds) { reader in
+            try await AuthenticationContext(environment: AuthEnvironment(
+                user: target.user, reader: reader, stateDirectory: target.stateDirectory, configuration: configuration))
+                .deletePrints(body.finger)
+        }
+        return JSONBodies.ok(RemovedPrints(user: target.user, removed: removed))
+    }
+
+    /// `/v1/operations/ID/fallback|cancel|passcode`: the buttons of a running operation, for its owner only.
+    func press(_ request: Request, _ context: ServiceRequestContext, _ caller: Caller) async throws -> Response {
+        let id = context.parameters.get("id") ?? ""
+        let button = context.parameters.get("button") ?? ""
+        let operation = try registry.find(id, caller: caller)
+        switch button {
+        case "fallback":
+            let taken = operation.chooseFallback()
+            return JSONBodies.ok(["taken": JSONValue.bool(taken)])
+        case "cancel":
+            operation.cancel(.user)
+            return JSONBodies.ok(["cancelled": JSONValue.bool(true)])
+        case "passcode":
+            let answer = try await JSONBodies.decode(PasscodeAnswer.self, from: request)
+            let passcode = answer.cancel == true ? nil : answer.passcode.map { Passcode($0) }
+            guard operation.prompt.answer(passcode) else {
+                throw ServiceRefusal(.conflict, .invalidInput, "operation \(id) is not asking for a passcode now")
+            }
+            return JSONBodies.ok(["answered": JSONValue.bool(true)])
+        default:
+            throw ServiceRefusal(.notFound, .notFound, "no button '\(button)'; use fallback, cancel or passcode")
+        }
+    }
+
+    /// Runs an engine call with the context's events sent as they happen, flushed before the result.
+    static func forwardingEvents<T: Sendable>(of context: AuthenticationContext, to send: @escaping @Sendable (StreamLine) -> Void,
+                                              _ body: () async throws -> T) async throws -> T {
+        let events = Task {
+            for await event in context.events { send(.event(event)) }
+        }
+        do {
+            let result = try await body()
+            context.invalidate()
+            await events.value
+            return result
+        } catch {
+            context.invalidate()
+            await events.value
+            throw error
+        }
+    }
+}

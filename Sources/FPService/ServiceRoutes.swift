@@ -1,0 +1,106 @@
+import FPAuthentication
+import FPLocalAPI
+import Foundation
+import Hummingbird
+
+/// The local API's routes; each authorises from the peer credentials, then calls the engine.
+/// See `api/fpbridged.openapi.yaml`.
+struct ServiceRoutes: Sendable {
+    let service: ServiceConfiguration
+    let registry: OperationRegistry
+    let readers: ServiceReaders
+
+    var stream: OperationStream { OperationStream(registry: registry) }
+
+    func register(on router: Router<ServiceRequestContext>) {
+        let api = router.group(RouterPath(LocalAPI.prefix))
+        api.get("service") { _, context in try await handle(context) { caller in JSONBodies.ok(serviceInfo(caller)) } }
+        api.get("status") { request, context in try await handle(context) { caller in try await status(request, caller) } }
+        api.get("prints") { request, context in try await handle(context) { caller in try prints(request, caller) } }
+        api.post("prints/delete") { request, context in try await handle(context) { caller in try await delete(request, caller) } }
+        api.post("can-evaluate") { request, context in try await handle(context) { caller in try await canEvaluate(request, caller) } }
+        api.post("evaluations") { request, context in
+            try await handle(context) { caller in try await evaluation(request, caller, context.channel) }
+        }
+        api.post("enrollments") { request, context in
+            try await handle(context) { caller in try await enrollment(request, caller, context.channel) }
+        }
+        api.post("passcode") { request, context in
+            try await handle(context) { caller in try await passcode(request, caller, context.channel) }
+        }
+        api.post("operations/:id/:button") { request, context in
+            try await handle(context) { caller in try await press(request, context, caller) }
+        }
+    }
+
+    /// Authorises the connection, runs the route, and turns every refusal into the `{"ok": false}` body.
+    private func handle(_ context: ServiceRequestContext, _ body: (Caller) async throws -> Response) async throws -> Response {
+        do {
+            let caller = try Caller(try await PeerCredentials.of(context.channel), configuration: service)
+            return try await body(caller)
+        } catch let refusal as ServiceRefusal {
+            return JSONBodies.refusal(refusal)
+        } catch let error as AuthError {
+            return JSONBodies.failure(error)
+        }
+    }
+
+    // MARK: - Reading state
+
+    private func serviceInfo(_ caller: Caller) -> JSONValue {
+        ["mode": .string(service.mode), "testMode": .bool(service.testMode), "version": .string(ServiceVersion.current),
+         "caller": ["user": .string(caller.user), "uid": .int(Int(caller.credentials.uid)),
+                    "admin": .bool(caller.isAdmin), "kiosk": .bool(caller.isKiosk)],
+         "operations": .int(registry.count)]
+    }
+
+    private func query(_ request: Request, caller: Caller, purpose: RequestTarget.Purpose) throws -> RequestTarget {
+        let parameters = request.uri.queryParameters
+        let known: Set<String> = ["user", "reader", "stateDirectory"]
+        if let unknown = parameters.map({ String($0.key) }).first(where: { !known.contains($0) }) {
+            throw ServiceRefusal.badRequest("unknown query parameter '\(unknown)'")
+        }
+        return try RequestTarget(user: parameters["user"].map(String.init), reader: parameters["reader"].map(String.init),
+                                 stateDirectory: parameters["stateDirectory"].map(String.init),
+                                 caller: caller, service: service, purpose: purpose)
+    }
+
+    private func status(_ request: Request, _ caller: Caller) async throws -> Response {
+        let target = try query(request, caller: caller, purpose: .manage)
+        let context = AuthenticationContext(environment: AuthEnvironment(
+            user: target.user, reader: nil, stateDirectory: target.stateDirectory, configuration: try target.configuration()))
+        let report = try StatusReport(context: context, reader: await readers.peek(target),
+                                      mode: service.mode, testMode: service.testMode)
+        return JSONBodies.ok(report)
+    }
+
+    private func prints(_ request: Request, _ caller: Caller) throws -> Response {
+        let target = try query(request, caller: caller, purpose: .manage)
+        do {
+            let entries = try PrintStore(directory: target.stateDirectory).checkedEntries(user: target.user, reader: nil)
+            return JSONBodies.ok(PrintList(user: target.user, entries: entries))
+        } catch {
+            throw AuthError(error)
+        }
+    }
+
+    private func canEvaluate(_ request: Request, _ caller: Caller) async throws -> Response {
+        let body = try await JSONBodies.decode(CanEvaluateRequest.self, from: request)
+        let policy = try Self.policy(body.policy)
+        let target = try RequestTarget(body, caller: caller, service: service, purpose: .evaluate)
+        let configuration = try target.configuration()
+        let availability = try await readers.with(target, required: false, wait: false, timeout: 0) { reader in
+            await AuthenticationContext(environment: AuthEnvironment(
+                user: target.user, reader: reader, stateDirectory: target.stateDirectory, configuration: configuration))
+                .canEvaluate(policy)
+        }
+        return JSONBodies.ok(AvailabilityResult(user: target.user, availability))
+    }
+
+    static func policy(_ name: String?) throws(ServiceRefusal) -> AuthPolicy {
+        guard let policy = AuthPolicy(rawValue: name ?? AuthPolicy.biometrics.rawValue) else {
+            throw .badRequest("unknown policy '\(name ?? "")'; use biometrics or device-owner")
+        }
+        return policy
+    }
+}

@@ -1,0 +1,87 @@
+import ArgumentParser
+import FPLocalAPI
+import FPService
+import Foundation
+import Logging
+
+/// The `fpbridged` command: parses options, checks the mode, runs the service.
+struct FPBridged: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "fpbridged",
+        abstract: "The fpbridge service: owns the readers and the state, and serves the local API on a Unix socket.",
+        discussion: """
+        Every request is authorised from the socket's peer credentials: a caller acts for its own user; \
+        root and members of the admin group for any user; members of the kiosk group may identify and \
+        evaluate for the user identified. The fake reader and client-chosen state directories are refused \
+        unless --test-mode is given.
+
+        EXIT STATUS
+          0  stopped by SIGTERM or SIGINT
+          2  usage (bad option, test settings without --test-mode)
+          3  cannot start (socket in use, state directory unusable)
+        """,
+        version: "0.1.0")
+
+    @Option(help: "The socket to listen on.")
+    var socket = LocalAPI.systemSocket
+
+    @Option(help: "Where prints, counters, passcode hashes and keys live (created 0700 if missing).")
+    var stateDir = "/var/lib/fpbridge"
+
+    @Option(help: "The reader used when a request names none: auto, libfprint, libfprint:DRIVER (fake and fake:SCRIPT with --test-mode only).")
+    var reader = "auto"
+
+    @Option(help: "Members act for any user (enroll for others, status of all).")
+    var adminGroup = "fpbridge-admin"
+
+    @Option(help: "Members may identify and evaluate for the user identified.")
+    var kioskGroup = "fpbridge-kiosk"
+
+    @Flag(help: "Allow the fake reader and state directories chosen by clients (tests only; status says so).")
+    var testMode = false
+
+    @Flag(name: .shortAndLong, help: "Log each request on stderr.")
+    var verbose = false
+
+    func run() async throws {
+        let environment = ProcessInfo.processInfo.environment
+        if !testMode, let name = ["FPBRIDGE_READER", "FPBRIDGE_STATE_DIR"].first(where: { environment[$0] != nil }) {
+            throw ValidationError("\(name) is set: test settings are refused unless --test-mode is given")
+        }
+        let selection: ReaderSelection
+        do { selection = try ReaderSelection(parsing: reader) } catch { throw ValidationError("--reader: \(error)") }
+        if case .fake = selection, !testMode {
+            throw ValidationError("the fake reader is refused unless --test-mode is given")
+        }
+        guard stateDir.hasPrefix("/") else { throw ValidationError("--state-dir must be an absolute path") }
+        var logger = Logger(label: "fpbridged")
+        logger.logLevel = verbose ? .debug : .warning
+        let service = FPBridgeService(configuration: ServiceConfiguration(
+            socketPath: socket, stateDirectory: try Self.stateDirectory(stateDir), reader: selection,
+            adminGroup: adminGroup, kioskGroup: kioskGroup, testMode: testMode))
+        let mode = testMode ? "test mode: fake reader and client state directories allowed" : "system mode"
+        let socket = self.socket
+        do {
+            try await service.run(logger: logger) {
+                FileHandle.standardError.write(Data("fpbridged: listening on \(socket) (\(mode))\n".utf8))
+            }
+        } catch let error as ServiceStartError {
+            FileHandle.standardError.write(Data("fpbridged: \(error)\n".utf8))
+            throw ExitCode(3)
+        }
+    }
+
+    /// The state directory, created 0700 when missing (systemd's StateDirectory= does it in production).
+    private static func stateDirectory(_ path: String) throws -> StateDirectory {
+        if !FileManager.default.fileExists(atPath: path) {
+            do {
+                try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true,
+                                                        attributes: [.posixPermissions: 0o700])
+            } catch {
+                FileHandle.standardError.write(Data("fpbridged: cannot create the state directory \(path): \(error)\n".utf8))
+                throw ExitCode(3)
+            }
+        }
+        return StateDirectory(path: path)
+    }
+}
