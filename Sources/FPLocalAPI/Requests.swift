@@ -4,9 +4,9 @@ import FPAuthentication
 /// needs the admin group (or the kiosk group, for evaluations). `reader` and `stateDirectory`
 /// are accepted only by a service started with `--test-mode`.
 package protocol TargetedRequest: Codable, Sendable {
-    var user: String? { get }
-    var reader: String? { get }
-    var stateDirectory: String? { get }
+    var user: String? { get set }
+    var reader: String? { get set }
+    var stateDirectory: String? { get set }
 }
 
 /// `POST /v1/evaluations`: one evaluation, streamed.

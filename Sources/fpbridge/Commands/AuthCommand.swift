@@ -1,3 +1,4 @@
+import FPLocalAPI
 import ArgumentParser
 import FPAuthentication
 import FPTerminal
@@ -48,6 +49,20 @@ struct AuthCommand: AsyncParsableCommand {
             throw AuthError(.invalidInput, "--timeout must be more than 0 and at most \(Int(AuthConfiguration.maximumScanTimeout)) seconds")
         }
         let console = options.console
+        if let socket = try options.serviceSocket() {
+            var request = EvaluationRequest(operation: recover ? .recover : .evaluate)
+            request.policy = policy.rawValue
+            request.reason = reason
+            request.fallbackTitle = fallbackTitle
+            request.cancelTitle = cancelTitle
+            request.interactionNotAllowed = noInteraction
+            request.timeoutSeconds = timeout
+            if !noInteraction { console.note(reason) }
+            let success = try await ServiceSession.evaluate(socket, request, options: options,
+                                                            prompt: TerminalPrompt(fromStandardInput: passcodeStdin),
+                                                            fallbackKey: !(noInteraction || passcodeStdin))
+            return report(success, policy: policy)
+        }
         let success = try await ReaderSession.with(options, required: false) { reader in
             var environment = try ReaderSession.environment(options, reader: reader)
             if let timeout { environment.configuration.scanTimeoutSeconds = timeout }
@@ -68,7 +83,11 @@ struct AuthCommand: AsyncParsableCommand {
                 return try await context.evaluate(policy, reason: reason, prompt: prompt)
             }
         }
-        console.success("Authenticated \(success.user) by \(success.method.rawValue).",
+        report(success, policy: policy)
+    }
+
+    private func report(_ success: AuthSuccess, policy: AuthPolicy) {
+        options.console.success("Authenticated \(success.user) by \(success.method.rawValue).",
                         ["user": .string(success.user), "policy": .string(policy.rawValue),
                          "method": .string(success.method.rawValue), "finger": .optional(success.finger?.rawValue)])
     }

@@ -1,5 +1,7 @@
 import ArgumentParser
 import FPAuthentication
+import FPLocalAPI
+import FPServiceClient
 
 struct CanEvaluateCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -16,17 +18,24 @@ struct CanEvaluateCommand: AsyncParsableCommand {
         guard let policy = AuthPolicy(rawValue: policy) else {
             throw AuthError(.invalidInput, "unknown policy '\(policy)'; use biometrics or device-owner")
         }
-        let availability = try await ReaderSession.with(options, required: false) { reader in
-            await AuthenticationContext(environment: try ReaderSession.environment(options, reader: reader)).canEvaluate(policy)
+        let result: AvailabilityResult
+        if let socket = try options.serviceSocket() {
+            let request = ServiceSession.target(CanEvaluateRequest(policy: policy.rawValue), options)
+            result = try await ServiceClient.with(socket: socket) { try await $0.post("can-evaluate", request) }
+        } else {
+            let availability = try await ReaderSession.with(options, required: false) { reader in
+                await AuthenticationContext(environment: try ReaderSession.environment(options, reader: reader)).canEvaluate(policy)
+            }
+            result = AvailabilityResult(user: options.userName, availability)
         }
         let fields: [String: JSONValue] = [
-            "available": .bool(availability.available), "policy": .string(policy.rawValue),
-            "biometryType": .string(availability.biometryType.rawValue),
-            "scanType": .optional(availability.scanType?.rawValue), "user": .string(options.userName),
+            "available": .bool(result.error == nil), "policy": .string(policy.rawValue),
+            "biometryType": .string(result.biometryType.rawValue),
+            "scanType": .optional(result.scanType?.rawValue), "user": .string(result.user),
         ]
-        if let error = availability.error {
-            throw ExitCode(options.console.failure(error, fields))
+        if let error = result.error {
+            throw ExitCode(options.console.failure(error.error, fields))
         }
-        options.console.success("\(policy.rawValue) is available (biometry: \(availability.biometryType.rawValue)).", fields)
+        options.console.success("\(policy.rawValue) is available (biometry: \(result.biometryType.rawValue)).", fields)
     }
 }

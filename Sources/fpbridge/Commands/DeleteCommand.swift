@@ -1,5 +1,7 @@
 import ArgumentParser
 import FPAuthentication
+import FPLocalAPI
+import FPServiceClient
 
 struct DeleteCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -19,8 +21,15 @@ struct DeleteCommand: AsyncParsableCommand {
             throw AuthError(.invalidInput, "give either --finger NAME or --all")
         }
         let finger = try finger.map { name throws(AuthError) in try FingerOption.parse(name) }
-        let deleted = try await ReaderSession.with(options) { reader in
-            try await Enrollment(context: AuthenticationContext(environment: try ReaderSession.environment(options, reader: reader))).delete(finger)
+        let deleted: [PrintSummary]
+        if let socket = try options.serviceSocket() {
+            let request = ServiceSession.target(DeletePrintsRequest(finger: finger), options)
+            let result: RemovedPrints = try await ServiceClient.with(socket: socket) { try await $0.post("prints/delete", request) }
+            deleted = result.removed
+        } else {
+            deleted = try await ReaderSession.with(options) { reader in
+                try await Enrollment(context: AuthenticationContext(environment: try ReaderSession.environment(options, reader: reader))).delete(finger)
+            }.map(PrintSummary.init)
         }
         options.console.success(
             deleted.map { "Deleted \($0.user)'s \($0.finger.rawValue) on \($0.reader)." }.joined(separator: "\n"),

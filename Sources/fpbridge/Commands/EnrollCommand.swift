@@ -1,7 +1,9 @@
 import ArgumentParser
 import FPAuthentication
-import FPTerminal
+import FPLocalAPI
+import FPServiceClient
 import FPStore
+import FPTerminal
 
 struct EnrollCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -22,25 +24,39 @@ struct EnrollCommand: AsyncParsableCommand {
     func run() async throws {
         let finger = try FingerOption.parse(finger)
         let console = options.console
-        let record: PrintRecord = try await ReaderSession.with(options) { reader in
-            let environment = try ReaderSession.environment(options, reader: reader)
-            let context = AuthenticationContext(environment: environment)
-            let prompt = TerminalPrompt(fromStandardInput: passcodeStdin)
-            var saved: PrintRecord?
-            for try await update in Enrollment(context: context).enroll(finger, replace: replace, prompt: prompt) {
-                switch update {
-                case .presentFinger(let scanType, let stages):
-                    console.note("Enrolling \(environment.user)'s \(finger.rawValue) in \(stages) scans. "
-                                 + "\(scanType.instruction), lifting it between scans.")
-                case .stage(let completed, let total): console.note("  stage \(completed)/\(total) done")
-                case .retry(let reason): console.note("  \(reason.hint)")
-                case .saved(let record): saved = record
-                }
+        let user = options.userName
+        let prompt = TerminalPrompt(fromStandardInput: passcodeStdin)
+        let show: @Sendable (EnrollmentProgress) -> Void = { progress in
+            switch progress {
+            case .presentFinger(let scanType, let stages):
+                console.note("Enrolling \(user)'s \(finger.rawValue) in \(stages) scans. "
+                             + "\(scanType.instruction), lifting it between scans.")
+            case .stage(let completed, let total): console.note("  stage \(completed)/\(total) done")
+            case .retry(let reason): console.note("  \(reason.hint)")
+            case .saved: break
             }
-            guard let saved else { throw AuthError(.readerFailure, "the reader ended the enrollment without a print") }
-            return saved
         }
-        console.success("Enrolled \(record.user)'s \(record.finger.rawValue) on \(record.reader).",
-                        ListCommand.json(record))
+        let saved: PrintSummary
+        if let socket = try options.serviceSocket() {
+            var request = ServiceSession.target(EnrollmentRequest(finger: finger), options)
+            request.replace = replace
+            let value = try await ServiceClient.with(socket: socket) { client in
+                try await ServiceSession.run(client, "enrollments", request, console: console, prompt: prompt, enrollment: show)
+            }
+            saved = try ServiceSession.decode(value, as: PrintSummary.self)
+        } else {
+            saved = try await ReaderSession.with(options) { reader in
+                let context = AuthenticationContext(environment: try ReaderSession.environment(options, reader: reader))
+                var saved: PrintSummary?
+                for try await update in Enrollment(context: context).enroll(finger, replace: replace, prompt: prompt) {
+                    let progress = EnrollmentProgress(update)
+                    show(progress)
+                    if case .saved(let print) = progress { saved = print }
+                }
+                guard let saved else { throw AuthError(.readerFailure, "the reader ended the enrollment without a print") }
+                return saved
+            }
+        }
+        console.success("Enrolled \(saved.user)'s \(saved.finger.rawValue) on \(saved.reader).", ListCommand.json(saved))
     }
 }

@@ -1,3 +1,4 @@
+import FPLocalAPI
 import ArgumentParser
 import FPAuthentication
 
@@ -15,10 +16,18 @@ struct IdentifyCommand: AsyncParsableCommand {
     func run() async throws {
         guard attempts >= 1 else { throw AuthError(.invalidInput, "--attempts must be at least 1") }
         let console = options.console
-        let success = try await ReaderSession.with(options) { reader in
-            let context = AuthenticationContext(environment: try ReaderSession.environment(options, reader: reader))
-            return try await Evaluation.run(context, console: console) {
-                try await context.identify(reason: "identify", options: BiometricOptions(maxFailedMatches: attempts))
+        let success: AuthSuccess
+        if let socket = try options.serviceSocket() {
+            var request = EvaluationRequest(operation: .identify)
+            request.reason = "identify"
+            request.attempts = attempts
+            success = try await ServiceSession.evaluate(socket, request, options: options)
+        } else {
+            success = try await ReaderSession.with(options) { reader in
+                let context = AuthenticationContext(environment: try ReaderSession.environment(options, reader: reader))
+                return try await Evaluation.run(context, console: console) {
+                    try await context.identify(reason: "identify", options: BiometricOptions(maxFailedMatches: attempts))
+                }
             }
         }
         console.success("Identified \(success.user) (\(success.finger?.rawValue ?? "finger")).",

@@ -1,5 +1,7 @@
 import ArgumentParser
 import FPAuthentication
+import FPLocalAPI
+import FPServiceClient
 import FPStore
 import Foundation
 
@@ -10,31 +12,31 @@ struct ListCommand: AsyncParsableCommand {
     @OptionGroup var options: GlobalOptions
 
     func run() async throws {
-        let user = options.userName
-        let entries: [PrintEntry]
-        do {
-            entries = try PrintStore(directory: options.stateDirectory).checkedEntries(user: user, reader: nil)
-        } catch {
-            throw AuthError(error)
+        let list: PrintList
+        if let socket = try options.serviceSocket() {
+            let query = ServiceSession.query(options)
+            list = try await ServiceClient.with(socket: socket) { try await $0.get("prints", query: query) }
+        } else {
+            let user = options.userName
+            do {
+                list = PrintList(user: user, entries: try PrintStore(directory: options.stateDirectory).checkedEntries(user: user, reader: nil))
+            } catch {
+                throw AuthError(error)
+            }
         }
-        let records = entries.compactMap(\.record)
-        let damaged = entries.compactMap { entry -> String? in
-            if case .damaged(let error) = entry { return error.description }
-            return nil
-        }
-        let lines = records.map { "\($0.finger.rawValue)\t\($0.reader)\t\(ISO8601DateFormatter().string(from: $0.enrolledAt))" }
-            + damaged.map { "DAMAGED\t\($0) (fpbridge repair)" }
-        let text = lines.isEmpty ? "\(user) has no enrolled fingers." : lines.joined(separator: "\n")
-        options.console.success(text, ["user": .string(user), "prints": .array(records.map(Self.json).map(JSONValue.object)),
-                                       "damaged": .array(damaged.map(JSONValue.string))])
+        let lines = list.prints.map { "\($0.finger.rawValue)\t\($0.reader)\t\(ISO8601DateFormatter().string(from: $0.enrolledAt))" }
+            + list.damaged.map { "DAMAGED\t\($0) (fpbridge repair)" }
+        let text = lines.isEmpty ? "\(list.user) has no enrolled fingers." : lines.joined(separator: "\n")
+        options.console.success(text, ["user": .string(list.user), "prints": .array(list.prints.map(Self.json).map(JSONValue.object)),
+                                       "damaged": .array(list.damaged.map(JSONValue.string))])
     }
 
-    static func json(_ record: PrintRecord) -> [String: JSONValue] {
+    static func json(_ print: PrintSummary) -> [String: JSONValue] {
         [
-            "user": .string(record.user), "finger": .string(record.finger.rawValue),
-            "driver": .string(record.reader.driver), "deviceId": .string(record.reader.deviceID),
-            "enrolledAt": .string(ISO8601DateFormatter().string(from: record.enrolledAt)),
-            "storedOnDevice": .bool(record.storedOnDevice),
+            "user": .string(print.user), "finger": .string(print.finger.rawValue),
+            "driver": .string(print.reader.driver), "deviceId": .string(print.reader.deviceID),
+            "enrolledAt": .string(ISO8601DateFormatter().string(from: print.enrolledAt)),
+            "storedOnDevice": .bool(print.storedOnDevice),
         ]
     }
 }

@@ -1,5 +1,8 @@
+import FPLocalAPI
 import ArgumentParser
 import FPAuthentication
+import FPLocalAPI
+import FPServiceClient
 import FPTerminal
 
 struct PasscodeCommand: AsyncParsableCommand {
@@ -16,12 +19,23 @@ struct PasscodeCommand: AsyncParsableCommand {
         var passcodeStdin = false
 
         func run() async throws {
-            let context = try PasscodeCommand.context(options)
-            let manager = PasscodeManager(context: context)
-            let current = try manager.isSet ? await PasscodeCommand.currentPasscode(fromStandardInput: passcodeStdin, options: options) : nil
-            let passcode = try await PasscodeCommand.newPasscode(fromStandardInput: passcodeStdin, options: options)
-            try await Evaluation.run(context, console: options.console) {
-                try await manager.set(passcode, prompt: ListedPasscodes(current.map { [$0] } ?? []))
+            if let socket = try options.serviceSocket() {
+                // The current passcode comes first on stdin when one is set, as in-process.
+                let query = ServiceSession.query(options)
+                let status: StatusReport = try await ServiceClient.with(socket: socket) { try await $0.get("status", query: query) }
+                let current = status.passcode == "set"
+                    ? try await PasscodeCommand.currentPasscode(fromStandardInput: passcodeStdin, options: options) : nil
+                let passcode = try await PasscodeCommand.newPasscode(fromStandardInput: passcodeStdin, options: options)
+                try await PasscodeCommand.throughService(socket, .set, new: passcode, current: ListedPasscodes(current.map { [$0] } ?? []),
+                                                         options: options)
+            } else {
+                let context = try PasscodeCommand.context(options)
+                let manager = PasscodeManager(context: context)
+                let current = try manager.isSet ? await PasscodeCommand.currentPasscode(fromStandardInput: passcodeStdin, options: options) : nil
+                let passcode = try await PasscodeCommand.newPasscode(fromStandardInput: passcodeStdin, options: options)
+                try await Evaluation.run(context, console: options.console) {
+                    try await manager.set(passcode, prompt: ListedPasscodes(current.map { [$0] } ?? []))
+                }
             }
             options.console.success("Passcode set for \(options.userName).", ["user": .string(options.userName)])
         }
@@ -35,11 +49,16 @@ struct PasscodeCommand: AsyncParsableCommand {
         var passcodeStdin = false
 
         func run() async throws {
-            let context = try PasscodeCommand.context(options)
             let current = try await PasscodeCommand.currentPasscode(fromStandardInput: passcodeStdin, options: options)
             let passcode = try await PasscodeCommand.newPasscode(fromStandardInput: passcodeStdin, options: options)
-            _ = try await Evaluation.run(context, console: options.console) {
-                try await PasscodeManager(context: context).change(to: passcode, prompt: ListedPasscodes(current.map { [$0] } ?? []))
+            let prompt = ListedPasscodes(current.map { [$0] } ?? [])
+            if let socket = try options.serviceSocket() {
+                try await PasscodeCommand.throughService(socket, .change, new: passcode, current: prompt, options: options)
+            } else {
+                let context = try PasscodeCommand.context(options)
+                _ = try await Evaluation.run(context, console: options.console) {
+                    try await PasscodeManager(context: context).change(to: passcode, prompt: prompt)
+                }
             }
             options.console.success("Passcode changed for \(options.userName).", ["user": .string(options.userName)])
         }
@@ -53,10 +72,16 @@ struct PasscodeCommand: AsyncParsableCommand {
         var passcodeStdin = false
 
         func run() async throws {
-            let context = try PasscodeCommand.context(options)
             let current = try await PasscodeCommand.currentPasscode(fromStandardInput: passcodeStdin, options: options)
-            let removed = try await Evaluation.run(context, console: options.console) {
-                try await PasscodeManager(context: context).remove(prompt: ListedPasscodes(current.map { [$0] } ?? []))
+            let prompt = ListedPasscodes(current.map { [$0] } ?? [])
+            let removed: [PrintSummary]
+            if let socket = try options.serviceSocket() {
+                removed = try await PasscodeCommand.throughService(socket, .remove, new: nil, current: prompt, options: options)
+            } else {
+                let context = try PasscodeCommand.context(options)
+                removed = try await Evaluation.run(context, console: options.console) {
+                    try await PasscodeManager(context: context).remove(prompt: prompt)
+                }.map(PrintSummary.init)
             }
             let fingers = removed.map { "\($0.finger.rawValue) on \($0.reader)" }
             let text = "Passcode removed for \(options.userName)"
@@ -68,6 +93,18 @@ struct PasscodeCommand: AsyncParsableCommand {
     /// The current passcode, read before the engine asks (so that the new one can follow it on stdin).
     static func currentPasscode(fromStandardInput: Bool, options: GlobalOptions) async throws(AuthError) -> Passcode? {
         try await read(fromStandardInput ? .standardInput : .terminal(prompt: "Current passcode: "), options: options)
+    }
+
+    /// Sets, changes or removes the passcode in the service; the current passcode is answered by `current`.
+    @discardableResult
+    static func throughService(_ socket: String, _ action: PasscodeRequest.Action, new: Passcode?, current: any AuthPrompt,
+                               options: GlobalOptions) async throws -> [PrintSummary] {
+        var request = ServiceSession.target(PasscodeRequest(action: action), options)
+        request.passcode = new?.withUnsafeBytes { String(decoding: $0, as: UTF8.self) }
+        let value = try await ServiceClient.with(socket: socket) { client in
+            try await ServiceSession.run(client, "passcode", request, console: options.console, prompt: current)
+        }
+        return try ServiceSession.decode(value, as: RemovedPrints.self).removed
     }
 
     static func context(_ options: GlobalOptions) throws -> AuthenticationContext {

@@ -1,3 +1,4 @@
+import FPLocalAPI
 import ArgumentParser
 import FPAuthentication
 

@@ -1,5 +1,7 @@
+import FPLocalAPI
 import ArgumentParser
 import FPAuthentication
+import FPServiceClient
 import FPReaders
 import FPStore
 import Foundation
@@ -12,58 +14,62 @@ struct StatusCommand: AsyncParsableCommand {
     @OptionGroup var options: GlobalOptions
 
     func run() async throws {
-        let directory = options.stateDirectory
-        let user = options.userName
-        let configuration = try options.configuration()
-        let context = AuthenticationContext(environment: try ReaderSession.environment(options, reader: nil))
-        let status = context.lockoutStatus(.user(user))
-        let passcode: String
-        do { passcode = try PasscodeStore(directory: directory).record(user: user) != nil ? "set" : "not set" } catch { passcode = "damaged: \(error)" }
-        let entries: [PrintEntry]
-        do { entries = try PrintStore(directory: directory).checkedEntries(user: user, reader: nil) } catch { throw AuthError(error) }
-        let damagedPrints = entries.compactMap { entry -> String? in
-            if case .damaged(let error) = entry { return error.description }
-            return nil
+        let report: StatusReport
+        if let socket = try options.serviceSocket() {
+            let query = ServiceSession.query(options)
+            report = try await ServiceClient.with(socket: socket) { try await $0.get("status", query: query) }
+        } else {
+            let context = AuthenticationContext(environment: try ReaderSession.environment(options, reader: nil))
+            // The reader is looked at, not opened: its temperature tells whether it must rest.
+            let reader = try? await options.selection().candidates().first
+            report = try StatusReport(context: context, reader: await reader?.info, mode: "in-process", testMode: false)
         }
-        let hash = damagedPrints.isEmpty ? try context.enrollmentStateHash() : nil
-        // The reader is looked at, not opened: its temperature tells whether it must rest.
-        let reader = try? await options.selection().candidates().first
-        let info = await reader?.info
-        let readerStatus = info.map { context.lockoutStatus(.reader(driver: $0.identity.driver, deviceID: $0.identity.deviceID)) }
-        let fields: [String: JSONValue] = [
-            "reader": info.map { info in
-                ["driver": .string(info.identity.driver), "deviceId": .string(info.identity.deviceID),
-                 "name": .string(info.name), "temperature": .string(info.temperature.rawValue),
-                 "identification": Self.json(readerStatus!)]
+        options.console.success(Self.text(report), Self.fields(report))
+    }
+
+    private static func fields(_ report: StatusReport) -> [String: JSONValue] {
+        let status = report.biometry
+        return [
+            "mode": .string(report.mode),
+            "reader": report.reader.map { reader in
+                ["driver": .string(reader.identity.driver), "deviceId": .string(reader.identity.deviceID),
+                 "name": .string(reader.name), "temperature": .string(reader.temperature.rawValue),
+                 "identification": json(reader.identification)]
             } ?? .null,
-            "user": .string(user),
-            "stateDirectory": .string(directory.path),
-            "biometry": Self.json(status, extra: ["lockoutThreshold": .int(configuration.biometricLockoutThreshold)]),
+            "user": .string(report.user),
+            "stateDirectory": .string(report.stateDirectory),
+            "biometry": json(status, extra: ["lockoutThreshold": .int(report.lockoutThreshold)]),
             "passcode": [
-                "set": .bool(passcode == "set"),
-                "damaged": .bool(passcode.hasPrefix("damaged")),
+                "set": .bool(report.passcode == "set"),
+                "damaged": .bool(report.passcode.hasPrefix("damaged")),
                 "refused": .bool(status.damagedCounter != nil),
                 "failures": status.passcodeFailures.map(JSONValue.int) ?? .null,
-                "attemptsBeforeLockout": .int(configuration.passcodeAttemptsBeforeLockout),
+                "attemptsBeforeLockout": .int(report.passcodeAttemptsBeforeLockout),
                 "lockedOut": .bool(status.passcodeRetryAfter != nil),
                 "retryAfter": status.passcodeRetryAfter.map(JSONValue.double) ?? .null,
             ],
-            "enrollmentStateHash": .optional(hash),
-            "damagedPrints": .array(damagedPrints.map(JSONValue.string)),
+            "enrollmentStateHash": .optional(report.enrollmentStateHash),
+            "damagedPrints": .array(report.damagedPrints.map(JSONValue.string)),
         ]
-        var text = "user: \(user)\nbiometry: " + Self.text(status, threshold: configuration.biometricLockoutThreshold)
-        text += "\npasscode: \(passcode)"
+    }
+
+    private static func text(_ report: StatusReport) -> String {
+        let status = report.biometry
+        var text = "user: \(report.user)\nmode: \(report.mode)"
+        text += report.mode == "in-process" ? " (development: the engine and the state are in your own process and files)" : ""
+        text += "\nbiometry: " + Self.text(status, threshold: report.lockoutThreshold)
+        text += "\npasscode: \(report.passcode)"
         if let failures = status.passcodeFailures { text += ", \(failures) wrong in a row" }
         if status.damagedCounter != nil { text += ", REFUSED until the counter is repaired" }
         if let retryAfter = status.passcodeRetryAfter { text += ", locked for \(Int(retryAfter)) more seconds" }
-        text += "\nenrollment state hash: \(hash ?? (damagedPrints.isEmpty ? "none (no prints)" : "unknown (damaged prints)"))"
-        for damaged in damagedPrints { text += "\ndamaged print: \(damaged)" }
-        if let info, let readerStatus {
-            text += "\nreader: \(info.identity) \(info.name), \(info.temperature.rawValue)"
-                + (info.temperature == .hot ? " (resting: it scans again after about \(Int(ReaderTemperature.coolingTime)) s idle)" : "")
-            text += "\nidentification on this reader: " + Self.text(readerStatus, threshold: nil)
+        text += "\nenrollment state hash: \(report.enrollmentStateHash ?? (report.damagedPrints.isEmpty ? "none (no prints)" : "unknown (damaged prints)"))"
+        for damaged in report.damagedPrints { text += "\ndamaged print: \(damaged)" }
+        if let reader = report.reader {
+            text += "\nreader: \(reader.identity) \(reader.name), \(reader.temperature.rawValue)"
+                + (reader.temperature == .hot ? " (resting: it scans again after about \(Int(ReaderTemperature.coolingTime)) s idle)" : "")
+            text += "\nidentification on this reader: " + Self.text(reader.identification, threshold: nil)
         }
-        options.console.success(text, fields)
+        return text
     }
 
     private static func json(_ status: LockoutStatus, extra: [String: JSONValue] = [:]) -> JSONValue {

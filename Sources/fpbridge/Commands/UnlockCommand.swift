@@ -1,3 +1,4 @@
+import FPLocalAPI
 import ArgumentParser
 import FPAuthentication
 import FPTerminal
@@ -14,11 +15,19 @@ struct UnlockCommand: AsyncParsableCommand {
 
     func run() async throws {
         let console = options.console
-        let success = try await ReaderSession.with(options, required: false) { reader in
-            let context = AuthenticationContext(environment: try ReaderSession.environment(options, reader: reader))
-            return try await Evaluation.run(context, console: console) {
-                try await context.unlockWithPasscode(reason: "Passcode to unlock fingerprint",
-                                                     prompt: TerminalPrompt(fromStandardInput: passcodeStdin))
+        let reason = "Passcode to unlock fingerprint"
+        let success: AuthSuccess
+        if let socket = try options.serviceSocket() {
+            var request = EvaluationRequest(operation: .unlock)
+            request.reason = reason
+            success = try await ServiceSession.evaluate(socket, request, options: options,
+                                                        prompt: TerminalPrompt(fromStandardInput: passcodeStdin))
+        } else {
+            success = try await ReaderSession.with(options, required: false) { reader in
+                let context = AuthenticationContext(environment: try ReaderSession.environment(options, reader: reader))
+                return try await Evaluation.run(context, console: console) {
+                    try await context.unlockWithPasscode(reason: reason, prompt: TerminalPrompt(fromStandardInput: passcodeStdin))
+                }
             }
         }
         console.success("Fingerprint unlocked for \(success.user).", ["user": .string(success.user), "unlocked": true])

@@ -1,3 +1,4 @@
+import FPLocalAPI
 import ArgumentParser
 import FPAuthentication
 
@@ -19,11 +20,20 @@ struct VerifyCommand: AsyncParsableCommand {
         let finger = try FingerOption.parseOrAny(finger)
         guard attempts >= 1 else { throw AuthError(.invalidInput, "--attempts must be at least 1") }
         let console = options.console
-        let success = try await ReaderSession.with(options) { reader in
-            let context = AuthenticationContext(environment: try ReaderSession.environment(options, reader: reader))
-            let biometric = BiometricOptions(fingers: finger.map { [$0] }, maxFailedMatches: attempts)
-            return try await Evaluation.run(context, console: console) {
-                try await context.verifyFinger(reason: "verify", options: biometric)
+        let success: AuthSuccess
+        if let socket = try options.serviceSocket() {
+            var request = EvaluationRequest(operation: .verify)
+            request.reason = "verify"
+            request.fingers = finger.map { [$0] }
+            request.attempts = attempts
+            success = try await ServiceSession.evaluate(socket, request, options: options)
+        } else {
+            success = try await ReaderSession.with(options) { reader in
+                let context = AuthenticationContext(environment: try ReaderSession.environment(options, reader: reader))
+                let biometric = BiometricOptions(fingers: finger.map { [$0] }, maxFailedMatches: attempts)
+                return try await Evaluation.run(context, console: console) {
+                    try await context.verifyFinger(reason: "verify", options: biometric)
+                }
             }
         }
         console.success("Match: \(success.user)'s \(success.finger?.rawValue ?? "finger").",

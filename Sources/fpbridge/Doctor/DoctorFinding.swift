@@ -1,3 +1,4 @@
+import FPLocalAPI
 /// One thing `fpbridge doctor` found, in plain words, with the fix when there is one.
 struct DoctorFinding: Sendable {
     enum Level: String, Sendable {

@@ -1,3 +1,4 @@
+import FPLocalAPI
 import FPAuthentication
 
 /// A failure whose JSON object carries more than the error, such as the

@@ -1,3 +1,4 @@
+import FPLocalAPI
 import FPAuthentication
 import Foundation
 

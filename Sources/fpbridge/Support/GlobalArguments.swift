@@ -1,7 +1,7 @@
 /// Lets the global options stand before the subcommand (`fpbridge --json verify`),
 /// as scripts write them, by moving them after it, where swift-argument-parser reads them.
 enum GlobalArguments {
-    static let withValue: Set<String> = ["--reader", "--state-dir", "--user"]
+    static let withValue: Set<String> = ["--reader", "--state-dir", "--user", "--service"]
     static let flags: Set<String> = ["--json", "--verbose", "-v"]
 
     static func normalize(_ arguments: [String]) -> [String] {

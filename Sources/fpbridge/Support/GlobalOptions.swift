@@ -1,5 +1,6 @@
 import ArgumentParser
 import FPAuthentication
+import FPLocalAPI
 import FPReaders
 import FPStore
 import Foundation
@@ -18,6 +19,11 @@ struct GlobalOptions: ParsableArguments {
 
     @Option(name: .long, help: ArgumentHelp("User whose prints and passcode are used. Default: the login user.", valueName: "name"))
     var user: String?
+
+    @Option(name: .long, help: ArgumentHelp(
+        "Where the engine runs: auto (the system service when its socket exists and no test setting is given), off (in this process), or the service's socket PATH. Default: $FPBRIDGE_SERVICE or auto.",
+        valueName: "service"))
+    var service: String?
 
     @Flag(name: .long, help: "Print one JSON object on stdout: {\"ok\": true, …} or {\"ok\": false, \"error\": {code, name, message}}.")
     var json = false
@@ -38,6 +44,28 @@ struct GlobalOptions: ParsableArguments {
     func selection() throws(AuthError) -> ReaderSelection {
         let text = reader ?? ProcessInfo.processInfo.environment["FPBRIDGE_READER"].flatMap { $0.isEmpty ? nil : $0 } ?? "auto"
         do { return try ReaderSelection(parsing: text) } catch { throw AuthError(error) }
+    }
+
+    /// The service's socket to use, or nil to host the engine in this process.
+    func serviceSocket() throws(AuthError) -> String? {
+        let environment = ProcessInfo.processInfo.environment
+        let choice = service ?? environment["FPBRIDGE_SERVICE"].flatMap { $0.isEmpty ? nil : $0 } ?? "auto"
+        switch choice {
+        case "off": return nil
+        case "auto":
+            // A state directory or a fake reader chosen here is a development set-up: the
+            // system service would refuse both, so the engine runs in this process.
+            let testSettings = stateDir != nil || environment["FPBRIDGE_STATE_DIR"].map { !$0.isEmpty } == true
+                || ((try? selection()).map { if case .fake = $0 { true } else { false } } ?? false)
+            var info = stat()
+            guard !testSettings, lstat(LocalAPI.systemSocket, &info) == 0, info.st_mode & S_IFMT == S_IFSOCK else { return nil }
+            return LocalAPI.systemSocket
+        default:
+            guard choice.hasPrefix("/") else {
+                throw AuthError(.invalidInput, "--service must be auto, off or the absolute path of the service's socket")
+            }
+            return choice
+        }
     }
 
     func configuration() throws(AuthError) -> AuthConfiguration {
