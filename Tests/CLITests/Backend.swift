@@ -4,14 +4,24 @@ import Testing
 import TestSupport
 
 /// A reader backend the behavioural suite runs against: the same cases, the same
-/// command lines, only the way the finger is played differs.
+/// command lines, only the way the finger is played and where the engine runs differ.
 enum Backend: String, CaseIterable, Sendable, CustomTestStringConvertible {
     /// The built-in fake reader, fed a script per command.
     case fake
     /// libfprint's `virtual_device`, fed commands over its socket while the command runs.
     case virtualDevice
+    /// The fake reader, the engine in a real `fpbridged` the CLI talks to.
+    case fakeThroughService
+    /// `virtual_device` opened by a real `fpbridged` the CLI talks to.
+    case virtualDeviceThroughService
 
     var testDescription: String { rawValue }
+
+    /// The fake reader (a script per command), else `virtual_device`.
+    var isFake: Bool { self == .fake || self == .fakeThroughService }
+
+    /// The engine runs in `fpbridged`, not in the CLI's process.
+    var throughService: Bool { self == .fakeThroughService || self == .virtualDeviceThroughService }
 }
 
 /// A touch on the reader: a finger by id, or a scan the reader rejects as unusable.
@@ -24,12 +34,20 @@ enum Touch: Sendable {
 final class Bench: Sendable {
     let backend: Backend
     let directory = TemporaryDirectory()
-    let socket = TemporaryDirectory.socketPath()
+    let socket: String
     /// The passcode each user was given, so that enrolling can enter it.
     private let passcodes = Mutex<[String: String]>([:])
 
-    init(_ backend: Backend) throws {
+    /// The service the CLI talks to, for the `…ThroughService` backends.
+    let service: ServiceProcess?
+
+    init(_ backend: Backend) async throws {
         self.backend = backend
+        let socket = TemporaryDirectory.socketPath()
+        self.socket = socket
+        service = backend.throughService
+            ? try await ServiceProcess(environment: backend.isFake ? [:] : ["FP_VIRTUAL_DEVICE": socket, "FP_DRIVERS_WHITELIST": "virtual_device"])
+            : nil
         // A bound on every scan, so a case that wrongly scans fails fast instead of hanging.
         try directory.privateDirectory("state")
         try Data(#"{"scanTimeoutSeconds": 8}"#.utf8).write(to: URL(fileURLWithPath: directory.file("state/config.json")))
@@ -40,14 +58,17 @@ final class Bench: Sendable {
     /// What makes libfprint show `virtual_device` on `socket` (default: this bench's) and nothing else.
     func virtualDeviceEnvironment(socket: String? = nil) -> [String: String] {
         ["FP_VIRTUAL_DEVICE": socket ?? self.socket, "FP_DRIVERS_WHITELIST": "virtual_device"]
+            .merging(serviceEnvironment) { $1 }
     }
+
+    /// What makes `fpbridge` use this bench's service, if it has one.
+    var serviceEnvironment: [String: String] { service?.clientEnvironment ?? [:] }
 
     /// Runs `fpbridge --json ARGS` as `user`, playing `touches` on the reader.
     func run(_ arguments: [String], user: String = "alice", touches: [Touch] = [], input: String = "",
              socket: String? = nil) async throws -> CommandResult {
         let base = ["--json", "--state-dir", state, "--user", user]
-        switch backend {
-        case .fake:
+        if backend.isFake {
             let path = directory.file("script-\(UUID().uuidString.prefix(8)).txt")
             let script = touches.map { touch in
                 switch touch {
@@ -56,8 +77,9 @@ final class Bench: Sendable {
                 }
             }.joined(separator: "\n")
             try script.write(toFile: path, atomically: true, encoding: .utf8)
-            return try await Fpbridge.run(base + ["--reader", "fake:" + path] + arguments, input: input)
-        case .virtualDevice:
+            return try await Fpbridge.run(base + ["--reader", "fake:" + path] + arguments, environment: serviceEnvironment,
+                                          input: input)
+        } else {
             let socket = socket ?? self.socket
             async let result = Fpbridge.run(base + ["--reader", "libfprint:virtual_device"] + arguments,
                                             environment: virtualDeviceEnvironment(socket: socket), input: input)

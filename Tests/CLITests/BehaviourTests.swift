@@ -6,7 +6,7 @@ import TestSupport
 @Suite(.serialized) struct BehaviourTests {
     @Test(arguments: Backend.allCases)
     func threeMissesEndAnAuthFiveLockAndOnlyThePasscodeUnlocks(backend: Backend) async throws {
-        let bench = try Bench(backend)
+        let bench = try await Bench(backend)
         try await bench.setPasscode()
         try await bench.enroll()
         let three = try await bench.run(["auth"], touches: [.finger("x1"), .finger("x2"), .finger("x3")])
@@ -18,7 +18,7 @@ import TestSupport
         // virtual one would wait out the timeout (-2003).
         let start = Date()
         let locked = try await bench.run(["auth", "--policy", "biometrics"],
-                                         touches: backend == .fake ? [.finger("p1")] : [])
+                                         touches: backend.isFake ? [.finger("p1")] : [])
         #expect(locked.errorCode == -8 && Date().timeIntervalSince(start) < 5, "\(locked.stdout)")
         let owner = try await bench.run(["auth", "--policy", "device-owner", "--passcode-stdin"], input: "2468\n")
         #expect(owner.status == 0 && owner.json["method"] as? String == "passcode", "\(owner.stdout)")
@@ -28,7 +28,7 @@ import TestSupport
 
     @Test(arguments: Backend.allCases)
     func retriesNeverCountAndASuccessResets(backend: Backend) async throws {
-        let bench = try Bench(backend)
+        let bench = try await Bench(backend)
         try await bench.setPasscode()
         try await bench.enroll()
         let retried = try await bench.run(["auth"], touches: [.retry, .retry, .finger("x1"), .retry, .finger("x2"), .finger("x3")])
@@ -41,7 +41,7 @@ import TestSupport
 
     @Test(arguments: Backend.allCases)
     func countsAreKeptPerUser(backend: Backend) async throws {
-        let bench = try Bench(backend)
+        let bench = try await Bench(backend)
         try await bench.enroll(user: "alice")
         try await bench.enroll(id: "b1", user: "bob")
         #expect(try await bench.run(["verify"], user: "alice", touches: [.finger("b1")]).errorCode == -1)
@@ -59,25 +59,25 @@ import TestSupport
             let owner = try await bench.run(["can-evaluate", "--policy", "device-owner"])
             return (biometrics.errorCode, owner.errorCode)
         }
-        let neither = try Bench(backend)
+        let neither = try await Bench(backend)
         #expect(try await answers(neither) == (-5, -5))
-        let passcodeOnly = try Bench(backend)
+        let passcodeOnly = try await Bench(backend)
         try await passcodeOnly.setPasscode()
         #expect(try await answers(passcodeOnly) == (-7, nil))
-        let both = try Bench(backend)
+        let both = try await Bench(backend)
         try await both.setPasscode()
         try await both.enroll()
         #expect(try await answers(both) == (nil, nil))
         // Prints with no passcode cannot be made any more (enrolling needs one); state from
         // before that rule can still exist, so it is planted here.
-        let printOnly = try Bench(backend)
+        let printOnly = try await Bench(backend)
         try FileManager.default.copyItem(atPath: both.state + "/prints", toPath: printOnly.state + "/prints")
         #expect(try await answers(printOnly) == (-5, -5))
     }
 
     @Test(arguments: Backend.allCases)
     func aDamagedCounterReadsAsLockedOutNeverAsZero(backend: Backend) async throws {
-        let bench = try Bench(backend)
+        let bench = try await Bench(backend)
         try await bench.setPasscode()
         try await bench.enroll()
         #expect(try await bench.run(["verify"], touches: [.finger("x1")]).errorCode == -1)
@@ -85,7 +85,7 @@ import TestSupport
         let files = try FileManager.default.subpathsOfDirectory(atPath: counters).filter { $0.hasSuffix(".json") }
         let path = counters + "/" + (try #require(files.first))
         try Data("{\"biometricFail".utf8).write(to: URL(fileURLWithPath: path))
-        let refused = try await bench.run(["auth", "--policy", "biometrics"], touches: backend == .fake ? [.finger("p1")] : [])
+        let refused = try await bench.run(["auth", "--policy", "biometrics"], touches: backend.isFake ? [.finger("p1")] : [])
         #expect(refused.errorCode == -8, "\(refused.stdout)")
         #expect(String(decoding: FileManager.default.contents(atPath: path) ?? Data(), as: UTF8.self) == "{\"biometricFail",
                 "the damaged file is left for inspection")
@@ -106,7 +106,7 @@ import TestSupport
         #expect(listed.status == 3 && listed.stdout.contains(path), "\(listed.stdout)")
         let repaired = try await bench.run(["repair", "--yes"])
         #expect(repaired.status == 0, "\(repaired.stdout)")
-        #expect(try await bench.run(["auth", "--policy", "biometrics"], touches: backend == .fake ? [.finger("p1")] : []).errorCode == -8,
+        #expect(try await bench.run(["auth", "--policy", "biometrics"], touches: backend.isFake ? [.finger("p1")] : []).errorCode == -8,
                 "a repaired counter starts locked out")
         let unlock = try await bench.run(["unlock", "--passcode-stdin"], input: "2468\n")
         #expect(unlock.status == 0, "\(unlock.stdout)")
@@ -115,10 +115,11 @@ import TestSupport
 
     @Test(arguments: Backend.allCases)
     func twoProcessesFailingAtOnceLoseNoCount(backend: Backend) async throws {
-        let bench = try Bench(backend)
+        let bench = try await Bench(backend)
         try await bench.enroll()
-        // Two readers of the same kind, one process each, failing at the same moment.
-        let other = TemporaryDirectory.socketPath()
+        // Two readers of the same kind, one process each, failing at the same moment. Through the
+        // service both clients share its one virtual reader, which serves them one after the other.
+        let other = backend == .virtualDeviceThroughService ? bench.socket : TemporaryDirectory.socketPath()
         async let first = bench.run(["verify"], touches: [.finger("x1")])
         async let second = bench.run(["verify"], touches: [.finger("x2")], socket: other)
         let results = try await [first, second]
@@ -128,7 +129,7 @@ import TestSupport
 
     @Test(arguments: Backend.allCases)
     func sixWrongPasscodesLockWithRetryAfterAcrossProcesses(backend: Backend) async throws {
-        let bench = try Bench(backend)
+        let bench = try await Bench(backend)
         try await bench.setPasscode()
         try await bench.enroll()
         for attempt in 1...5 {

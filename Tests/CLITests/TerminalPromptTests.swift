@@ -9,13 +9,12 @@ import TestSupport
     /// Runs `auth` in a terminal; the first miss comes about 1.5 s in, and the reader then waits.
     func auth(_ bench: Bench, policy: String, keystrokes: [(after: Duration, keys: String)]) async throws -> CommandResult {
         let base = ["--state-dir", bench.state, "--user", "alice"]
-        switch bench.backend {
-        case .fake:
+        if bench.backend.isFake {
             let script = bench.directory.file("auth.txt")
             try Data("wait 1500\nscan x1\nwait 40000\nscan p1\n".utf8).write(to: URL(fileURLWithPath: script))
             return try await Fpbridge.runInTerminal(base + ["--reader", "fake:" + script, "auth", "--policy", policy],
-                                                    keystrokes: keystrokes)
-        case .virtualDevice:
+                                                    keystrokes: keystrokes, environment: bench.serviceEnvironment)
+        } else {
             async let result = Fpbridge.runInTerminal(
                 base + ["--reader", "libfprint:virtual_device", "auth", "--policy", policy], keystrokes: keystrokes,
                 environment: bench.virtualDeviceEnvironment())
@@ -28,7 +27,7 @@ import TestSupport
 
     @Test(arguments: Backend.allCases)
     func enterTakesTheFallbackOnlyAfterTheFirstMiss(backend: Backend) async throws {
-        let bench = try Bench(backend)
+        let bench = try await Bench(backend)
         try await bench.setPasscode("1357")
         try await bench.enroll()
         let start = Date()
@@ -45,7 +44,7 @@ import TestSupport
 
     @Test(arguments: Backend.allCases)
     func enterUnderTheBiometricsPolicyIsUserFallback(backend: Backend) async throws {
-        let bench = try Bench(backend)
+        let bench = try await Bench(backend)
         try await bench.setPasscode()
         try await bench.enroll()
         let result = try await auth(bench, policy: "biometrics", keystrokes: [(.seconds(3.5), "\n")])

@@ -32,7 +32,7 @@ public enum Fpbridge {
 
     /// This process's environment without any libfprint or fpbridge setting, so that a
     /// test sees only what it sets; emulation mode on, as in libfprint's own tests.
-    static func childEnvironment(_ extra: [String: String]) -> [String: String] {
+    public static func childEnvironment(_ extra: [String: String]) -> [String: String] {
         var environment = ProcessInfo.processInfo.environment
         for key in environment.keys where key.hasPrefix("FP_") || key.hasPrefix("FPBRIDGE_") { environment[key] = nil }
         environment["FP_DEVICE_EMULATION"] = "1"
