@@ -39,11 +39,30 @@ public struct KeyStore: Sendable {
         try directory.checkRoot()
         try PathComponent.validateUser(user)
         var records: [KeyRecord] = []
-        // By file name, not by label: a planted file whose name is no label is damage, not bad input.
-        for label in try labels(user: user) {
-            if let record = try load(directory.file("keys", user, label + ".json")) { records.append(record) }
+        // By file, not by label: a planted file whose name is no label is damage, not bad input.
+        for path in try files(user: user) {
+            if let record = try load(path) { records.append(record) }
         }
         return records
+    }
+
+    /// The user's key files by path, whatever their names, without reading them.
+    /// - Throws: ``StoreError/invalidUserName(_:)``, or an unsafe directory.
+    public func files(user: String) throws(StoreError) -> [String] {
+        try labels(user: user).map { directory.file("keys", user, $0 + ".json") }
+    }
+
+    /// The key in a file by path, nil when there is none, or the reason it cannot be used (repairs).
+    /// - Throws: ``StoreError/damaged(path:reason:)``.
+    public func record(path: String) throws(StoreError) -> KeyRecord? {
+        try directory.checkRoot()
+        return try load(path)
+    }
+
+    /// Every user name with a keys folder, in order.
+    public func userNames() throws(StoreError) -> [String] {
+        try directory.checkRoot()
+        return try AtomicFile.list(directory.file("keys")).filter { (try? PathComponent.validateUser($0)) != nil }
     }
 
     /// The labels of the user's key files, in order, without reading them.

@@ -214,6 +214,13 @@ import Testing
         let again = try await vault()
         #expect(code { try again.create(label: "login", accessControl: .biometryAny) } == .stateDamaged)
         #expect(FileManager.default.contents(atPath: keyFile()) == damaged)
+        // The administrator's way out, as for any damaged state file: moved aside, then the label is free.
+        let repair = StateRepair(stateDirectory: harness.state)
+        let findings = try repair.findings()
+        #expect(findings.map(\.kind) == [.key] && findings.first?.path == keyFile())
+        let moved = try repair.repair(findings)
+        #expect(moved.count == 1 && FileManager.default.contents(atPath: moved[0]) == damaged)
+        #expect(code { try again.create(label: "login", accessControl: .biometryAny) } == nil)
     }
 
     @Test func aSealedKeyMovedToAnotherRecordDoesNotOpenThere() async throws {
