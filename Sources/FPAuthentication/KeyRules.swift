@@ -9,6 +9,8 @@ import Foundation
 /// invalidated for good as soon as the user's prints change (eagerly, when a
 /// print is saved or deleted, and lazily, when its enrollment state hash no
 /// longer matches), so that putting the old prints back never revives it.
+/// Removing the passcode invalidates every key of the user, as iOS deletes
+/// keys that need one: a passcode set later must not release them.
 struct KeyRules {
     let context: AuthenticationContext
 
@@ -50,7 +52,7 @@ struct KeyRules {
         }
         guard !record.invalidated else {
             throw AuthError(.keyInvalidated, "\(record.user)'s key '\(record.label)' was invalidated when the enrolled prints "
-                            + "changed after it was made; delete it and make a new one")
+                            + "or the passcode changed after it was made; delete it and make a new one")
         }
     }
 
@@ -58,10 +60,19 @@ struct KeyRules {
     /// `biometryCurrentSet` keys is invalidated for good. Damaged key files are
     /// left as they are (they fail closed on use).
     static func enrollmentChanged(user: String, directory: StateDirectory) throws {
+        try invalidate(user: user, directory: directory) { $0 == .biometryCurrentSet }
+    }
+
+    /// After `user`'s passcode was removed (inside the state lock): every key of theirs is invalidated for good.
+    static func passcodeRemoved(user: String, directory: StateDirectory) throws {
+        try invalidate(user: user, directory: directory) { _ in true }
+    }
+
+    private static func invalidate(user: String, directory: StateDirectory, _ affected: (KeyAccessControl) -> Bool) throws {
         let store = KeyStore(directory: directory)
         for label in try store.labels(user: user) {
-            guard var record = try? store.record(user: user, label: label),
-                  record.accessControl == KeyAccessControl.biometryCurrentSet.rawValue, !record.invalidated
+            guard var record = try? store.record(user: user, label: label), !record.invalidated,
+                  affected(KeyAccessControl(rawValue: record.accessControl) ?? .biometryCurrentSet)
             else { continue }
             record.invalidated = true
             try store.save(record)

@@ -133,6 +133,18 @@ import Testing
         #expect(try await counter("pay") == 1)
     }
 
+    @Test func removingThePasscodeInvalidatesEveryKey() async throws {
+        try await harness.enroll()
+        _ = try await vault().create(label: "pay", accessControl: .devicePasscode)
+        _ = try await vault().create(label: "login", accessControl: .biometryAny)
+        _ = try await harness.context("").passcode.remove(prompt: ListedPasscodes(["2468"]))
+        // A passcode set again (the same one, even) and the finger back do not release them.
+        try await harness.setPasscode()
+        try await harness.enroll()
+        #expect(try await sign("", label: "pay", passcodes: ["2468"]).failure?.code == .keyInvalidated)
+        #expect(try await sign("scan alice-1").failure?.code == .keyInvalidated)
+    }
+
     @Test func theCounterStrictlyIncreasesAcrossSignsAndContexts() async throws {
         try await harness.enroll()
         _ = try await vault().create(label: "login", accessControl: .biometryAny)
