@@ -49,6 +49,9 @@ public enum AuthErrorCode: Int, Sendable, CaseIterable, Codable {
     case notSupported = -2010
     /// The fake reader's script ran out of events.
     case scriptEnded = -2011
+    /// The key's access control is `biometryCurrentSet` and the user's prints
+    /// changed since it was made: it can never sign again.
+    case keyInvalidated = -2012
 
     /// The name used in JSON output: Apple's case name for Apple's codes.
     public var name: String { String(describing: self) }

@@ -114,6 +114,15 @@ public final class AuthenticationContext: Sendable {
         }
     }
 
+    /// ``evaluate(_:reason:prompt:options:)`` that never returns a success reused
+    /// from an earlier evaluation: a key is released only by an evaluation of its own.
+    func evaluateWithoutReuse(_ policy: AuthPolicy, reason: String, prompt: any AuthPrompt,
+                              options: BiometricOptions) async throws(AuthError) -> AuthSuccess {
+        try await run(policy: nil) {
+            try await self.runPolicy(policy, reason: reason, prompt: prompt, options: options)
+        }
+    }
+
     /// A fingerprint check of the user with every counter and lockout rule of
     /// the biometrics policy, but without requiring a passcode to be set
     /// (`fpbridge verify`). A locked-out user is refused without a scan.

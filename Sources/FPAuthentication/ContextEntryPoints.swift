@@ -6,6 +6,13 @@ extension AuthenticationContext {
     /// Setting, changing and removing the user's passcode.
     public var passcode: PasscodeManager { PasscodeManager(context: self) }
 
+    /// The user's keys released by a match (``KeyVault``). `protection` is
+    /// what attestations state: ``KeyProtection/service`` from the service,
+    /// ``KeyProtection/development`` from an in-process front end.
+    public func keys(protection: KeyProtection) -> KeyVault {
+        KeyVault(context: self, protection: protection)
+    }
+
     /// Enrolls a finger of the user on the context's reader, after the user's
     /// passcode is entered through `prompt` (see ``Enrollment/enroll(_:replace:prompt:)``).
     ///

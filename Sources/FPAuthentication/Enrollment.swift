@@ -90,6 +90,7 @@ public struct Enrollment: Sendable {
         let saved = try store.withLock { () throws -> Bool in
             if !replace, try store.print(user: environment.user, reader: identity, finger: finger) != nil { return false }
             try store.save(record)
+            try KeyRules.enrollmentChanged(user: environment.user, directory: environment.stateDirectory)
             return true
         }
         guard saved else {
@@ -143,7 +144,11 @@ public struct Enrollment: Sendable {
                     }
                     try await deleteFromSensor(record, reader: reader)
                 }
-                _ = try store.withLock { try store.delete(user: record.user, reader: record.reader, finger: record.finger) }
+                try store.withLock {
+                    if try store.delete(user: record.user, reader: record.reader, finger: record.finger) {
+                        try KeyRules.enrollmentChanged(user: record.user, directory: environment.stateDirectory)
+                    }
+                }
             }
             return records
         } catch {

@@ -41,7 +41,7 @@ extension AuthError {
         switch error {
         case .damaged: self = AuthError(.stateDamaged, error.description)
         case .io: self = AuthError(.stateDamaged, "cannot use the state directory: \(error.description)")
-        case .invalidUserName: self = AuthError(.invalidInput, error.description)
+        case .invalidUserName, .invalidKeyLabel: self = AuthError(.invalidInput, error.description)
         case .unsafeDirectory: self = AuthError(.stateDamaged, error.description)
         }
     }

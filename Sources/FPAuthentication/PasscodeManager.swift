@@ -58,7 +58,7 @@ public struct PasscodeManager: Sendable {
 
     /// Removes the passcode after checking it through `prompt`, and with it the
     /// user's prints (from the sensor too where they live there and the reader is
-    /// at hand). Returns the prints removed.
+    /// at hand); every key of the user is invalidated. Returns the prints removed.
     @discardableResult
     public func remove(prompt: any AuthPrompt) async throws(AuthError) -> [PrintRecord] {
         let current = try await verifyCurrent(prompt)
@@ -67,6 +67,7 @@ public struct PasscodeManager: Sendable {
         try write { existing in
             try requireUnchanged(existing, current)
             try environment.passcodes.remove(user: environment.user)
+            try KeyRules.passcodeRemoved(user: environment.user, directory: environment.stateDirectory)
         }
         return removed
     }

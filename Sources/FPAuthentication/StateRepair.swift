@@ -23,6 +23,8 @@ public struct StateRepair: Sendable {
             case print
             /// `config.json`.
             case config
+            /// A key released by a match.
+            case key
         }
         /// What kind of file it is.
         public let kind: Kind
@@ -37,6 +39,7 @@ public struct StateRepair: Sendable {
             case .passcode: "remove it and that user's prints (set a passcode and enroll again)"
             case .print: "remove it (enroll the finger again)"
             case .config: "move it aside (the defaults apply until a new config.json is written)"
+            case .key: "remove it (the key is lost: make a new one and register it again wherever it was used)"
             }
         }
         /// The user a passcode finding belongs to.
@@ -84,6 +87,14 @@ public struct StateRepair: Sendable {
                 }
             }
         }
+        let keys = KeyStore(directory: stateDirectory)
+        for user in try keys.userNames() {
+            for path in try keys.files(user: user) {
+                do { _ = try keys.record(path: path) } catch {
+                    findings.append(Finding(kind: .key, path: path, problem: error.description, user: user))
+                }
+            }
+        }
         return findings
     }
 
@@ -115,7 +126,7 @@ public struct StateRepair: Sendable {
                                 continue
                             }
                         }
-                    case .print, .config:
+                    case .print, .config, .key:
                         continue
                     }
                 }

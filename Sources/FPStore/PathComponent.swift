@@ -16,9 +16,16 @@ package enum PathComponent {
     }
 
     package static func validateUser(_ name: String) throws(StoreError) {
-        guard !name.isEmpty, name.utf8.count <= 64, !name.hasPrefix("."),
-              name.utf8.allSatisfy({ safe.contains($0) })
-        else { throw .invalidUserName(name) }
+        guard isSafeName(name) else { throw .invalidUserName(name) }
+    }
+
+    /// Key labels name files too (`keys/USER/LABEL.json`): the same rule as user names.
+    package static func validateLabel(_ label: String) throws(StoreError) {
+        guard isSafeName(label) else { throw .invalidKeyLabel(label) }
+    }
+
+    private static func isSafeName(_ name: String) -> Bool {
+        !name.isEmpty && name.utf8.count <= 64 && !name.hasPrefix(".") && name.utf8.allSatisfy { safe.contains($0) }
     }
 }
 

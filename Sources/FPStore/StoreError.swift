@@ -6,6 +6,8 @@ public enum StoreError: Error, Sendable, Hashable, CustomStringConvertible {
     case io(path: String, reason: String)
     /// A user name that cannot name a directory safely.
     case invalidUserName(String)
+    /// A key label that cannot name a file safely.
+    case invalidKeyLabel(String)
     /// A state directory others could tamper with or read; nothing in it is used.
     case unsafeDirectory(path: String, reason: String, fix: String)
 
@@ -19,6 +21,8 @@ public enum StoreError: Error, Sendable, Hashable, CustomStringConvertible {
             "unsafe state directory \(path): it \(reason); nothing in it was used (fix: \(fix))"
         case .invalidUserName(let name):
             "invalid user name '\(name)': use letters, digits, '.', '_' and '-' (at most 64, not starting with '.')"
+        case .invalidKeyLabel(let label):
+            "invalid key label '\(label)': use letters, digits, '.', '_' and '-' (at most 64, not starting with '.')"
         }
     }
 }

@@ -61,6 +61,8 @@ extension LAError {
         case notSupported = -2010
         /// fpbridge: the fake reader's script ran out of events.
         case scriptEnded = -2011
+        /// fpbridge: a `biometryCurrentSet` key was invalidated because the enrolled prints changed.
+        case keyInvalidated = -2012
 
         /// The old name of ``biometryLockout``.
         @available(*, deprecated, renamed: "biometryLockout")

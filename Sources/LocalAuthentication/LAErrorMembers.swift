@@ -54,6 +54,8 @@ extension LAError {
     public static var notSupported: Code { .notSupported }
     /// ``Code/scriptEnded``, for matching: `catch LAError.scriptEnded`.
     public static var scriptEnded: Code { .scriptEnded }
+    /// ``Code/keyInvalidated``, for matching: `catch LAError.keyInvalidated`.
+    public static var keyInvalidated: Code { .keyInvalidated }
     /// The old name of ``biometryLockout``.
     @available(*, deprecated, renamed: "biometryLockout")
     public static var touchIDLockout: Code { .biometryLockout }

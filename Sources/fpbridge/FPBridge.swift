@@ -1,4 +1,5 @@
 import ArgumentParser
+import FPAuthentication
 
 /// The `fpbridge` command.
 struct FPBridge: AsyncParsableCommand {
@@ -14,18 +15,18 @@ struct FPBridge: AsyncParsableCommand {
           0  success
           1  authentication not successful (no match, cancelled, fallback chosen, locked out, timed out)
           2  usage or bad input (unknown option or finger name, malformed script, already enrolled)
-          3  reader or environment problem (no reader, disconnected, not enrolled, no passcode, damaged state file)
+          3  reader or environment problem (no reader, disconnected, not enrolled, no passcode, damaged state file, invalidated key)
 
         With --json every command prints one JSON object (readers --watch: one per line); failures carry error.code with Apple's \
         LAError numbers (-1 authenticationFailed … -13 biometryDisconnected, -1004 notInteractive) \
         and Linux-only codes from -2001 down (see the README).
         """,
-        version: "0.1.0",
+        version: FPBridgeVersion.current,
         subcommands: [
             ReadersCommand.self, CaptureCommand.self, SelfTestCommand.self, DoctorCommand.self, UdevRulesCommand.self,
             EnrollCommand.self, VerifyCommand.self, IdentifyCommand.self,
             ListCommand.self, DeleteCommand.self, AuthCommand.self, CanEvaluateCommand.self,
-            PasscodeCommand.self, StatusCommand.self, UnlockCommand.self, RepairCommand.self, DemoCommand.self,
+            PasscodeCommand.self, StatusCommand.self, UnlockCommand.self, RepairCommand.self, DemoCommand.self, KeyCommand.self,
         ]
     )
 }

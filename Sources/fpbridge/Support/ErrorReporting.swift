@@ -11,7 +11,7 @@ extension AuthErrorCode {
         case .invalidInput, .alreadyEnrolled, .notFound, .invalidContext:
             2
         case .passcodeNotSet, .biometryNotAvailable, .biometryNotEnrolled, .biometryDisconnected,
-             .readerTooHot, .readerBusy, .stateDamaged, .readerFailure, .notSupported, .scriptEnded:
+             .readerTooHot, .readerBusy, .stateDamaged, .readerFailure, .notSupported, .scriptEnded, .keyInvalidated:
             3
         }
     }
@@ -26,7 +26,9 @@ extension AuthErrorCode {
             "'fpbridge repair' lists what is damaged; 'fpbridge repair --yes' moves it aside"
         case .biometryNotAvailable where error.message.contains("no fingerprint reader was found"):
             "'--reader fake' tries fpbridge without hardware; 'fpbridge doctor' checks the reader's setup"
+        case .alreadyEnrolled where error.message.contains("key labelled"): "'fpbridge key delete --label LABEL' removes it"
         case .alreadyEnrolled: "enroll it again with --replace"
+        case .keyInvalidated: "'fpbridge key delete --label LABEL', then 'fpbridge key create' makes a new key"
         case .readerFailure where error.message.contains("already holds this finger"):
             "'fpbridge selftest --steps clear --yes' wipes the sensor's storage"
         case .stateDamaged where error.message.contains("belongs to"):

@@ -1,0 +1,74 @@
+import Crypto
+import Foundation
+
+/// The device identity key's statement about a new key: which key, whose,
+/// under which access control, made when, by which fpbridge, guarded how.
+///
+/// The statement is canonical JSON (keys sorted, no whitespace) of
+/// ``Statement``, for example
+/// `{"accessControl":"biometryCurrentSet","createdAt":1767225600000,"format":"fpbridge-attestation-v1","label":"login","protection":"service","publicKey":"BH…=","serviceVersion":"0.1.0","user":"alice"}`
+/// (`publicKey`: base64 of the X9.63 point). The signature is ECDSA P-256
+/// with SHA-256, DER-encoded, over exactly those bytes: a server verifies the
+/// bytes it received with ``verify(statement:signature:identityKeyPEM:)``
+/// before it decodes them, and never re-encodes them.
+public struct KeyAttestation: Sendable, Hashable {
+    /// The `format` every statement of this layout carries.
+    public static let format = "fpbridge-attestation-v1"
+
+    /// What a statement says.
+    public struct Statement: Sendable, Hashable, Codable {
+        /// Always ``KeyAttestation/format``.
+        public let format: String
+        /// The attested public key: base64 of its X9.63 form (uncompressed point).
+        public let publicKey: String
+        /// The key's user.
+        public let user: String
+        /// The key's label.
+        public let label: String
+        /// The access control's name (``KeyAccessControl`` raw value).
+        public let accessControl: String
+        /// Milliseconds since 1970 when the key was made.
+        public let createdAt: Int64
+        /// The fpbridge version that made the key.
+        public let serviceVersion: String
+        /// ``KeyProtection`` raw value: `service` or `development`.
+        public let protection: String
+    }
+
+    /// The statement's exact bytes.
+    public let statement: Data
+    /// ECDSA P-256/SHA-256 signature (DER) by the device identity key over ``statement``.
+    public let signature: Data
+
+    /// An attestation as stored or received.
+    public init(statement: Data, signature: Data) {
+        self.statement = statement
+        self.signature = signature
+    }
+
+    /// The statement decoded; nil when the bytes are not a statement.
+    public var contents: Statement? {
+        try? JSONDecoder().decode(Statement.self, from: statement)
+    }
+
+    /// Whether `signature` is the identity key's signature over exactly `statement`.
+    /// False for a key that is not PEM P-256, a signature that is not DER, or any changed byte.
+    public static func verify(statement: Data, signature: Data, identityKeyPEM: String) -> Bool {
+        guard let key = try? P256.Signing.PublicKey(pemRepresentation: identityKeyPEM),
+              let parsed = try? P256.Signing.ECDSASignature(derRepresentation: signature)
+        else { return false }
+        return key.isValidSignature(parsed, for: statement)
+    }
+
+    /// Makes and signs the statement for a new key.
+    static func make(_ statement: Statement, identity: P256.Signing.PrivateKey) throws(AuthError) -> KeyAttestation {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        do {
+            let bytes = try encoder.encode(statement)
+            return KeyAttestation(statement: bytes, signature: try identity.signature(for: bytes).derRepresentation)
+        } catch {
+            throw AuthError(.readerFailure, "cannot sign the attestation: \(error)")
+        }
+    }
+}

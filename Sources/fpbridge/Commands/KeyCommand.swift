@@ -1,0 +1,190 @@
+import FPLocalAPI
+import ArgumentParser
+import FPAuthentication
+import FPTerminal
+import Foundation
+
+/// Keys released by a match, hosted in this process: development mode, since
+/// the private keys then live in the caller's own state directory.
+struct KeyCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "key",
+        abstract: "Make, list, delete and use P-256 keys that sign only after the evaluation their access control demands.",
+        discussion: """
+        Access controls: biometry-current-set (a fingerprint match; invalidated for good when a print is added or \
+        removed), biometry-any (a fingerprint match), user-presence (a match or the passcode), device-passcode \
+        (the passcode only). Each signature covers "fpbridge-signature-v1", a zero byte, the key's counter \
+        (8 bytes, big-endian) and the data; the counter goes up by one with every signature. Each key is attested \
+        by the device identity key ('key attest', 'key identity').
+        """,
+        subcommands: [Create.self, List.self, Delete.self, Sign.self, Attest.self, Identity.self])
+
+    /// What every key command says about where the private keys are.
+    static let warning = "unprotected: the key lives in your own state directory (in-process development mode)"
+
+    /// The vault of the command's user; every rule about keys lives there.
+    static func vault(_ options: GlobalOptions, reader: (any FingerprintReader)? = nil) throws -> KeyVault {
+        AuthenticationContext(environment: try ReaderSession.environment(options, reader: reader)).keys(protection: .development)
+    }
+
+    static func json(_ key: KeyDescription) -> [String: JSONValue] {
+        [
+            "label": .string(key.label), "user": .string(key.user), "accessControl": .string(key.accessControl.rawValue),
+            "createdAt": .int(Int(key.createdAt)), "publicKeyPem": .string(key.publicKeyPEM),
+            "publicKeyJwk": .object(key.publicKeyJWK.mapValues(JSONValue.string)),
+            "counter": .int(Int(exactly: key.counter) ?? .max), "invalidated": .bool(key.invalidated),
+        ]
+    }
+
+    struct Create: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Make a key for the user (needs a passcode; biometric keys need a print).")
+        @OptionGroup var options: GlobalOptions
+        @Option(help: "The key's name: letters, digits, '.', '_' and '-'.")
+        var label: String
+        @Option(help: "biometry-current-set, biometry-any, user-presence or device-passcode.")
+        var accessControl: AccessControlOption
+
+        func run() async throws {
+            let key = try KeyCommand.vault(options).create(label: label, accessControl: accessControl.value)
+            options.console.success("Made key '\(key.label)' for \(key.user) (\(key.accessControl.rawValue)).\n"
+                                    + "\(KeyCommand.warning)\n\(key.publicKeyPEM)",
+                                    ["key": .object(KeyCommand.json(key)), "protection": "development",
+                                     "warning": .string(KeyCommand.warning)])
+        }
+    }
+
+    struct List: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "List the user's keys (public data only).")
+        @OptionGroup var options: GlobalOptions
+
+        func run() async throws {
+            let keys = try KeyCommand.vault(options).list()
+            let lines = keys.map { "\($0.label)\t\($0.accessControl.rawValue)\tcounter \($0.counter)\($0.invalidated ? "\tINVALIDATED" : "")" }
+            options.console.success(keys.isEmpty ? "\(options.userName) has no keys." : lines.joined(separator: "\n"),
+                                    ["user": .string(options.userName), "keys": .array(keys.map { .object(KeyCommand.json($0)) }),
+                                     "protection": "development", "warning": .string(KeyCommand.warning)])
+        }
+    }
+
+    struct Delete: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Delete a key (a damaged key file too).")
+        @OptionGroup var options: GlobalOptions
+        @Option(help: "The key to delete.")
+        var label: String
+
+        func run() async throws {
+            try KeyCommand.vault(options).delete(label: label)
+            options.console.success("Deleted key '\(label)' of \(options.userName).", ["user": .string(options.userName), "label": .string(label)])
+        }
+    }
+
+    struct Sign: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Sign data after the evaluation the key's access control demands (a scan, the passcode, or either).")
+        @OptionGroup var options: GlobalOptions
+        @Option(help: "The key to sign with.")
+        var label: String
+        @Option(help: "The data to sign, in base64.")
+        var dataBase64: String?
+        @Option(help: "A file holding the data to sign.")
+        var dataFile: String?
+        @Option(help: "Why the signature is requested (shown in the prompt).")
+        var reason = "Sign with your key"
+        @Flag(help: "Read passcodes from standard input, one per line, instead of a no-echo prompt.")
+        var passcodeStdin = false
+
+        func validate() throws {
+            guard (dataBase64 == nil) != (dataFile == nil) else {
+                throw ValidationError("give the data with exactly one of --data-base64 and --data-file")
+            }
+        }
+
+        func run() async throws {
+            let data = try readData()
+            let console = options.console
+            let signed = try await ReaderSession.with(options, required: false) { reader in
+                let vault = try KeyCommand.vault(options, reader: reader)
+                let context = vault.context
+                // At a terminal Enter takes the fallback once offered (the passcode under user-presence).
+                let key = passcodeStdin ? nil : FallbackKey.start { context.chooseFallback() }
+                defer { key?.stop() }
+                let prompt = TerminalPrompt(fromStandardInput: passcodeStdin, fallbackKey: key)
+                console.note(reason)
+                return try await Evaluation.run(context, console: console, fallbackKey: key != nil) {
+                    try await vault.sign(label: label, data: data, reason: reason, prompt: prompt)
+                }
+            }
+            console.success("Signed with key '\(signed.label)' (counter \(signed.counter), by \(signed.method.rawValue)).\n"
+                            + "\(KeyCommand.warning)\n\(signed.signature.base64EncodedString())",
+                            ["label": .string(signed.label), "user": .string(signed.user),
+                             "counter": .int(Int(exactly: signed.counter) ?? .max), "method": .string(signed.method.rawValue),
+                             "signature": .string(signed.signature.base64EncodedString()),
+                             "message": .string(signed.message.base64EncodedString()),
+                             "protection": "development", "warning": .string(KeyCommand.warning)])
+        }
+
+        private func readData() throws(AuthError) -> Data {
+            let limit = KeyVault.maximumDataSize
+            if let dataBase64 {
+                guard let data = Data(base64Encoded: dataBase64) else { throw AuthError(.invalidInput, "--data-base64 is not base64") }
+                return data
+            }
+            guard let path = dataFile, let handle = FileHandle(forReadingAtPath: path) else {
+                throw AuthError(.invalidInput, "cannot read --data-file \(dataFile ?? "")")
+            }
+            defer { try? handle.close() }
+            // One byte past the limit tells an oversized file without reading all of it.
+            let data = (try? handle.read(upToCount: limit + 1)) ?? Data()
+            guard data.count <= limit else { throw AuthError(.invalidInput, "--data-file is over \(limit) bytes") }
+            return data
+        }
+    }
+
+    struct Attest: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Show a key's attestation: the statement, the identity key's signature over its exact bytes, and that key.")
+        @OptionGroup var options: GlobalOptions
+        @Option(help: "The key whose attestation to show.")
+        var label: String
+
+        func run() async throws {
+            let vault = try KeyCommand.vault(options)
+            let key = try vault.describe(label: label)
+            let identity = try vault.identity()
+            let statement = String(decoding: key.attestation.statement, as: UTF8.self)
+            let signature = key.attestation.signature.base64EncodedString()
+            options.console.success("\(KeyCommand.warning)\nstatement: \(statement)\nsignature: \(signature)\n\(identity)",
+                                    ["label": .string(key.label), "statement": .string(statement),
+                                     "statementBase64": .string(key.attestation.statement.base64EncodedString()),
+                                     "signature": .string(signature), "identityKeyPem": .string(identity),
+                                     "protection": "development", "warning": .string(KeyCommand.warning)])
+        }
+    }
+
+    struct Identity: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Show the device identity public key, which signs every attestation.")
+        @OptionGroup var options: GlobalOptions
+
+        func run() async throws {
+            let identity = try KeyCommand.vault(options).identity()
+            options.console.success(identity, ["identityKeyPem": .string(identity), "protection": "development"])
+        }
+    }
+}
+
+/// The access controls as the command line spells them.
+enum AccessControlOption: String, ExpressibleByArgument, CaseIterable {
+    case biometryCurrentSet = "biometry-current-set"
+    case biometryAny = "biometry-any"
+    case userPresence = "user-presence"
+    case devicePasscode = "device-passcode"
+
+    var value: KeyAccessControl {
+        switch self {
+        case .biometryCurrentSet: .biometryCurrentSet
+        case .biometryAny: .biometryAny
+        case .userPresence: .userPresence
+        case .devicePasscode: .devicePasscode
+        }
+    }
+}
