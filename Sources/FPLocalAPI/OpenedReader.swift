@@ -32,7 +32,7 @@ package enum OpenedReader {
         }
     }
 
-    private static func unavailable(_ error: ReaderError) -> Bool {
+    package static func unavailable(_ error: ReaderError) -> Bool {
         switch error {
         case .noReader, .permissionDenied, .removed: true
         default: false

@@ -15,7 +15,7 @@ package struct FPBridgeService: Sendable {
     package func run(logger: Logger, ready: @escaping @Sendable () -> Void = {}) async throws {
         try SocketPath.prepare(configuration.socketPath)
         let router = Router(context: ServiceRequestContext.self)
-        ServiceRoutes(service: configuration, registry: OperationRegistry(), readers: ServiceReaders(arbiter: ReaderArbiter()))
+        ServiceRoutes(service: configuration, registry: OperationRegistry(), readers: ServiceReaders())
             .register(on: router)
         let path = configuration.socketPath
         let app = Application(

@@ -3,10 +3,11 @@ import FPLocalAPI
 import Foundation
 
 /// The service's way to a reader: chosen by the request's target, one operation at a time
-/// (``ReaderArbiter``), opened for the operation and closed after it, so that an idle reader
-/// is never left armed and a reader plugged in later is found by the next request.
-struct ServiceReaders {
-    let arbiter: ReaderArbiter
+/// (``ReaderArbiter``), opened for the operation and kept open a few seconds after it
+/// (``ReaderPool``); a reader plugged in later is found by the next request.
+struct ServiceReaders: Sendable {
+    let arbiter = ReaderArbiter()
+    let pool = ReaderPool()
 
     func with<T: Sendable>(_ target: RequestTarget, required: Bool, wait: Bool, timeout: TimeInterval,
                            _ body: @escaping @Sendable ((any FingerprintReader)?) async throws -> T) async throws -> T {
@@ -18,8 +19,38 @@ struct ServiceReaders {
             return try await body(nil)
         }
         let identity = await candidate.info.identity
+        // The fake reader plays a script given per request: never reused.
+        guard identity.driver != "fake" else {
+            return try await arbiter.withReader(identity, wait: wait, timeout: timeout) {
+                try await OpenedReader.with(candidate: { candidate }, required: required, body)
+            }
+        }
         return try await arbiter.withReader(identity, wait: wait, timeout: timeout) {
-            try await OpenedReader.with(candidate: { candidate }, required: required, body)
+            let reader: any FingerprintReader
+            if let warm = await pool.take(identity) {
+                reader = warm
+            } else {
+                do {
+                    try await candidate.open()
+                    reader = candidate
+                } catch let error as ReaderError {
+                    guard !required, OpenedReader.unavailable(error) else { throw AuthError(error) }
+                    return try await body(nil)
+                }
+            }
+            do {
+                let result = try await body(reader)
+                await pool.park(reader, identity)
+                return result
+            } catch {
+                // A reader that failed or went away is closed; the next request opens it afresh.
+                if [.biometryDisconnected, .readerFailure].contains(AuthError(error).code) {
+                    try? await reader.close()
+                } else {
+                    await pool.park(reader, identity)
+                }
+                throw error
+            }
         }
     }
 

@@ -28,13 +28,14 @@ struct ServiceRoutes: Sendable {
         api.post("passcode") { request, context in
             try await handle(context) { caller in try await passcode(request, caller, context.channel) }
         }
+        registerKeys(on: api)
         api.post("operations/:id/:button") { request, context in
             try await handle(context) { caller in try await press(request, context, caller) }
         }
     }
 
     /// Authorises the connection, runs the route, and turns every refusal into the `{"ok": false}` body.
-    private func handle(_ context: ServiceRequestContext, _ body: (Caller) async throws -> Response) async throws -> Response {
+    func handle(_ context: ServiceRequestContext, _ body: (Caller) async throws -> Response) async throws -> Response {
         do {
             let caller = try Caller(try await PeerCredentials.of(context.channel), configuration: service)
             return try await body(caller)
@@ -54,9 +55,10 @@ struct ServiceRoutes: Sendable {
          "operations": .int(registry.count)]
     }
 
-    private func query(_ request: Request, caller: Caller, purpose: RequestTarget.Purpose) throws -> RequestTarget {
+    func query(_ request: Request, caller: Caller, purpose: RequestTarget.Purpose,
+               extra: Set<String> = []) throws -> RequestTarget {
         let parameters = request.uri.queryParameters
-        let known: Set<String> = ["user", "reader", "stateDirectory"]
+        let known = Set(["user", "reader", "stateDirectory"]).union(extra)
         if let unknown = parameters.map({ String($0.key) }).first(where: { !known.contains($0) }) {
             throw ServiceRefusal.badRequest("unknown query parameter '\(unknown)'")
         }

@@ -2,9 +2,16 @@ import Foundation
 import Testing
 import TestSupport
 
-/// `fpbridge key` through the real binary on the fake reader.
+/// `fpbridge key` through the real binary on the fake reader, in-process (development mode)
+/// and through a real `fpbridged`, which holds the keys.
 @Suite struct KeyCommandTests {
     let directory = TemporaryDirectory()
+    let service = ServiceBox()
+
+    /// The service of a case that runs through one.
+    final class ServiceBox: @unchecked Sendable {
+        var process: ServiceProcess?
+    }
 
     func fake(_ script: String) throws -> String {
         let path = directory.file("script-\(UUID().uuidString.prefix(6)).txt")
@@ -14,14 +21,16 @@ import TestSupport
 
     func run(_ arguments: [String], reader: String = "fake", input: String = "") async throws -> CommandResult {
         try await Fpbridge.run(["--json", "--reader", reader, "--state-dir", directory.file("state"), "--user", "alice"] + arguments,
-                               input: input)
+                               environment: service.process?.clientEnvironment ?? [:], input: input)
     }
 
     func keys() async throws -> [[String: Any]] {
         try #require(try await run(["key", "list"]).json["keys"] as? [[String: Any]])
     }
 
-    @Test func createSignListDeleteOnTheFakeReader() async throws {
+    @Test(arguments: [false, true])
+    func createSignListDeleteOnTheFakeReader(throughService: Bool) async throws {
+        if throughService { service.process = try await ServiceProcess() }
         #expect(try await run(["passcode", "set", "--passcode-stdin"], input: "2468\n").status == 0)
         let enrolled = try await run(["enroll", "--finger", "right-index", "--passcode-stdin"],
                                      reader: fake(String(repeating: "scan a\n", count: 5)), input: "2468\n")
@@ -29,8 +38,12 @@ import TestSupport
 
         let created = try await run(["key", "create", "--label", "login", "--access-control", "biometry-current-set"])
         #expect(created.status == 0 && created.ok)
-        #expect(created.json["protection"] as? String == "development")
-        #expect((created.json["warning"] as? String)?.hasPrefix("unprotected: the key lives in your own state directory") == true)
+        if throughService {
+            #expect(created.json["protection"] as? String == "service" && created.json["warning"] == nil)
+        } else {
+            #expect(created.json["protection"] as? String == "development")
+            #expect((created.json["warning"] as? String)?.hasPrefix("unprotected: the key lives in your own state directory") == true)
+        }
         let key = try #require(created.json["key"] as? [String: Any])
         #expect(key["accessControl"] as? String == "biometryCurrentSet" && key["counter"] as? Int == 0)
         #expect((key["publicKeyPem"] as? String)?.hasPrefix("-----BEGIN PUBLIC KEY-----") == true)

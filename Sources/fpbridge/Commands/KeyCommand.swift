@@ -1,6 +1,7 @@
 import FPLocalAPI
 import ArgumentParser
 import FPAuthentication
+import FPServiceClient
 import FPTerminal
 import Foundation
 
@@ -27,13 +28,23 @@ struct KeyCommand: AsyncParsableCommand {
         AuthenticationContext(environment: try ReaderSession.environment(options, reader: reader)).keys(protection: .development)
     }
 
-    static func json(_ key: KeyDescription) -> [String: JSONValue] {
+    static func json(_ key: WireKey) -> [String: JSONValue] {
         [
             "label": .string(key.label), "user": .string(key.user), "accessControl": .string(key.accessControl.rawValue),
-            "createdAt": .int(Int(key.createdAt)), "publicKeyPem": .string(key.publicKeyPEM),
-            "publicKeyJwk": .object(key.publicKeyJWK.mapValues(JSONValue.string)),
+            "createdAt": .int(Int(key.createdAt)), "publicKeyPem": .string(key.publicKeyPem),
+            "publicKeyJwk": .object(key.publicKeyJwk.mapValues(JSONValue.string)),
             "counter": .int(Int(exactly: key.counter) ?? .max), "invalidated": .bool(key.invalidated),
         ]
+    }
+
+    /// Where the private keys are, for the output: `protection`, and the warning in development mode.
+    static func protection(_ protection: KeyProtection) -> [String: JSONValue] {
+        protection == .development ? ["protection": "development", "warning": .string(warning)] : ["protection": "service"]
+    }
+
+    /// The warning line for people, empty when the service holds the keys.
+    static func warningLine(_ protection: KeyProtection) -> String {
+        protection == .development ? "\(warning)\n" : ""
     }
 
     struct Create: AsyncParsableCommand {
@@ -45,11 +56,19 @@ struct KeyCommand: AsyncParsableCommand {
         var accessControl: AccessControlOption
 
         func run() async throws {
-            let key = try KeyCommand.vault(options).create(label: label, accessControl: accessControl.value)
+            let result: KeyResult
+            if let socket = try options.serviceSocket() {
+                let request = ServiceSession.target(KeyCreateRequest(label: label, accessControl: accessControl.value), options)
+                result = try await ServiceClient.with(socket: socket) { try await $0.post("keys", request) }
+            } else {
+                let vault = try KeyCommand.vault(options)
+                let key = try vault.create(label: label, accessControl: accessControl.value)
+                result = KeyResult(protection: .development, key: WireKey(key), identityKeyPem: try vault.identity())
+            }
+            let key = result.key
             options.console.success("Made key '\(key.label)' for \(key.user) (\(key.accessControl.rawValue)).\n"
-                                    + "\(KeyCommand.warning)\n\(key.publicKeyPEM)",
-                                    ["key": .object(KeyCommand.json(key)), "protection": "development",
-                                     "warning": .string(KeyCommand.warning)])
+                                    + "\(KeyCommand.warningLine(result.protection))\(key.publicKeyPem)",
+                                    KeyCommand.protection(result.protection).merging(["key": .object(KeyCommand.json(key))]) { $1 })
         }
     }
 
@@ -58,11 +77,18 @@ struct KeyCommand: AsyncParsableCommand {
         @OptionGroup var options: GlobalOptions
 
         func run() async throws {
-            let keys = try KeyCommand.vault(options).list()
-            let lines = keys.map { "\($0.label)\t\($0.accessControl.rawValue)\tcounter \($0.counter)\($0.invalidated ? "\tINVALIDATED" : "")" }
-            options.console.success(keys.isEmpty ? "\(options.userName) has no keys." : lines.joined(separator: "\n"),
-                                    ["user": .string(options.userName), "keys": .array(keys.map { .object(KeyCommand.json($0)) }),
-                                     "protection": "development", "warning": .string(KeyCommand.warning)])
+            let list: KeyList
+            if let socket = try options.serviceSocket() {
+                let query = ServiceSession.query(options)
+                list = try await ServiceClient.with(socket: socket) { try await $0.get("keys", query: query) }
+            } else {
+                list = KeyList(user: options.userName, protection: .development,
+                               keys: try KeyCommand.vault(options).list().map(WireKey.init))
+            }
+            let lines = list.keys.map { "\($0.label)\t\($0.accessControl.rawValue)\tcounter \($0.counter)\($0.invalidated ? "\tINVALIDATED" : "")" }
+            options.console.success(list.keys.isEmpty ? "\(list.user) has no keys." : lines.joined(separator: "\n"),
+                                    KeyCommand.protection(list.protection).merging(
+                                        ["user": .string(list.user), "keys": .array(list.keys.map { .object(KeyCommand.json($0)) })]) { $1 })
         }
     }
 
@@ -73,7 +99,12 @@ struct KeyCommand: AsyncParsableCommand {
         var label: String
 
         func run() async throws {
-            try KeyCommand.vault(options).delete(label: label)
+            if let socket = try options.serviceSocket() {
+                let request = ServiceSession.target(KeyLabelRequest(label: label), options)
+                let _: JSONValue = try await ServiceClient.with(socket: socket) { try await $0.post("keys/delete", request) }
+            } else {
+                try KeyCommand.vault(options).delete(label: label)
+            }
             options.console.success("Deleted key '\(label)' of \(options.userName).", ["user": .string(options.userName), "label": .string(label)])
         }
     }
@@ -102,25 +133,35 @@ struct KeyCommand: AsyncParsableCommand {
         func run() async throws {
             let data = try readData()
             let console = options.console
-            let signed = try await ReaderSession.with(options, required: false) { reader in
-                let vault = try KeyCommand.vault(options, reader: reader)
-                let context = vault.context
-                // At a terminal Enter takes the fallback once offered (the passcode under user-presence).
-                let key = passcodeStdin ? nil : FallbackKey.start { context.chooseFallback() }
-                defer { key?.stop() }
-                let prompt = TerminalPrompt(fromStandardInput: passcodeStdin, fallbackKey: key)
+            let signed: WireSignature
+            if let socket = try options.serviceSocket() {
+                let request = ServiceSession.target(KeySignRequest(label: label, data: data, reason: reason), options)
                 console.note(reason)
-                return try await Evaluation.run(context, console: console, fallbackKey: key != nil) {
-                    try await vault.sign(label: label, data: data, reason: reason, prompt: prompt)
+                let value = try await ServiceClient.with(socket: socket) { client in
+                    try await ServiceSession.run(client, "keys/sign", request, console: console,
+                                                 prompt: TerminalPrompt(fromStandardInput: passcodeStdin), fallbackKey: !passcodeStdin)
+                }
+                signed = try ServiceSession.decode(value, as: WireSignature.self)
+            } else {
+                signed = try await ReaderSession.with(options, required: false) { reader in
+                    let vault = try KeyCommand.vault(options, reader: reader)
+                    let context = vault.context
+                    // At a terminal Enter takes the fallback once offered (the passcode under user-presence).
+                    let key = passcodeStdin ? nil : FallbackKey.start { context.chooseFallback() }
+                    defer { key?.stop() }
+                    let prompt = TerminalPrompt(fromStandardInput: passcodeStdin, fallbackKey: key)
+                    console.note(reason)
+                    return WireSignature(try await Evaluation.run(context, console: console, fallbackKey: key != nil) {
+                        try await vault.sign(label: label, data: data, reason: reason, prompt: prompt)
+                    }, protection: .development)
                 }
             }
             console.success("Signed with key '\(signed.label)' (counter \(signed.counter), by \(signed.method.rawValue)).\n"
-                            + "\(KeyCommand.warning)\n\(signed.signature.base64EncodedString())",
-                            ["label": .string(signed.label), "user": .string(signed.user),
-                             "counter": .int(Int(exactly: signed.counter) ?? .max), "method": .string(signed.method.rawValue),
-                             "signature": .string(signed.signature.base64EncodedString()),
-                             "message": .string(signed.message.base64EncodedString()),
-                             "protection": "development", "warning": .string(KeyCommand.warning)])
+                            + "\(KeyCommand.warningLine(signed.protection))\(signed.signatureBase64)",
+                            KeyCommand.protection(signed.protection).merging(
+                                ["label": .string(signed.label), "user": .string(signed.user),
+                                 "counter": .int(Int(exactly: signed.counter) ?? .max), "method": .string(signed.method.rawValue),
+                                 "signature": .string(signed.signatureBase64), "message": .string(signed.messageBase64)]) { $1 })
         }
 
         private func readData() throws(AuthError) -> Data {
@@ -148,16 +189,23 @@ struct KeyCommand: AsyncParsableCommand {
         var label: String
 
         func run() async throws {
-            let vault = try KeyCommand.vault(options)
-            let key = try vault.describe(label: label)
-            let identity = try vault.identity()
-            let statement = String(decoding: key.attestation.statement, as: UTF8.self)
-            let signature = key.attestation.signature.base64EncodedString()
-            options.console.success("\(KeyCommand.warning)\nstatement: \(statement)\nsignature: \(signature)\n\(identity)",
-                                    ["label": .string(key.label), "statement": .string(statement),
-                                     "statementBase64": .string(key.attestation.statement.base64EncodedString()),
-                                     "signature": .string(signature), "identityKeyPem": .string(identity),
-                                     "protection": "development", "warning": .string(KeyCommand.warning)])
+            let result: KeyResult
+            if let socket = try options.serviceSocket() {
+                let query = ServiceSession.query(options).merging(["label": label]) { $1 }
+                result = try await ServiceClient.with(socket: socket) { try await $0.get("keys/attestation", query: query) }
+            } else {
+                let vault = try KeyCommand.vault(options)
+                result = KeyResult(protection: .development, key: WireKey(try vault.describe(label: label)),
+                                   identityKeyPem: try vault.identity())
+            }
+            let statementBytes = Data(base64Encoded: result.key.statementBase64) ?? Data()
+            let statement = String(decoding: statementBytes, as: UTF8.self)
+            let signature = result.key.signatureBase64
+            options.console.success("\(KeyCommand.warningLine(result.protection))statement: \(statement)\nsignature: \(signature)\n\(result.identityKeyPem)",
+                                    KeyCommand.protection(result.protection).merging(
+                                        ["label": .string(result.key.label), "statement": .string(statement),
+                                         "statementBase64": .string(result.key.statementBase64),
+                                         "signature": .string(signature), "identityKeyPem": .string(result.identityKeyPem)]) { $1 })
         }
     }
 
@@ -166,8 +214,15 @@ struct KeyCommand: AsyncParsableCommand {
         @OptionGroup var options: GlobalOptions
 
         func run() async throws {
-            let identity = try KeyCommand.vault(options).identity()
-            options.console.success(identity, ["identityKeyPem": .string(identity), "protection": "development"])
+            let result: IdentityResult
+            if let socket = try options.serviceSocket() {
+                let query = ServiceSession.query(options)
+                result = try await ServiceClient.with(socket: socket) { try await $0.get("identity", query: query) }
+            } else {
+                result = IdentityResult(protection: .development, identityKeyPem: try KeyCommand.vault(options).identity())
+            }
+            options.console.success(result.identityKeyPem,
+                                    ["identityKeyPem": .string(result.identityKeyPem), "protection": .string(result.protection.rawValue)])
         }
     }
 }

@@ -1,0 +1,53 @@
+import FPAuthentication
+import Foundation
+
+/// Readers left open for a few seconds after an operation, so that the next one on the
+/// same reader starts warm; closed when idle, so that no reader stays armed (libfprint's
+/// thermal model counts only scanning, and a closed reader cannot be left scanning).
+actor ReaderPool {
+    private struct Parked {
+        let reader: any FingerprintReader
+        let closer: Task<Void, Never>
+    }
+
+    /// How long an idle reader stays open.
+    static let idleSeconds: Double = 5
+
+    private var parked: [ReaderIdentity: Parked] = [:]
+
+    /// The open reader kept for `identity`, if any; it is no longer parked.
+    func take(_ identity: ReaderIdentity) -> (any FingerprintReader)? {
+        guard let entry = parked.removeValue(forKey: identity) else { return nil }
+        entry.closer.cancel()
+        return entry.reader
+    }
+
+    /// Keeps an open reader for the next operation, closing it once idle.
+    func park(_ reader: any FingerprintReader, _ identity: ReaderIdentity) {
+        if let earlier = parked.removeValue(forKey: identity) {
+            earlier.closer.cancel()
+            Task { try? await earlier.reader.close() }
+        }
+        let closer = Task {
+            try? await Task.sleep(for: .seconds(Self.idleSeconds))
+            guard !Task.isCancelled else { return }
+            await self.closeIfIdle(identity)
+        }
+        parked[identity] = Parked(reader: reader, closer: closer)
+    }
+
+    private func closeIfIdle(_ identity: ReaderIdentity) async {
+        guard let entry = parked.removeValue(forKey: identity) else { return }
+        try? await entry.reader.close()
+    }
+
+    /// Closes every parked reader (shutdown, suspend).
+    func closeAll() async {
+        let entries = parked.values
+        parked = [:]
+        for entry in entries {
+            entry.closer.cancel()
+            try? await entry.reader.close()
+        }
+    }
+}

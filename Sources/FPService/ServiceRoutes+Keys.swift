@@ -1,0 +1,85 @@
+import FPAuthentication
+import FPLocalAPI
+import Foundation
+import Hummingbird
+import NIOCore
+
+/// Keys released by a match, held by the service: the private keys never leave it.
+extension ServiceRoutes {
+    func registerKeys(on api: RouterGroup<ServiceRequestContext>) {
+        api.get("keys") { request, context in try await handle(context) { caller in try keyList(request, caller) } }
+        api.post("keys") { request, context in try await handle(context) { caller in try await createKey(request, caller) } }
+        api.post("keys/delete") { request, context in try await handle(context) { caller in try await deleteKey(request, caller) } }
+        api.get("keys/attestation") { request, context in
+            try await handle(context) { caller in try attestation(request, caller) }
+        }
+        api.get("identity") { request, context in
+            try await handle(context) { caller in
+                let target = try query(request, caller: caller, purpose: .manage)
+                return JSONBodies.ok(IdentityResult(protection: .service, identityKeyPem: try vault(target).identity()))
+            }
+        }
+        api.post("keys/sign") { request, context in
+            try await handle(context) { caller in try await sign(request, caller, context.channel) }
+        }
+    }
+
+    private func vault(_ target: RequestTarget, reader: (any FingerprintReader)? = nil,
+                       configuration: AuthConfiguration? = nil) throws(AuthError) -> KeyVault {
+        let settings: AuthConfiguration
+        if let configuration { settings = configuration } else { settings = try target.configuration() }
+        return AuthenticationContext(environment: AuthEnvironment(
+            user: target.user, reader: reader, stateDirectory: target.stateDirectory, configuration: settings))
+            .keys(protection: .service)
+    }
+
+    private func keyList(_ request: Request, _ caller: Caller) throws -> Response {
+        let target = try query(request, caller: caller, purpose: .manage, extra: [])
+        let keys = try vault(target).list().map(WireKey.init)
+        return JSONBodies.ok(KeyList(user: target.user, protection: .service, keys: keys))
+    }
+
+    private func createKey(_ request: Request, _ caller: Caller) async throws -> Response {
+        let body = try await JSONBodies.decode(KeyCreateRequest.self, from: request)
+        let target = try RequestTarget(body, caller: caller, service: service, purpose: .manage)
+        let vault = try vault(target)
+        let key = try vault.create(label: body.label, accessControl: body.accessControl)
+        return JSONBodies.ok(KeyResult(protection: .service, key: WireKey(key), identityKeyPem: try vault.identity()))
+    }
+
+    private func deleteKey(_ request: Request, _ caller: Caller) async throws -> Response {
+        let body = try await JSONBodies.decode(KeyLabelRequest.self, from: request)
+        let target = try RequestTarget(body, caller: caller, service: service, purpose: .manage)
+        try vault(target).delete(label: body.label)
+        return JSONBodies.ok(["user": JSONValue.string(target.user), "label": .string(body.label)])
+    }
+
+    private func attestation(_ request: Request, _ caller: Caller) throws -> Response {
+        guard let label = request.uri.queryParameters["label"].map(String.init) else {
+            throw ServiceRefusal.badRequest("missing query parameter 'label'")
+        }
+        let target = try query(request, caller: caller, purpose: .manage, extra: ["label"])
+        let vault = try vault(target)
+        return JSONBodies.ok(KeyResult(protection: .service, key: WireKey(try vault.describe(label: label)),
+                                       identityKeyPem: try vault.identity()))
+    }
+
+    private func sign(_ request: Request, _ caller: Caller, _ channel: any Channel) async throws -> Response {
+        let body = try await JSONBodies.decode(KeySignRequest.self, from: request)
+        let target = try RequestTarget(body, caller: caller, service: service, purpose: .manage)
+        guard let data = Data(base64Encoded: body.dataBase64) else { throw ServiceRefusal.badRequest("dataBase64 is not base64") }
+        let configuration = try target.configuration()
+        let reason = body.reason ?? "Sign with your key"
+        return stream.response(caller: caller, channel: channel) { operation, send in
+            // A passcode-only key needs no reader; the others fail in the engine when none is there.
+            try await readers.with(target, required: false, wait: true, timeout: configuration.scanTimeoutSeconds) { reader in
+                let vault = try vault(target, reader: reader, configuration: configuration)
+                operation.attach(vault.context)
+                let signed = try await Self.forwardingEvents(of: vault.context, to: send) {
+                    try await vault.sign(label: body.label, data: data, reason: reason, prompt: operation.prompt)
+                }
+                return try JSONValue(encoding: WireSignature(signed, protection: .service))
+            }
+        }
+    }
+}
