@@ -15,6 +15,11 @@ if fpb_forbid_core_dumps() != 0 {
 do {
     try await runAsync(try FPBridged.parse())
 } catch {
+    // Usage errors end with 2, as fpbridge's do (ArgumentParser's own number is 64).
+    if FPBridged.exitCode(for: error) == .validationFailure {
+        FileHandle.standardError.write(Data((FPBridged.fullMessage(for: error) + "\n").utf8))
+        exit(2)
+    }
     FPBridged.exit(withError: error)
 }
 

@@ -6,6 +6,12 @@ public struct CommandResult: Sendable {
     public let stdout: String
     public let stderr: String
 
+    public init(status: Int32, stdout: String, stderr: String) {
+        self.status = status
+        self.stdout = stdout
+        self.stderr = stderr
+    }
+
     /// stdout parsed as the one JSON object `--json` promises.
     public var json: [String: Any] {
         (try? JSONSerialization.jsonObject(with: Data(stdout.utf8))) as? [String: Any] ?? [:]

@@ -49,6 +49,27 @@ public final class ServiceProcess: Sendable {
         stop()
     }
 
+    /// Runs `fpbridged ARGS` to its end (a start that is refused), within 20 s.
+    public static func runToEnd(_ arguments: [String], environment: [String: String] = [:]) async throws -> CommandResult {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        process.environment = Fpbridge.childEnvironment(environment)
+        let stdout = Pipe(), stderr = Pipe()
+        process.standardOutput = stdout
+        process.standardError = stderr
+        try process.run()
+        let pid = process.processIdentifier
+        let killer = Task { try await Task.sleep(for: .seconds(20)); kill(pid, SIGKILL) }
+        async let out = blocking { stdout.fileHandleForReading.readDataToEndOfFile() }
+        async let err = blocking { stderr.fileHandleForReading.readDataToEndOfFile() }
+        let (outData, errData) = try await (out, err)
+        try await blocking { process.waitUntilExit() }
+        killer.cancel()
+        return CommandResult(status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
+                             stderr: String(decoding: errData, as: UTF8.self))
+    }
+
     /// The process id, to signal it.
     public var pid: Int32 { process.processIdentifier }
 
@@ -93,4 +114,49 @@ public final class ServiceProcess: Sendable {
 public struct ServiceProcessError: Error, CustomStringConvertible {
     public let message: String
     public var description: String { message }
+}
+
+/// One answer of the service's API, read with curl over the socket.
+public struct APIAnswer: Sendable {
+    public let status: Int
+    public let body: String
+
+    /// The body's first JSON object (the whole body, or a stream's first line).
+    public var json: [String: Any] { line(0) }
+
+    /// Line `index` of a stream, as a JSON object.
+    public func line(_ index: Int) -> [String: Any] {
+        let lines = body.split(separator: "\n")
+        guard index < lines.count, let data = lines[index].data(using: .utf8),
+              let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else { return [:] }
+        return object
+    }
+
+    /// Every line of a stream, as JSON objects.
+    public var lines: [[String: Any]] { (0..<body.split(separator: "\n").count).map(line) }
+
+    public var errorCode: Int? { (json["error"] as? [String: Any])?["code"] as? Int }
+}
+
+extension ServiceProcess {
+    /// Sends one request with curl (as `launcher` when given, e.g. another uid) and returns the answer.
+    public func request(_ method: String, _ path: String, body: String? = nil, launcher: [String] = [],
+                        timeout: TimeInterval = 30) async throws -> APIAnswer {
+        var arguments = ["-sS", "-N", "--max-time", String(Int(timeout)), "--unix-socket", socket, "-X", method,
+                         "-w", "\n%{http_code}", "http://localhost" + path]
+        if let body { arguments += ["-H", "Content-Type: application/json", "--data-binary", body] }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: launcher.first ?? "/usr/bin/curl")
+        process.arguments = launcher.isEmpty ? arguments : Array(launcher.dropFirst()) + ["/usr/bin/curl"] + arguments
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let data = try await blocking { output.fileHandleForReading.readDataToEndOfFile() }
+        try await blocking { process.waitUntilExit() }
+        var text = String(decoding: data, as: UTF8.self)
+        let status = text.split(separator: "\n").last.flatMap { Int($0) } ?? 0
+        if let cut = text.lastIndex(of: "\n") { text = String(text[..<cut]) }
+        return APIAnswer(status: status, body: text)
+    }
 }

@@ -127,7 +127,9 @@ struct PasscodeCommand: AsyncParsableCommand {
 
     /// One secret line within the configured passcode timeout; nil when there was none to read.
     private static func read(_ source: SecretInput.Source, options: GlobalOptions) async throws(AuthError) -> Passcode? {
-        let seconds = try options.configuration().passcodeTimeoutSeconds
+        // Through the service the state (and its config.json) is the service's, not readable here.
+        let seconds = try options.serviceSocket() == nil
+            ? options.configuration().passcodeTimeoutSeconds : AuthConfiguration().passcodeTimeoutSeconds
         switch await SecretInput.read(source, timeout: .milliseconds(Int(seconds * 1000))) {
         case .entered(let passcode): return passcode
         case .noInput: return nil

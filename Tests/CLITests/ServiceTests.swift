@@ -1,0 +1,185 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// Runs a client as `nobody`, whom the service knows only from the socket's peer credentials.
+private let asNobody = ["/usr/bin/setpriv", "--reuid=nobody", "--regid=nogroup", "--clear-groups"]
+
+/// The real `fpbridged`, driven through the CLI and its API: who may do what (clients run as
+/// another uid), clients that go away, a service killed mid-write, one operation per reader,
+/// and test paths refused outside test mode.
+@Suite(.serialized) struct ServiceTests {
+    let directory = TemporaryDirectory()
+    var state: String { directory.file("state") }
+
+    func fake(_ script: String) throws -> String {
+        let path = directory.file("script-\(UUID().uuidString.prefix(6)).txt")
+        try script.write(toFile: path, atomically: true, encoding: .utf8)
+        chmod(path, 0o644)
+        return "fake:" + path
+    }
+
+    /// `fpbridge --json` through `service`, for `user` unless nil (the caller's own user).
+    func run(_ service: ServiceProcess, _ arguments: [String], user: String? = "alice", reader: String = "fake",
+             input: String = "", launcher: [String] = []) async throws -> CommandResult {
+        try await Fpbridge.run(["--json", "--reader", reader, "--state-dir", state] + (user.map { ["--user", $0] } ?? []) + arguments,
+                               environment: service.clientEnvironment, input: input, launcher: launcher)
+    }
+
+    /// A user with the passcode 2468 and the right index finger "a" enrolled.
+    func enroll(_ service: ServiceProcess, user: String = "alice") async throws {
+        #expect(try await run(service, ["passcode", "set", "--passcode-stdin"], user: user, input: "2468\n").status == 0)
+        let enrolled = try await run(service, ["enroll", "--finger", "right-index", "--passcode-stdin"], user: user,
+                                     reader: fake(String(repeating: "scan a\n", count: 5)), input: "2468\n")
+        #expect(enrolled.status == 0, "\(enrolled.stdout)\(enrolled.stderr)")
+    }
+
+    init() {
+        _ = try? directory.privateDirectory("state")
+        chmod(directory.path, 0o755)
+    }
+
+    @Test func aCallerActsOnlyForItselfAndNeverForAnotherUser() async throws {
+        let service = try await ServiceProcess()
+        try await enroll(service, user: "alice")
+        for command in [["list"], ["status"], ["key", "list"], ["unlock", "--passcode-stdin"], ["verify"],
+                        ["delete", "--all"], ["passcode", "remove", "--passcode-stdin"]] {
+            let refused = try await run(service, command, user: "alice", reader: fake("scan a"), input: "2468\n",
+                                        launcher: asNobody)
+            #expect(refused.status == 2 && refused.errorCode == -2007 && refused.errorMessage.contains("may act only for itself"),
+                    "nobody \(command): \(refused.stdout)\(refused.stderr)")
+        }
+        let identify = try await run(service, ["identify"], user: nil, reader: fake("scan a"), launcher: asNobody)
+        #expect(identify.status == 2 && identify.errorMessage.contains("may not identify"), "\(identify.stdout)")
+        // Its own state, nobody may read and change.
+        let own = try await run(service, ["list"], user: nil, launcher: asNobody)
+        #expect(own.status == 0 && own.json["user"] as? String == "nobody", "\(own.stdout)\(own.stderr)")
+        // Alice's print and passcode are still there, and her finger still matches.
+        let alice = try await run(service, ["verify"], reader: fake("scan a"))
+        #expect(alice.status == 0 && alice.json["user"] as? String == "alice", "\(alice.stdout)")
+        // The raw API says the same, with 403.
+        let raw = try await service.request("GET", "/v1/prints?user=alice&stateDirectory=\(state)", launcher: asNobody)
+        #expect(raw.status == 403 && raw.json["ok"] as? Bool == false && raw.errorCode == -2007, "\(raw.body)")
+    }
+
+    @Test func aLockedOutUserStaysLockedOutWhateverItsClientSends() async throws {
+        let service = try await ServiceProcess()
+        try await enroll(service, user: "nobody")
+        for _ in 0..<5 {
+            _ = try await run(service, ["verify"], user: nil, reader: fake("scan x"), launcher: asNobody)
+        }
+        let locked = try await run(service, ["auth"], user: nil, reader: fake("scan a"), launcher: asNobody)
+        #expect(locked.errorCode == -8, "\(locked.stdout)")
+        let attempts: [String] = [
+            #"{"operation":"verify","reader":"\#(try fake("scan a"))","stateDirectory":"\#(state)","attempts":0}"#,
+            #"{"operation":"verify","reader":"\#(try fake("scan a"))","stateDirectory":"\#(state)","failures":0}"#,
+            #"{"operation":"identify","reader":"\#(try fake("scan a"))","stateDirectory":"\#(state)"}"#,
+            #"{"operation":"verify","user":"root","reader":"\#(try fake("scan a"))","stateDirectory":"\#(state)"}"#,
+            #"{"operation":"evaluate","policy":"biometrics","reader":"\#(try fake("scan a"))","stateDirectory":"\#(state)"}"#,
+        ]
+        for body in attempts {
+            let answer = try await service.request("POST", "/v1/evaluations", body: body, launcher: asNobody)
+            let result = answer.lines.last ?? [:]
+            #expect(answer.status >= 400 || result["ok"] as? Bool == false, "\(body): \(answer.body)")
+        }
+        let wrong = try await run(service, ["unlock", "--passcode-stdin"], user: nil, input: "1111\n", launcher: asNobody)
+        #expect(wrong.status == 1)
+        let status = try await run(service, ["status"], user: nil, launcher: asNobody)
+        #expect((status.json["biometry"] as? [String: Any])?["lockedOut"] as? Bool == true, "\(status.stdout)")
+        // Only the passcode lifts it.
+        #expect(try await run(service, ["unlock", "--passcode-stdin"], user: nil, input: "2468\n", launcher: asNobody).status == 0)
+        #expect(try await run(service, ["verify"], user: nil, reader: fake("scan a"), launcher: asNobody).status == 0)
+    }
+
+    @Test func aClientThatGoesAwayEndsItsEvaluationAtOnceAndNothingIsCounted() async throws {
+        let service = try await ServiceProcess()
+        try await enroll(service)
+        let pid = PIDBox()
+        async let waiting = Fpbridge.run(["--json", "--reader", try fake("wait 30000\nscan x"), "--state-dir", state,
+                                          "--user", "alice", "auth"], environment: service.clientEnvironment,
+                                         onStart: { pid.set($0) })
+        try await waitFor { try await service.request("GET", "/v1/service").json["operations"] as? Int == 1 }
+        kill(pid.value, SIGKILL)
+        _ = await (try? waiting)
+        try await waitFor(seconds: 2) { try await service.request("GET", "/v1/service").json["operations"] as? Int == 0 }
+        let status = try await run(service, ["status"])
+        #expect((status.json["biometry"] as? [String: Any])?["failures"] as? Int == 0, "\(status.stdout)")
+        // The reader is free again at once.
+        let start = Date()
+        #expect(try await run(service, ["auth"], reader: fake("scan a")).status == 0)
+        #expect(Date().timeIntervalSince(start) < 5)
+    }
+
+    @Test func oneOperationPerReaderTheNextWaitsOrIsToldBusy() async throws {
+        let service = try await ServiceProcess()
+        try await enroll(service)
+        async let first = run(service, ["auth"], reader: fake("wait 1500\nscan a"))
+        try await waitFor { try await service.request("GET", "/v1/service").json["operations"] as? Int == 1 }
+        let busy = try await service.request("POST", "/v1/evaluations", body: """
+            {"operation":"evaluate","wait":false,"user":"alice","reader":"\(try fake("scan a"))","stateDirectory":"\(state)"}
+            """)
+        #expect(busy.lines.last?["ok"] as? Bool == false
+                && (busy.lines.last?["error"] as? [String: Any])?["code"] as? Int == -2002, "\(busy.body)")
+        let waited = try await run(service, ["auth"], reader: fake("scan a"))
+        #expect(waited.status == 0, "\(waited.stdout)")
+        #expect(try await first.status == 0)
+    }
+
+    @Test func aServiceKilledMidEnrollmentOrMidSignatureLeavesTheOldState() async throws {
+        let first = try await ServiceProcess()
+        try await enroll(first)
+        #expect(try await run(first, ["key", "create", "--label", "login", "--access-control", "biometry-any"]).status == 0)
+        let enrollScript = try fake("scan b\nscan b\nwait 30000")
+        async let enrolling = run(first, ["enroll", "--finger", "left-index", "--passcode-stdin"], reader: enrollScript, input: "2468\n")
+        try await waitFor { try await first.request("GET", "/v1/service").json["operations"] as? Int == 1 }
+        try await Task.sleep(for: .milliseconds(300))
+        kill(first.pid, SIGKILL)
+        let cut = try await enrolling
+        #expect(cut.status != 0, "\(cut.stdout)")
+        let second = try await ServiceProcess()
+        let list = try await run(second, ["list"])
+        #expect((list.json["prints"] as? [[String: Any]])?.map { $0["finger"] as? String } == ["right-index"], "\(list.stdout)")
+        #expect((list.json["damaged"] as? [Any])?.isEmpty == true)
+        let signScript = try fake("wait 30000")
+        async let signing = run(second, ["key", "sign", "--label", "login", "--data-base64", "aGk="], reader: signScript)
+        try await waitFor { try await second.request("GET", "/v1/service").json["operations"] as? Int == 1 }
+        kill(second.pid, SIGKILL)
+        _ = try await signing
+        let service = try await ServiceProcess()
+        let keys = try await run(service, ["key", "list"])
+        #expect((keys.json["keys"] as? [[String: Any]])?.first?["counter"] as? Int == 0, "\(keys.stdout)")
+        let signed = try await run(service, ["key", "sign", "--label", "login", "--data-base64", "aGk="], reader: fake("scan a"))
+        #expect(signed.status == 0 && signed.json["counter"] as? Int == 1, "\(signed.stdout)")
+        let again = try await run(service, ["enroll", "--finger", "left-index", "--passcode-stdin"],
+                                  reader: fake(String(repeating: "scan b\n", count: 5)), input: "2468\n")
+        #expect(again.status == 0, "\(again.stdout)")
+    }
+
+    @Test func outsideTestModeTheFakeReaderAndClientStateAreRefused() async throws {
+        let service = try await ServiceProcess(arguments: ["--reader", "auto"], testMode: false)
+        let fakeReader = try await Fpbridge.run(["--json", "--reader", "fake", "status"], environment: service.clientEnvironment)
+        #expect(fakeReader.status == 2 && fakeReader.errorMessage.contains("not started with --test-mode"), "\(fakeReader.stdout)")
+        let ownState = try await Fpbridge.run(["--json", "--state-dir", state, "status"], environment: service.clientEnvironment)
+        #expect(ownState.status == 2 && ownState.errorMessage.contains("not started with --test-mode"), "\(ownState.stdout)")
+        let status = try await Fpbridge.run(["--json", "status"], environment: service.clientEnvironment)
+        #expect(status.status == 0 && status.json["mode"] as? String == "service", "\(status.stdout)\(status.stderr)")
+        let inProcess = try await Fpbridge.run(["--json", "--service", "off", "--state-dir", state, "status"])
+        #expect(inProcess.json["mode"] as? String == "in-process")
+        // Nor does the service start with them.
+        for (arguments, environment) in [(["--reader", "fake"], [String: String]()), ([], ["FPBRIDGE_READER": "fake"])] {
+            let refused = try await ServiceProcess.runToEnd(["--socket", directory.file("x.sock"), "--state-dir", state] + arguments,
+                                                            environment: environment)
+            #expect(refused.status == 2 && refused.stderr.contains("--test-mode"), "\(refused.stderr)")
+        }
+    }
+
+    /// Polls `condition` every 20 ms until it holds, failing after `seconds`.
+    func waitFor(seconds: Double = 10, _ condition: () async throws -> Bool) async throws {
+        let deadline = Date().addingTimeInterval(seconds)
+        while Date() < deadline {
+            if try await condition() { return }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        Issue.record("the condition did not hold within \(seconds) s")
+    }
+}
