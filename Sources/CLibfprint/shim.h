@@ -4,6 +4,7 @@
 #include <fprint.h>
 #include <glib.h>
 #include <gio/gio.h>
+#include <gio/gunixfdlist.h>
 
 // Function-like macros and variadic helpers are not imported into Swift;
 // these inline twins give the Swift side one typed entry point each.

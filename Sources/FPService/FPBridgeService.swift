@@ -15,8 +15,12 @@ package struct FPBridgeService: Sendable {
     package func run(logger: Logger, ready: @escaping @Sendable () -> Void = {}) async throws {
         try SocketPath.prepare(configuration.socketPath)
         let router = Router(context: ServiceRequestContext.self)
-        ServiceRoutes(service: configuration, registry: OperationRegistry(), readers: ServiceReaders())
-            .register(on: router)
+        let registry = OperationRegistry()
+        let readers = ServiceReaders()
+        let sleep = SleepHandling(registry: registry, readers: readers)
+        ServiceRoutes(service: configuration, registry: registry, readers: readers, sleep: sleep).register(on: router)
+        let watcher = Task { await sleep.run(logger: logger) }
+        defer { watcher.cancel() }
         let path = configuration.socketPath
         let app = Application(
             router: router,

@@ -74,6 +74,11 @@ package final class OperationRegistry: Sendable {
         return operation
     }
 
+    /// Cancels every running operation (the machine is going to sleep, the service stops).
+    package func cancelAll(_ reason: CancelReason) {
+        for operation in operations.withLock({ Array($0.values) }) { operation.cancel(reason) }
+    }
+
     /// How many operations run (status, tests).
     package var count: Int { operations.withLock { $0.count } }
 }

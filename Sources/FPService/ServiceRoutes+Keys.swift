@@ -70,7 +70,7 @@ extension ServiceRoutes {
         guard let data = Data(base64Encoded: body.dataBase64) else { throw ServiceRefusal.badRequest("dataBase64 is not base64") }
         let configuration = try target.configuration()
         let reason = body.reason ?? "Sign with your key"
-        return stream.response(caller: caller, channel: channel) { operation, send in
+        return try stream.response(caller: caller, channel: channel) { operation, send in
             // A passcode-only key needs no reader; the others fail in the engine when none is there.
             try await readers.with(target, required: false, wait: true, timeout: configuration.scanTimeoutSeconds) { reader in
                 let vault = try vault(target, reader: reader, configuration: configuration)

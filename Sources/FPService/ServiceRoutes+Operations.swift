@@ -22,7 +22,7 @@ extension ServiceRoutes {
         let reason = body.reason ?? "Authenticate"
         let options = BiometricOptions(fingers: body.fingers.map(Set.init), maxFailedMatches: body.attempts)
         let needsReader = [.verify, .identify].contains(body.operation)
-        return stream.response(caller: caller, channel: channel) { operation, send in
+        return try stream.response(caller: caller, channel: channel) { operation, send in
             try await readers.with(target, required: needsReader, wait: body.wait ?? true,
                                    timeout: configuration.scanTimeoutSeconds) { reader in
                 let context = AuthenticationContext(environment: AuthEnvironment(
@@ -49,7 +49,7 @@ extension ServiceRoutes {
         let body = try await JSONBodies.decode(EnrollmentRequest.self, from: request)
         let target = try RequestTarget(body, caller: caller, service: service, purpose: .manage)
         let configuration = try target.configuration()
-        return stream.response(caller: caller, channel: channel) { operation, send in
+        return try stream.response(caller: caller, channel: channel) { operation, send in
             try await readers.with(target, required: true, wait: true, timeout: configuration.scanTimeoutSeconds) { reader in
                 let context = AuthenticationContext(environment: AuthEnvironment(
                     user: target.user, reader: reader, stateDirectory: target.stateDirectory, configuration: configuration))
@@ -70,7 +70,7 @@ extension ServiceRoutes {
         let configuration = try target.configuration()
         let new = body.passcode.map { Passcode($0) }
         if body.action != .remove, new == nil { throw ServiceRefusal.badRequest("missing field 'passcode' (the new passcode)") }
-        return stream.response(caller: caller, channel: channel) { operation, send in
+        return try stream.response(caller: caller, channel: channel) { operation, send in
             // Removing the passcode removes the prints, from a sensor too: the reader is used when present.
             try await readers.with(target, required: false, wait: true, timeout: configuration.scanTimeoutSeconds) { reader in
                 let context = AuthenticationContext(environment: AuthEnvironment(

@@ -9,8 +9,9 @@ struct ServiceRoutes: Sendable {
     let service: ServiceConfiguration
     let registry: OperationRegistry
     let readers: ServiceReaders
+    let sleep: SleepHandling
 
-    var stream: OperationStream { OperationStream(registry: registry) }
+    var stream: OperationStream { OperationStream(registry: registry, sleep: sleep) }
 
     func register(on router: Router<ServiceRequestContext>) {
         let api = router.group(RouterPath(LocalAPI.prefix))
@@ -52,7 +53,8 @@ struct ServiceRoutes: Sendable {
         ["mode": .string(service.mode), "testMode": .bool(service.testMode), "version": .string(ServiceVersion.current),
          "caller": ["user": .string(caller.user), "uid": .int(Int(caller.credentials.uid)),
                     "admin": .bool(caller.isAdmin), "kiosk": .bool(caller.isKiosk)],
-         "operations": .int(registry.count)]
+         "operations": .int(registry.count), "sleepWatch": .string(sleep.watching.withLock { $0 }),
+         "sleeping": .bool(sleep.isSleeping)]
     }
 
     func query(_ request: Request, caller: Caller, purpose: RequestTarget.Purpose,

@@ -41,13 +41,13 @@ final class Bench: Sendable {
     /// The service the CLI talks to, for the `…ThroughService` backends.
     let service: ServiceProcess?
 
-    init(_ backend: Backend) async throws {
+    init(_ backend: Backend, systemBus: String? = nil) async throws {
         self.backend = backend
         let socket = TemporaryDirectory.socketPath()
         self.socket = socket
-        service = backend.throughService
-            ? try await ServiceProcess(environment: backend.isFake ? [:] : ["FP_VIRTUAL_DEVICE": socket, "FP_DRIVERS_WHITELIST": "virtual_device"])
-            : nil
+        var environment = backend.isFake ? [:] : ["FP_VIRTUAL_DEVICE": socket, "FP_DRIVERS_WHITELIST": "virtual_device"]
+        if let systemBus { environment["DBUS_SYSTEM_BUS_ADDRESS"] = systemBus }
+        service = backend.throughService ? try await ServiceProcess(environment: environment) : nil
         // A bound on every scan, so a case that wrongly scans fails fast instead of hanging.
         try directory.privateDirectory("state")
         try Data(#"{"scanTimeoutSeconds": 8}"#.utf8).write(to: URL(fileURLWithPath: directory.file("state/config.json")))
@@ -65,12 +65,13 @@ final class Bench: Sendable {
     var serviceEnvironment: [String: String] { service?.clientEnvironment ?? [:] }
 
     /// Runs `fpbridge --json ARGS` as `user`, playing `touches` on the reader.
+    /// `script` replaces the touches on the fake reader.
     func run(_ arguments: [String], user: String = "alice", touches: [Touch] = [], input: String = "",
-             socket: String? = nil) async throws -> CommandResult {
+             socket: String? = nil, script: String? = nil) async throws -> CommandResult {
         let base = ["--json", "--state-dir", state, "--user", user]
         if backend.isFake {
             let path = directory.file("script-\(UUID().uuidString.prefix(8)).txt")
-            let script = touches.map { touch in
+            let script = script ?? touches.map { touch in
                 switch touch {
                 case .finger(let id): "scan \(id)"
                 case .retry: "retry general"

@@ -1,0 +1,61 @@
+import FPAuthentication
+import FPReaders
+import Logging
+import Synchronization
+
+/// Suspend and resume, from logind: before sleep every running operation ends with
+/// `systemCancel` (-4) and every reader is closed, then the delay inhibitor is dropped; after
+/// waking nothing is stale, since readers are opened afresh by the next request.
+final class SleepHandling: Sendable {
+    private let registry: OperationRegistry
+    private let readers: ServiceReaders
+    private let sleeping = Atomic<Bool>(false)
+    /// How the service learns of sleep: `logind`, or why it cannot.
+    let watching = Mutex<String>("not started")
+
+    init(registry: OperationRegistry, readers: ServiceReaders) {
+        self.registry = registry
+        self.readers = readers
+    }
+
+    /// True between the announcement of sleep and the wake-up: new operations are refused.
+    var isSleeping: Bool { sleeping.load(ordering: .acquiring) }
+
+    /// Watches logind until the task is cancelled; without a system bus it says why and returns.
+    func run(logger: Logger) async {
+        let watch: SleepWatch
+        do {
+            watch = try await SleepWatch.start()
+        } catch {
+            watching.withLock { $0 = "unavailable: \(error)" }
+            logger.warning("suspend and resume are not watched: \(error)")
+            return
+        }
+        watching.withLock { $0 = "logind" }
+        await withTaskCancellationHandler {
+            for await event in watch.events {
+                switch event {
+                case .preparing:
+                    sleeping.store(true, ordering: .releasing)
+                    logger.info("the machine prepares to sleep: ending operations, closing readers")
+                    registry.cancelAll(.system)
+                    await waitForOperationsToEnd()
+                    await readers.pool.closeAll()
+                    await watch.readyForSleep()
+                case .resumed:
+                    sleeping.store(false, ordering: .releasing)
+                    logger.info("the machine woke up")
+                }
+            }
+        } onCancel: {
+            Task { await watch.stop() }
+        }
+    }
+
+    /// Operations end promptly once cancelled; logind's delay (5 s by default) bounds the wait anyway.
+    private func waitForOperationsToEnd() async {
+        for _ in 0..<150 where registry.count > 0 {
+            try? await Task.sleep(for: .milliseconds(20))
+        }
+    }
+}
