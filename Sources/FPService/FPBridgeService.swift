@@ -22,9 +22,14 @@ package struct FPBridgeService: Sendable {
         let watcher = Task { await sleep.run(logger: logger) }
         defer { watcher.cancel() }
         let path = configuration.socketPath
+        let counts = ConnectionCounts(limit: configuration.connectionsPerUser)
         let app = Application(
             router: router,
-            server: .http1(configuration: .init(idleTimeout: .seconds(60))),
+            // A connection idle between requests (or stalled before its first) goes after 10 s;
+            // a streamed operation is not idle, however long the engine waits for a finger.
+            server: .http1(configuration: .init(
+                additionalChannelHandlers: [ConnectionLimitHandler(counts: counts, logger: logger)],
+                idleTimeout: .seconds(10))),
             configuration: .init(address: .unixDomainSocket(path: path), serverName: "fpbridged"),
             onServerRunning: { _ in
                 // Anyone may connect: what each caller may do is decided from its peer credentials.

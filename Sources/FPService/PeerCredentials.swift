@@ -16,11 +16,17 @@ package struct PeerCredentials: Sendable, Hashable {
 
     /// Reads the peer of a connected Unix socket channel.
     package static func of(_ channel: any Channel) async throws -> PeerCredentials {
+        try await future(channel).get()
+    }
+
+    /// The same as a future, for channel handlers on the channel's event loop.
+    static func future(_ channel: any Channel) -> EventLoopFuture<PeerCredentials> {
         guard let provider = channel as? any SocketOptionProvider else {
-            throw ServiceRefusal.forbidden("the connection has no peer credentials (only Unix sockets are served)")
+            return channel.eventLoop.makeFailedFuture(
+                ServiceRefusal.forbidden("the connection has no peer credentials (only Unix sockets are served)"))
         }
-        let credentials: UCred = try await provider.unsafeGetSocketOption(
-            level: SocketOptionLevel(SOL_SOCKET), name: SocketOptionName(SO_PEERCRED)).get()
-        return PeerCredentials(pid: credentials.pid, uid: credentials.uid, gid: credentials.gid)
+        let credentials: EventLoopFuture<UCred> = provider.unsafeGetSocketOption(
+            level: SocketOptionLevel(SOL_SOCKET), name: SocketOptionName(SO_PEERCRED))
+        return credentials.map { PeerCredentials(pid: $0.pid, uid: $0.uid, gid: $0.gid) }
     }
 }

@@ -37,6 +37,9 @@ struct FPBridged: AsyncParsableCommand {
     @Option(help: "Members may identify and evaluate for the user identified.")
     var kioskGroup = "fpbridge-kiosk"
 
+    @Option(help: "Open connections one user may hold at once (root is not limited).")
+    var connectionsPerUser = 32
+
     @Flag(help: "Allow the fake reader and state directories chosen by clients (tests only; status says so).")
     var testMode = false
 
@@ -54,11 +57,14 @@ struct FPBridged: AsyncParsableCommand {
             throw ValidationError("the fake reader is refused unless --test-mode is given")
         }
         guard stateDir.hasPrefix("/") else { throw ValidationError("--state-dir must be an absolute path") }
+        guard (1...10_000).contains(connectionsPerUser) else { throw ValidationError("--connections-per-user must be 1 to 10000") }
         var logger = Logger(label: "fpbridged")
         logger.logLevel = verbose ? .debug : .warning
-        let service = FPBridgeService(configuration: ServiceConfiguration(
+        var configuration = ServiceConfiguration(
             socketPath: socket, stateDirectory: try Self.stateDirectory(stateDir), reader: selection,
-            adminGroup: adminGroup, kioskGroup: kioskGroup, testMode: testMode))
+            adminGroup: adminGroup, kioskGroup: kioskGroup, testMode: testMode)
+        configuration.connectionsPerUser = connectionsPerUser
+        let service = FPBridgeService(configuration: configuration)
         let mode = testMode ? "test mode: fake reader and client state directories allowed" : "system mode"
         let socket = self.socket
         do {

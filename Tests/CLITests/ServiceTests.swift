@@ -183,3 +183,50 @@ private let asNobody = ["/usr/bin/setpriv", "--reuid=nobody", "--regid=nogroup",
         Issue.record("the condition did not hold within \(seconds) s")
     }
 }
+
+extension ServiceTests {
+    /// One user holding connections open (half a request each) is cut at its limit at once,
+    /// and everyone else is still served.
+    @Test func oneUserCannotHoldEnoughConnectionsToLockOthersOut() async throws {
+        let service = try await ServiceProcess(arguments: ["--connections-per-user", "8"])
+        let script = directory.file("hold.py")
+        try """
+            import socket, sys, time
+            held, closed = [], 0
+            for _ in range(20):
+                s = socket.socket(socket.AF_UNIX); s.connect(sys.argv[1]); s.sendall(b"GET /v1/service HTTP/1.1\\r\\nHo")
+                held.append(s)
+            time.sleep(1)
+            for s in held:
+                s.settimeout(0.05)
+                try:
+                    if s.recv(1) == b"": closed += 1
+                except (socket.timeout, ConnectionResetError):
+                    if isinstance(sys.exc_info()[1], ConnectionResetError): closed += 1
+            print(closed, flush=True)
+            time.sleep(3)
+            """.write(toFile: script, atomically: true, encoding: .utf8)
+        chmod(script, 0o644)
+        let holder = Process()
+        holder.executableURL = URL(fileURLWithPath: asNobody[0])
+        holder.arguments = Array(asNobody.dropFirst()) + ["/usr/bin/python3", script, service.socket]
+        let output = Pipe()
+        holder.standardOutput = output
+        try holder.run()
+        let line = try await blocking { () -> String in
+            var data = Data()
+            while !data.contains(0x0A) {
+                let chunk = output.fileHandleForReading.availableData
+                if chunk.isEmpty { break }
+                data.append(chunk)
+            }
+            return String(decoding: data, as: UTF8.self)
+        }
+        #expect(line.trimmingCharacters(in: .whitespacesAndNewlines) == "12", "connections cut beyond the limit: \(line)")
+        // While nobody holds its 8, root is served.
+        let answer = try await service.request("GET", "/v1/service")
+        #expect(answer.status == 200 && answer.json["ok"] as? Bool == true)
+        holder.terminate()
+        try await blocking { holder.waitUntilExit() }
+    }
+}

@@ -1,3 +1,5 @@
+import Foundation
+import TestSupport
 import FPReaders
 import Testing
 
@@ -40,6 +42,22 @@ import Testing
             try FakeScript.parse(text)
         } throws: { error in
             (error as? FakeScriptError)?.message.hasPrefix(expected) == true
+        }
+    }
+
+    /// A device, a FIFO or a huge file named as a script is refused without being read.
+    @Test func onlySmallRegularFilesAreRead() throws {
+        let directory = TemporaryDirectory()
+        let huge = directory.file("huge.txt")
+        try Data(repeating: 0x0A, count: FakeScript.maximumSize + 1).write(to: URL(fileURLWithPath: huge))
+        let fifo = directory.file("fifo")
+        #expect(mkfifo(fifo, 0o600) == 0)
+        for (path, why) in [("/dev/zero", "not a regular file"), (fifo, "not a regular file"), (huge, "is over")] {
+            #expect {
+                try FakeScript.load(path: path)
+            } throws: { error in
+                "\(error)".contains(why)
+            }
         }
     }
 }

@@ -98,6 +98,14 @@ public struct FakeScript: Sendable, Hashable {
 
     /// Reads and parses a script file.
     public static func load(path: String) throws(ReaderError) -> FakeScript {
+        // A device or FIFO named as a script (/dev/zero, a pipe nobody writes) must not
+        // fill memory or hang: regular files only, and small ones.
+        var info = stat()
+        guard stat(path, &info) == 0 else { throw .invalidScript("cannot read script file '\(path)'") }
+        guard info.st_mode & S_IFMT == S_IFREG else { throw .invalidScript("script file '\(path)' is not a regular file") }
+        guard info.st_size <= maximumSize else {
+            throw .invalidScript("script file '\(path)' is over \(maximumSize / 1024) KiB")
+        }
         guard let data = FileManager.default.contents(atPath: path) else {
             throw .invalidScript("cannot read script file '\(path)'")
         }
@@ -110,6 +118,9 @@ public struct FakeScript: Sendable, Hashable {
             throw .invalidScript("\(path): \(error.message)")
         }
     }
+
+    /// The largest script file read.
+    public static let maximumSize = 1024 * 1024
 
     /// Parses script text; errors name the offending line.
     public static func parse(_ text: String) throws(FakeScriptError) -> FakeScript {
