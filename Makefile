@@ -1,13 +1,22 @@
 # Convenience targets; the scripts in scripts/ do the work.
 PREFIX ?= /usr/local
 UDEVDIR ?= /etc/udev/rules.d
+UNITDIR ?= /etc/systemd/system
+SYSUSERSDIR ?= /etc/sysusers.d
 GROUP ?= fpbridge
+# The service's own system user (its primary group is GROUP, which owns the readers).
+SERVICE_USER ?= fpbridge
+# Where the release products are; override to install binaries built elsewhere.
+BINPATH ?= $$(swift build -c release --show-bin-path)
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+# systemctl is used only on a host booted with systemd (not in containers, chroots or with DESTDIR).
+SYSTEMD_RUNNING = [ -z "$(DESTDIR)" ] && command -v systemctl >/dev/null && [ -d /run/systemd/system ]
 
 .PHONY: build demo test bench fuzz rules install uninstall
 
 build:
 	swift build -c release --static-swift-stdlib --product fpbridge
+	swift build -c release --static-swift-stdlib --product fpbridged
 
 demo:
 	bash scripts/demo.sh
@@ -27,16 +36,45 @@ fuzz:
 rules:
 	bash scripts/generate-udev-rules.sh
 
-# Installs the binary and the udev rules, creates the group, and reloads udev
-# so that a reader plugged in afterwards is open to the seat user and the group.
+# Installs the CLI, the service fpbridged and its systemd unit, and the udev rules;
+# creates the group and the service's system user, reloads udev so that a reader plugged
+# in afterwards is open to the seat user and the group, and enables and (re)starts the
+# service when systemd runs. With DESTDIR (packaging) only the files are installed.
 install: build
-	$(SUDO) install -D -m 0755 "$$(swift build -c release --show-bin-path)/fpbridge" $(DESTDIR)$(PREFIX)/bin/fpbridge
+	$(SUDO) install -D -m 0755 "$(BINPATH)/fpbridge" $(DESTDIR)$(PREFIX)/bin/fpbridge
+	$(SUDO) install -D -m 0755 "$(BINPATH)/fpbridged" $(DESTDIR)$(PREFIX)/bin/fpbridged
 	$(SUDO) install -D -m 0644 udev/70-fpbridge.rules $(DESTDIR)$(UDEVDIR)/70-fpbridge.rules
-	getent group $(GROUP) >/dev/null || $(SUDO) groupadd --system $(GROUP)
+	$(SUDO) install -d -m 0755 $(DESTDIR)$(UNITDIR)
+	sed 's|/usr/local/bin/fpbridged|$(PREFIX)/bin/fpbridged|g' systemd/fpbridged.service \
+		| $(SUDO) tee $(DESTDIR)$(UNITDIR)/fpbridged.service >/dev/null
+	$(SUDO) chmod 0644 $(DESTDIR)$(UNITDIR)/fpbridged.service
+	$(SUDO) install -D -m 0644 systemd/fpbridge.sysusers $(DESTDIR)$(SYSUSERSDIR)/fpbridge.conf
+	@if [ -n "$(DESTDIR)" ]; then \
+		echo "DESTDIR is set: not creating the user $(SERVICE_USER), reloading udev or starting fpbridged"; \
+		exit 0; \
+	fi; \
+	set -e; \
+	getent group $(GROUP) >/dev/null || $(SUDO) groupadd --system $(GROUP); \
+	getent passwd $(SERVICE_USER) >/dev/null || $(SUDO) useradd --system --gid $(GROUP) \
+		--home-dir /var/lib/fpbridge --no-create-home --shell /usr/sbin/nologin \
+		--comment "fpbridge fingerprint service" $(SERVICE_USER); \
 	if command -v udevadm >/dev/null; then \
-		$(SUDO) udevadm control --reload-rules && $(SUDO) udevadm trigger --subsystem-match=usb --action=change; \
-	else echo "udevadm not found: the rules take effect at the next boot"; fi
+		$(SUDO) udevadm control --reload-rules && $(SUDO) udevadm trigger --subsystem-match=usb --action=change \
+			|| echo "udev did not reload (is systemd-udevd running?): the rules take effect at the next boot"; \
+	else echo "udevadm not found: the rules take effect at the next boot"; fi; \
+	if $(SYSTEMD_RUNNING); then \
+		$(SUDO) systemctl daemon-reload; \
+		if systemctl is-active --quiet fpbridged; then \
+			$(SUDO) systemctl enable fpbridged && $(SUDO) systemctl restart fpbridged; \
+		else $(SUDO) systemctl enable --now fpbridged; fi; \
+	else echo "systemd is not running: start $(PREFIX)/bin/fpbridged yourself (as $(SERVICE_USER)), or enable fpbridged.service after booting with systemd"; fi
 
+# Stops and disables the service, then removes what install installed. The user
+# $(SERVICE_USER) and the state in /var/lib/fpbridge (prints, passcodes, keys) are kept.
 uninstall:
-	$(SUDO) rm -f $(DESTDIR)$(PREFIX)/bin/fpbridge $(DESTDIR)$(UDEVDIR)/70-fpbridge.rules
-	if command -v udevadm >/dev/null; then $(SUDO) udevadm control --reload-rules; fi
+	if $(SYSTEMD_RUNNING); then $(SUDO) systemctl disable --now fpbridged || true; fi
+	$(SUDO) rm -f $(DESTDIR)$(PREFIX)/bin/fpbridge $(DESTDIR)$(PREFIX)/bin/fpbridged $(DESTDIR)$(UDEVDIR)/70-fpbridge.rules \
+		$(DESTDIR)$(UNITDIR)/fpbridged.service $(DESTDIR)$(SYSUSERSDIR)/fpbridge.conf
+	if $(SYSTEMD_RUNNING); then $(SUDO) systemctl daemon-reload; fi
+	if [ -z "$(DESTDIR)" ] && command -v udevadm >/dev/null; then $(SUDO) udevadm control --reload-rules; fi
+	@echo "kept: the user $(SERVICE_USER) and /var/lib/fpbridge (prints, passcodes, keys); remove them by hand if wanted"

@@ -7,6 +7,10 @@ cd "$(dirname "$0")/.."
 bash scripts/setup.sh
 swift test --skip-build --no-parallel
 
+# Hostile input against the real fpbridged over its socket: every answer 2xx/4xx in the
+# documented shape (api/fpbridged.openapi.yaml), slow and vanished clients, 100 at once.
+bash scripts/api-fuzz.sh
+
 # A downstream package (Examples/FingerprintLogin) built against the products and run on the fake reader.
 bash scripts/example.sh
 
