@@ -23,6 +23,8 @@ import sys
 import tempfile
 import time
 
+import gallery
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BENCH = os.path.join(ROOT, "bench")
 PASSCODE = b"2468\n"
@@ -32,7 +34,7 @@ def compile_floor(out):
     """Builds the C programs with cc and pkg-config, as a user of libfprint would."""
     flags = subprocess.run(["pkg-config", "--cflags", "--libs", "libfprint-2"], check=True,
                            capture_output=True, text=True).stdout.split()
-    for name in ["floor-enumerate", "floor-verify", "floor-enroll", "floor-identify"]:
+    for name in ["floor-enumerate", "floor-verify", "floor-enroll", "floor-identify", "gallery-enroll", "gallery-score"]:
         subprocess.run(["cc", "-O2", "-Wall", "-Werror", "-o", os.path.join(out, name),
                         os.path.join(BENCH, "c", name + ".c")] + flags, check=True)
     subprocess.run(["cc", "-O2", "-Wall", "-Werror", "-o", os.path.join(out, "vdrive"),
@@ -127,8 +129,8 @@ class Command:
 
 
 class Row:
-    def __init__(self, name, subject, anchors, bound):
-        self.name, self.subject, self.anchors, self.bound = name, subject, anchors, bound
+    def __init__(self, name, subject, anchors, bound, rounds=None):
+        self.name, self.subject, self.anchors, self.bound, self.rounds = name, subject, anchors, bound, rounds
 
     @property
     def commands(self):
@@ -140,6 +142,10 @@ def milliseconds(values):
 
 
 def table(rows, rounds):
+    # A row with fewer rounds than the rest (the 1,000-print gallery) says so in its name.
+    for row in rows:
+        if row.rounds and row.rounds < rounds and "rounds)" not in row.name:
+            row.name += f" ({row.rounds} rounds)"
     lines = [f"| measure | command | median ms | min | max | peak RSS MB | ratio |",
              "|---|---|---:|---:|---:|---:|---|"]
     for row in rows:
@@ -154,6 +160,50 @@ def table(rows, rounds):
             lines.append(f"| {row.name if command is row.subject else ''} | {command.label} | {median:.1f} | "
                          f"{low:.1f} | {high:.1f} | {rss:.1f} | {ratio} |")
     return "\n".join(lines) + f"\n\n{rounds} rounds, interleaved; ratio: fpbridge's median over the anchor's.\n"
+
+
+def identification_rows(work, floor, fpbridge, smoke, rounds):
+    """fpbridge identify against the C floor on virtual_image, over galleries of synthetic fingers.
+
+    Returns the rows and a note on the gallery (its genuine and false match rates)."""
+    sizes = [10] if smoke else [10, 100, 1000]
+    started = time.time()
+    built = gallery.build(sizes, work, scored=40 if smoke else 200)
+    socket = os.path.join(work, "vi.sock")
+    rows = []
+    for size in sizes:
+        # A private copy of the state: fpbridge writes its attempt counters there.
+        state = os.path.join(work, f"identify-state-{size}")
+        shutil.copytree(built.state_dir(size), state)
+        env = dict(os.environ, FP_VIRTUAL_IMAGE=socket, FP_DRIVERS_WHITELIST="virtual_image",
+                   FP_DRIVERS_ALLOWLIST="virtual_image", FPBRIDGE_STATE_DIR=state,
+                   FPBRIDGE_READER="libfprint:virtual_image")
+        for case, label, code in [("first", "match first", 0), ("last", "match last", 0), ("none", "no match", 1)]:
+            probe = built.probe(size, case)
+            drive = lambda command: [Command.vdrive, "--image", socket, "--frame", probe, "--"] + command
+            fpbridge_code = 0 if code == 0 else FPBRIDGE_NO_MATCH
+            rows.append(Row(f"identify {size:,} prints: {label}",
+                            Command("fpbridge identify", drive([fpbridge, "identify"]), env, expect=fpbridge_code),
+                            [Command("C floor identify", drive([floor("floor-identify"), built.list_file(size)]), env,
+                                     expect=code)],
+                            IDENTIFY_BOUNDS[case], rounds=min(rounds, 5) if size >= 1000 else None))
+    rates = built.rates
+    note = (f"Gallery: {rates['fingers']} synthetic fingers enrolled on virtual_image "
+            f"({rates['refused_at_enroll']} refused at enrollment); genuine matches "
+            f"{rates['genuine_matches']}/{rates['genuine_trials']} "
+            f"({100 * rates['genuine_matches'] / max(1, rates['genuine_trials']):.1f}%), false matches "
+            f"{rates['false_matches']}/{rates['impostor_trials']} impostor pairs "
+            f"({100 * rates['false_matches'] / max(1, rates['impostor_trials']):.3f}%); "
+            f"gallery ready in {time.time() - started:.0f} s (built: {rates['seconds']}).")
+    return rows, note
+
+
+FPBRIDGE_NO_MATCH = 1
+IDENTIFY_BOUNDS = {
+    "first": "start-up, reading and checking every print file, one scan; libfprint stops at the first print",
+    "last": "the same, then NBIS (bozorth3) against every print's 5 samples before the last one matches",
+    "none": "the same as match last: every print compared, none matches",
+}
 
 
 def main():
@@ -226,11 +276,16 @@ def main():
                                                  device=fprintd.socket, after="Verify started"), fenv)],
                 "open + one scan + match + close; fprintd's daemon is warm, its client is one process"),
         ]
-        for _ in range(rounds):
+        galleries, gallery_note = identification_rows(work, floor, fpbridge, arguments.smoke, rounds)
+        rows += galleries
+        for round in range(rounds):
             for row in rows:
+                if row.rounds is not None and round >= row.rounds:
+                    continue
                 for command in row.commands:
                     command.run()
         print(table(rows, rounds))
+        print(gallery_note)
         print("What bounds each row:")
         for row in rows:
             print(f"- {row.name}: {row.bound}")

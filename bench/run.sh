@@ -6,7 +6,7 @@
 #   bash bench/run.sh --smoke    # 2 rounds on the debug build: proves every command runs (CI)
 set -euo pipefail
 cd "$(dirname "$0")/.."
-packages=(libfprint-2-dev libglib2.0-dev pkg-config gcc fprintd python3-dbusmock dbus-daemon libglib2.0-bin)
+packages=(libfprint-2-dev libglib2.0-dev pkg-config gcc fprintd python3-dbusmock dbus-daemon libglib2.0-bin python3-numpy)
 missing=()
 for p in "${packages[@]}"; do dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p"); done
 if [ ${#missing[@]} -gt 0 ]; then
