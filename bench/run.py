@@ -162,13 +162,29 @@ def table(rows, rounds):
     return "\n".join(lines) + f"\n\n{rounds} rounds, interleaved; ratio: fpbridge's median over the anchor's.\n"
 
 
+def start_service(fpbridge, work, socket, device):
+    """fpbridged beside the fpbridge binary, in test mode, on its own virtual_device; ready when its socket answers."""
+    state = os.path.join(work, "service-state")
+    os.makedirs(state, mode=0o700)
+    env = dict(os.environ, FP_VIRTUAL_DEVICE=device, FP_DRIVERS_WHITELIST="virtual_device")
+    service = subprocess.Popen([os.path.join(os.path.dirname(fpbridge), "fpbridged"), "--test-mode", "--socket", socket,
+                                "--state-dir", state, "--reader-idle-seconds", "3600"], env=env,
+                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.time() + 20
+    while not os.path.exists(socket):
+        if service.poll() is not None or time.time() > deadline:
+            raise SystemExit("bench: fpbridged did not start")
+        time.sleep(0.05)
+    return service
+
+
 def identification_rows(work, floor, fpbridge, smoke, rounds):
     """fpbridge identify against the C floor on virtual_image, over galleries of synthetic fingers.
 
     Returns the rows and a note on the gallery (its genuine and false match rates)."""
     sizes = [10] if smoke else [10, 100, 1000]
     started = time.time()
-    built = gallery.build(sizes, work, scored=40 if smoke else 200)
+    built = gallery.build(sizes, work, scored=40 if smoke else 120)
     socket = os.path.join(work, "vi.sock")
     rows = []
     for size in sizes:
@@ -254,6 +270,19 @@ def main():
         for command in setup:
             command.run()
 
+        # The service, warm: its libfprint context made and its reader kept open between requests.
+        service_socket, service_device = os.path.join(work, "fpbridged.sock"), os.path.join(work, "vd-service.sock")
+        service = start_service(fpbridge, work, service_socket, service_device)
+        senv = dict(os.environ, FPBRIDGE_SERVICE=service_socket, FPBRIDGE_STATE_DIR=os.path.join(work, "service-client-state"),
+                    FPBRIDGE_READER="libfprint:virtual_device")
+        os.makedirs(senv["FPBRIDGE_STATE_DIR"], mode=0o700)
+        for command in [
+            Command("service passcode", [fpbridge, "passcode", "set", "--passcode-stdin"], senv, PASSCODE),
+            Command("service enroll", drive(five, [fpbridge, "enroll", "--finger", "right-index", "--passcode-stdin"],
+                                            device=service_device), senv, PASSCODE),
+        ]:
+            command.run()
+
         enumerate_floor = lambda: Command("C enumerate", [floor("floor-enumerate")], env)
         rows = [
             Row("cold start: --help", Command("fpbridge --help", [fpbridge, "--help"], env), [enumerate_floor()],
@@ -275,6 +304,13 @@ def main():
                  Command("fprintd-verify", drive(["p1"], ["fprintd-verify", "-f", "right-index-finger", user],
                                                  device=fprintd.socket, after="Verify started"), fenv)],
                 "open + one scan + match + close; fprintd's daemon is warm, its client is one process"),
+            Row("verify through fpbridged (warm)",
+                Command("fpbridge verify via fpbridged", drive(["p1"], [fpbridge, "verify", "--finger", "right-index"],
+                                                                device=service_device), senv),
+                [Command("fpbridge verify in-process", drive(["p1"], [fpbridge, "verify", "--finger", "right-index"]), env),
+                 Command("fprintd-verify", drive(["p1"], ["fprintd-verify", "-f", "right-index-finger", user],
+                                                 device=fprintd.socket, after="Verify started"), fenv)],
+                "the CLI's start-up and one request on the socket; the service's context and reader are warm"),
         ]
         galleries, gallery_note = identification_rows(work, floor, fpbridge, arguments.smoke, rounds)
         rows += galleries
@@ -290,6 +326,9 @@ def main():
         for row in rows:
             print(f"- {row.name}: {row.bound}")
     finally:
+        if 'service' in locals():
+            service.terminate()
+            service.wait(timeout=10)
         fprintd.stop()
         shutil.rmtree(work, ignore_errors=True)
 

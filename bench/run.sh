@@ -16,7 +16,9 @@ if [ ${#missing[@]} -gt 0 ]; then
 fi
 if [ "${1:-}" = "--smoke" ]; then
   swift build --product fpbridge >/dev/null
+  swift build --product fpbridged >/dev/null
   exec /usr/bin/python3 bench/run.py --smoke --binary "$(swift build --show-bin-path)/fpbridge"
 fi
 swift build -c release --static-swift-stdlib --product fpbridge >/dev/null
+swift build -c release --static-swift-stdlib --product fpbridged >/dev/null
 exec /usr/bin/python3 bench/run.py --binary "$(swift build -c release --show-bin-path)/fpbridge" "$@"

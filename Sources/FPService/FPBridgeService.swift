@@ -16,7 +16,7 @@ package struct FPBridgeService: Sendable {
         try SocketPath.prepare(configuration.socketPath)
         let router = Router(context: ServiceRequestContext.self)
         let registry = OperationRegistry()
-        let readers = ServiceReaders()
+        let readers = ServiceReaders(idleSeconds: configuration.readerIdleSeconds)
         let sleep = SleepHandling(registry: registry, readers: readers)
         ServiceRoutes(service: configuration, registry: registry, readers: readers, sleep: sleep).register(on: router)
         let watcher = Task { await sleep.run(logger: logger) }

@@ -11,9 +11,12 @@ actor ReaderPool {
     }
 
     /// How long an idle reader stays open.
-    static let idleSeconds: Double = 5
-
+    let idleSeconds: Double
     private var parked: [ReaderIdentity: Parked] = [:]
+
+    init(idleSeconds: Double) {
+        self.idleSeconds = idleSeconds
+    }
 
     /// The open reader kept for `identity`, if any; it is no longer parked.
     func take(_ identity: ReaderIdentity) -> (any FingerprintReader)? {
@@ -29,7 +32,7 @@ actor ReaderPool {
             Task { try? await earlier.reader.close() }
         }
         let closer = Task {
-            try? await Task.sleep(for: .seconds(Self.idleSeconds))
+            try? await Task.sleep(for: .seconds(self.idleSeconds))
             guard !Task.isCancelled else { return }
             await self.closeIfIdle(identity)
         }

@@ -12,6 +12,8 @@ package struct ServiceConfiguration: Sendable {
     package var adminGroup: String
     /// Members may identify and evaluate on behalf of the user identified.
     package var kioskGroup: String
+    /// How long a reader stays open after an operation, for the next one to start warm.
+    package var readerIdleSeconds: Double = 5
     /// Open connections one uid may hold at once (root is not limited).
     package var connectionsPerUser = 32
     /// Allows the fake reader and `stateDirectory` in requests; said in every status.

@@ -4,10 +4,14 @@ import Foundation
 
 /// The service's way to a reader: chosen by the request's target, one operation at a time
 /// (``ReaderArbiter``), opened for the operation and kept open a few seconds after it
-/// (``ReaderPool``); a reader plugged in later is found by the next request.
+/// (``ReaderPool``, 5 s by default); a reader plugged in later is found by the next request.
 struct ServiceReaders: Sendable {
     let arbiter = ReaderArbiter()
-    let pool = ReaderPool()
+    let pool: ReaderPool
+
+    init(idleSeconds: Double) {
+        pool = ReaderPool(idleSeconds: idleSeconds)
+    }
 
     func with<T: Sendable>(_ target: RequestTarget, required: Bool, wait: Bool, timeout: TimeInterval,
                            _ body: @escaping @Sendable ((any FingerprintReader)?) async throws -> T) async throws -> T {

@@ -37,6 +37,9 @@ struct FPBridged: AsyncParsableCommand {
     @Option(help: "Members may identify and evaluate for the user identified.")
     var kioskGroup = "fpbridge-kiosk"
 
+    @Option(help: "Seconds a reader stays open after an operation, so that the next one starts warm (0 to 3600).")
+    var readerIdleSeconds = 5.0
+
     @Option(help: "Open connections one user may hold at once (root is not limited).")
     var connectionsPerUser = 32
 
@@ -57,6 +60,7 @@ struct FPBridged: AsyncParsableCommand {
             throw ValidationError("the fake reader is refused unless --test-mode is given")
         }
         guard stateDir.hasPrefix("/") else { throw ValidationError("--state-dir must be an absolute path") }
+        guard (0...3600).contains(readerIdleSeconds) else { throw ValidationError("--reader-idle-seconds must be 0 to 3600") }
         guard (1...10_000).contains(connectionsPerUser) else { throw ValidationError("--connections-per-user must be 1 to 10000") }
         var logger = Logger(label: "fpbridged")
         logger.logLevel = verbose ? .debug : .warning
@@ -64,6 +68,7 @@ struct FPBridged: AsyncParsableCommand {
             socketPath: socket, stateDirectory: try Self.stateDirectory(stateDir), reader: selection,
             adminGroup: adminGroup, kioskGroup: kioskGroup, testMode: testMode)
         configuration.connectionsPerUser = connectionsPerUser
+        configuration.readerIdleSeconds = readerIdleSeconds
         let service = FPBridgeService(configuration: configuration)
         let mode = testMode ? "test mode: fake reader and client state directories allowed" : "system mode"
         let socket = self.socket
