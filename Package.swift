@@ -58,7 +58,7 @@ let package = Package(
             ]
         ),
         .target(name: "FPTerminal", dependencies: ["FPAuthentication"]),
-        .target(name: "LocalAuthentication", dependencies: ["FPAuthentication", "FPTerminal"]),
+        .target(name: "LocalAuthentication", dependencies: ["FPAuthentication", "FPTerminal", "FPLocalAPI", "FPServiceClient"]),
         .target(name: "FPLocalAPI", dependencies: ["FPCore", "FPReaders", "FPStore", "FPAuthentication"]),
         .target(
             name: "FPService",

@@ -120,6 +120,10 @@ extension ServiceRoutes {
         case "cancel":
             operation.cancel(.user)
             return JSONBodies.ok(["cancelled": JSONValue.bool(true)])
+        case "invalidate":
+            // The app ended its context (LAContext.invalidate): appCancel, not the user's cancel.
+            operation.cancel(.app)
+            return JSONBodies.ok(["cancelled": JSONValue.bool(true)])
         case "passcode":
             let answer = try await JSONBodies.decode(PasscodeAnswer.self, from: request)
             let passcode = answer.cancel == true ? nil : answer.passcode.map { Passcode($0) }
@@ -128,7 +132,7 @@ extension ServiceRoutes {
             }
             return JSONBodies.ok(["answered": JSONValue.bool(true)])
         default:
-            throw ServiceRefusal(.notFound, .notFound, "no button '\(button)'; use fallback, cancel or passcode")
+            throw ServiceRefusal(.notFound, .notFound, "no button '\(button)'; use fallback, cancel, invalidate or passcode")
         }
     }
 

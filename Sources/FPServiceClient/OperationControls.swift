@@ -21,6 +21,9 @@ package final class OperationControls: Sendable {
     /// The cancel button: the operation ends with `userCancel`.
     package func pressCancel() { press("cancel") }
 
+    /// The app ends the operation (its context was invalidated): `appCancel`.
+    package func invalidate() { press("invalidate") }
+
     func started(_ id: String, client: ServiceClient) {
         let pending = state.withLock { state in
             state.id = id

@@ -1,4 +1,5 @@
 import FPAuthentication
+internal import FPLocalAPI
 import Foundation
 import Synchronization
 
@@ -28,6 +29,12 @@ public struct FPBridgeSettings: Sendable {
     /// Asks for the passcode; nil asks on the terminal when there is one, and otherwise
     /// treats the passcode as not given (``LAError/Code/userCancel``).
     public var prompt: (any AuthPrompt)?
+    /// The socket of the `fpbridged` service that holds the state and the readers, or nil to
+    /// run the engine in this process. From `FPBRIDGE_SERVICE` (a path, or `off`); without it,
+    /// the system service's socket when it exists and neither `FPBRIDGE_STATE_DIR` nor a fake
+    /// reader is chosen. A service in test mode is also sent ``reader`` and ``stateDirectory``;
+    /// a system service uses its own.
+    public var service: String?
     /// Whether evaluations show their progress on standard error (place your
     /// finger, no match, fallback available) and take Enter as the fallback
     /// button; nil does so when standard error is a terminal.
@@ -44,6 +51,7 @@ public struct FPBridgeSettings: Sendable {
             // Evaluations then fail naming the variable, rather than quietly using another reader.
             settings.readerProblem = AuthError(.invalidInput, "FPBRIDGE_READER: \(error)")
         }
+        settings.service = serviceSocket(environment, reader: settings.reader)
         return settings
     }
 
@@ -58,6 +66,20 @@ public struct FPBridgeSettings: Sendable {
         self.configuration = configuration
         self.prompt = prompt
         self.terminalInterface = terminalInterface
+    }
+
+    /// The service's socket the environment chooses, as the `fpbridge` command chooses it.
+    static func serviceSocket(_ environment: [String: String], reader: ReaderSelection) -> String? {
+        switch environment["FPBRIDGE_SERVICE"].flatMap({ $0.isEmpty ? nil : $0 }) ?? "auto" {
+        case "off": return nil
+        case "auto":
+            if environment["FPBRIDGE_STATE_DIR"].map({ !$0.isEmpty }) == true { return nil }
+            if case .fake = reader { return nil }
+            var info = stat()
+            guard lstat(LocalAPI.systemSocket, &info) == 0, info.st_mode & S_IFMT == S_IFSOCK else { return nil }
+            return LocalAPI.systemSocket
+        case let path: return path
+        }
     }
 
     /// The name of the user this process runs as.

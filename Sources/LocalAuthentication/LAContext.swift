@@ -35,6 +35,10 @@ public final class LAContext: Sendable {
         var biometryType = LABiometryType.none
         var domainStateHash: Data?
         var resolved: Resolved?
+        /// The evaluation running in `fpbridged`, for the buttons.
+        var remote: ServiceEvaluator.Progress?
+        /// The last success through `fpbridged`, for the reuse window (kept here, as Apple keeps it per context).
+        var lastRemoteSuccess: (date: Date, policy: LAPolicy)?
     }
 
     /// The reader and the engine context, found once per context.
@@ -168,11 +172,12 @@ public final class LAContext: Sendable {
     /// Ends the context: a running evaluation fails with ``LAError/Code/appCancel``,
     /// every later call with ``LAError/Code/invalidContext``.
     public func invalidate() {
-        let engine = state.withLock { state -> AuthenticationContext? in
+        let (engine, remote) = state.withLock { state -> (AuthenticationContext?, ServiceEvaluator.Progress?) in
             state.invalidated = true
-            return state.resolved?.engine
+            return (state.resolved?.engine, state.remote)
         }
         engine?.invalidate()
+        remote?.controls.invalidate()
     }
 
     // MARK: - fpbridge's additions
@@ -182,12 +187,18 @@ public final class LAContext: Sendable {
     /// shown (it appears after the first failed match, with a non-empty title).
     @discardableResult
     public func pressFallbackButton() -> Bool {
-        state.withLock { $0.resolved?.engine }?.chooseFallback() ?? false
+        if let remote = state.withLock({ $0.remote }) {
+            guard remote.fallbackOffered else { return false }
+            remote.controls.pressFallback()
+            return true
+        }
+        return state.withLock { $0.resolved?.engine }?.chooseFallback() ?? false
     }
 
     /// fpbridge: presses the cancel button of a running evaluation, which then
     /// fails with ``LAError/Code/userCancel``.
     public func pressCancelButton() {
+        state.withLock { $0.remote }?.controls.pressCancel()
         state.withLock { $0.resolved?.engine }?.cancel(.user)
     }
 
@@ -257,7 +268,25 @@ public final class LAContext: Sendable {
         return winner
     }
 
+    /// The service's evaluator when the settings choose `fpbridged` (a shared reader object stays in-process).
+    private var service: ServiceEvaluator? {
+        guard let socket = fpbridgeSettings.service, fpbridgeSettings.readerInstance == nil else { return nil }
+        return ServiceEvaluator(socket: socket, settings: fpbridgeSettings)
+    }
+
     private func availabilityProblem(_ policy: LAPolicy) async -> LAError? {
+        if let service {
+            if state.withLock({ $0.invalidated }) { return LAError(AuthError(.invalidContext, "the context has been invalidated")) }
+            do {
+                let (result, hash) = try await service.availability(policy)
+                state.withLock { $0.biometryType = result.biometryType == .fingerprint ? .touchID : .none }
+                if let error = result.error { return LAError(error.error) }
+                if policy == .deviceOwnerAuthenticationWithBiometrics { recordDomainState(hash) }
+                return nil
+            } catch {
+                return LAError(AuthError(error))
+            }
+        }
         let resolved = await resolve()
         state.withLock { $0.biometryType = resolved.info == nil ? .none : .touchID }
         guard let engine = resolved.engine else {
@@ -270,7 +299,11 @@ public final class LAContext: Sendable {
     }
 
     private func recordDomainState(_ engine: AuthenticationContext) {
-        guard let hex = try? engine.enrollmentStateHash() else {
+        recordDomainState(try? engine.enrollmentStateHash())
+    }
+
+    private func recordDomainState(_ hash: String?) {
+        guard let hex = hash else {
             state.withLock { $0.domainStateHash = nil }
             return
         }
@@ -287,6 +320,10 @@ public final class LAContext: Sendable {
     private func evaluate(_ policy: LAPolicy, reason: String) async throws(AuthError) {
         guard !reason.isEmpty else {
             throw AuthError(.invalidInput, "localizedReason must not be empty: it tells the user why the app asks")
+        }
+        if let service {
+            try await evaluate(policy, reason: reason, through: service)
+            return
         }
         let resolved = await resolve()
         guard let engine = resolved.engine else {
@@ -321,6 +358,38 @@ public final class LAContext: Sendable {
         } catch {
             if readerOpen { try? await resolved.reader?.close() }
             throw error
+        }
+    }
+
+    /// One evaluation in `fpbridged`: one at a time per context, the reuse window kept here.
+    private func evaluate(_ policy: LAPolicy, reason: String, through service: ServiceEvaluator) async throws(AuthError) {
+        let progress = ServiceEvaluator.Progress()
+        let start = state.withLock { state -> Result<Bool, AuthError> in
+            if state.invalidated { return .failure(AuthError(.invalidContext, "the context has been invalidated")) }
+            if state.remote != nil { return .failure(AuthError(.readerBusy, "this context is already evaluating")) }
+            if let last = state.lastRemoteSuccess, last.policy == policy,
+               Date().timeIntervalSince(last.date) <= state.reuseDuration { return .success(true) }
+            state.remote = progress
+            return .success(false)
+        }
+        if try start.get() { return }
+        defer { state.withLock { $0.remote = nil } }
+        let current = state.withLock { $0 }
+        do {
+            let success = try await withTaskCancellationHandler {
+                try await service.evaluate(policy, reason: reason, fallbackTitle: current.fallbackTitle,
+                                           cancelTitle: current.cancelTitle,
+                                           interactionNotAllowed: current.interactionNotAllowed, progress: progress)
+            } onCancel: {
+                progress.controls.invalidate()
+            }
+            state.withLock { $0.lastRemoteSuccess = (Date(), policy) }
+            if success.method == .fingerprint, let (result, hash) = try? await service.availability(.deviceOwnerAuthenticationWithBiometrics),
+               result.error == nil {
+                recordDomainState(hash)
+            }
+        } catch {
+            throw AuthError(error)
         }
     }
 }

@@ -11,11 +11,18 @@ struct TerminalInterface {
     private let interrupt: CtrlC?
 
     init(settings: FPBridgeSettings, engine: AuthenticationContext, reason: String) {
+        self.init(settings: settings, reason: reason, interactionNotAllowed: engine.interactionNotAllowed,
+                  fallback: { engine.chooseFallback() }, cancel: { engine.cancel(.user) })
+    }
+
+    /// The same with the buttons given as actions (an evaluation in `fpbridged`).
+    init(settings: FPBridgeSettings, reason: String, interactionNotAllowed: Bool,
+         fallback: @escaping @Sendable () -> Void, cancel: @escaping @Sendable () -> Void) {
         let enabled = Self.enabled(settings)
         // Apple's dialog shows the app's reason first; so does the terminal.
-        if enabled, !engine.interactionNotAllowed { FileHandle.standardError.write(Data((reason + "\n").utf8)) }
-        key = enabled ? FallbackKey.start { engine.chooseFallback() } : nil
-        interrupt = enabled ? CtrlC { engine.cancel(.user) } : nil
+        if enabled, !interactionNotAllowed { FileHandle.standardError.write(Data((reason + "\n").utf8)) }
+        key = enabled ? FallbackKey.start { fallback() } : nil
+        interrupt = enabled ? CtrlC { cancel() } : nil
         if let custom = settings.prompt {
             prompt = custom
         } else if enabled || isatty(STDIN_FILENO) == 1 {
