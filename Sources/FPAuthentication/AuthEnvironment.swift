@@ -22,7 +22,10 @@ public struct AuthEnvironment: Sendable {
         self.configuration = configuration
     }
 
-    var prints: PrintStore { PrintStore(directory: stateDirectory) }
+    /// Decoded print files kept between operations by a long-running host (the service).
+    package var printCache: PrintFileCache?
+
+    var prints: PrintStore { PrintStore(directory: stateDirectory, cache: printCache) }
     var counters: CounterStore { CounterStore(directory: stateDirectory) }
     var passcodes: PasscodeStore { PasscodeStore(directory: stateDirectory) }
 }

@@ -8,11 +8,13 @@ extension PrintStore {
     /// into a damaged entry naming its file, before any reader sees it.
     public func checkedEntries(user: String, reader: ReaderIdentity?) throws(StoreError) -> [PrintEntry] {
         try entries(user: user, reader: reader).map { entry throws(StoreError) -> PrintEntry in
-            guard case .record(let record) = entry,
-                  let problem = PrintValidation.problem(in: record.print, driver: record.reader.driver)
-            else { return entry }
-            return .damaged(.damaged(path: try path(user: record.user, reader: record.reader, finger: record.finger),
-                                     reason: "the print's bytes cannot be read: \(problem)"))
+            guard case .record(let record) = entry else { return entry }
+            let path = try path(user: record.user, reader: record.reader, finger: record.finger)
+            let check = { (record: PrintRecord) in PrintValidation.problem(in: record.print, driver: record.reader.driver) }
+            guard let problem = cache.map({ $0.problem(for: record, path: path, check: check) }) ?? check(record) else {
+                return entry
+            }
+            return .damaged(.damaged(path: path, reason: "the print's bytes cannot be read: \(problem)"))
         }
     }
 

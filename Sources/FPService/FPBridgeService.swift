@@ -18,7 +18,8 @@ package struct FPBridgeService: Sendable {
         let registry = OperationRegistry()
         let readers = ServiceReaders(idleSeconds: configuration.readerIdleSeconds)
         let sleep = SleepHandling(registry: registry, readers: readers)
-        ServiceRoutes(service: configuration, registry: registry, readers: readers, sleep: sleep).register(on: router)
+        ServiceRoutes(service: configuration, registry: registry, readers: readers, sleep: sleep, printCaches: PrintCaches())
+            .register(on: router)
         let watcher = Task { await sleep.run(logger: logger) }
         defer { watcher.cancel() }
         let path = configuration.socketPath

@@ -28,8 +28,7 @@ extension ServiceRoutes {
                        configuration: AuthConfiguration? = nil) throws(AuthError) -> KeyVault {
         let settings: AuthConfiguration
         if let configuration { settings = configuration } else { settings = try target.configuration() }
-        return AuthenticationContext(environment: AuthEnvironment(
-            user: target.user, reader: reader, stateDirectory: target.stateDirectory, configuration: settings))
+        return context(target, reader: reader, configuration: settings)
             .keys(protection: .service)
     }
 

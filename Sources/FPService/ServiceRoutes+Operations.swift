@@ -25,8 +25,7 @@ extension ServiceRoutes {
         return try stream.response(caller: caller, channel: channel) { operation, send in
             try await readers.with(target, required: needsReader, wait: body.wait ?? true,
                                    timeout: configuration.scanTimeoutSeconds) { reader in
-                let context = AuthenticationContext(environment: AuthEnvironment(
-                    user: target.user, reader: reader, stateDirectory: target.stateDirectory, configuration: configuration))
+                let context = context(target, reader: reader, configuration: configuration)
                 context.fallbackTitle = body.fallbackTitle
                 context.cancelTitle = body.cancelTitle
                 context.interactionNotAllowed = body.interactionNotAllowed ?? false
@@ -51,8 +50,7 @@ extension ServiceRoutes {
         let configuration = try target.configuration()
         return try stream.response(caller: caller, channel: channel) { operation, send in
             try await readers.with(target, required: true, wait: true, timeout: configuration.scanTimeoutSeconds) { reader in
-                let context = AuthenticationContext(environment: AuthEnvironment(
-                    user: target.user, reader: reader, stateDirectory: target.stateDirectory, configuration: configuration))
+                let context = context(target, reader: reader, configuration: configuration)
                 var saved: PrintSummary?
                 for try await update in context.enroll(body.finger, replace: body.replace ?? false, prompt: operation.prompt) {
                     send(.enrollment(update))
@@ -73,8 +71,7 @@ extension ServiceRoutes {
         return try stream.response(caller: caller, channel: channel) { operation, send in
             // Removing the passcode removes the prints, from a sensor too: the reader is used when present.
             try await readers.with(target, required: false, wait: true, timeout: configuration.scanTimeoutSeconds) { reader in
-                let context = AuthenticationContext(environment: AuthEnvironment(
-                    user: target.user, reader: reader, stateDirectory: target.stateDirectory, configuration: configuration))
+                let context = context(target, reader: reader, configuration: configuration)
                 operation.attach(context)
                 return try await Self.forwardingEvents(of: context, to: send) {
                     switch body.action {
@@ -101,8 +98,7 @@ extension ServiceRoutes {
         let target = try RequestTarget(body, caller: caller, service: service, purpose: .manage)
         let configuration = try target.configuration()
         let removed = try await readers.with(target, required: true, wait: true, timeout: configuration.scanTimeoutSeconds) { reader in
-            try await AuthenticationContext(environment: AuthEnvironment(
-                user: target.user, reader: reader, stateDirectory: target.stateDirectory, configuration: configuration))
+            try await context(target, reader: reader, configuration: configuration)
                 .deletePrints(body.finger)
         }
         return JSONBodies.ok(RemovedPrints(user: target.user, removed: removed))

@@ -10,6 +10,7 @@ struct ServiceRoutes: Sendable {
     let registry: OperationRegistry
     let readers: ServiceReaders
     let sleep: SleepHandling
+    let printCaches: PrintCaches
 
     var stream: OperationStream { OperationStream(registry: registry, sleep: sleep) }
 
@@ -47,6 +48,14 @@ struct ServiceRoutes: Sendable {
         }
     }
 
+    /// An engine context for the request's target, with the service's print cache.
+    func context(_ target: RequestTarget, reader: (any FingerprintReader)?, configuration: AuthConfiguration) -> AuthenticationContext {
+        var environment = AuthEnvironment(user: target.user, reader: reader, stateDirectory: target.stateDirectory,
+                                          configuration: configuration)
+        environment.printCache = printCaches.cache(for: target.stateDirectory)
+        return AuthenticationContext(environment: environment)
+    }
+
     // MARK: - Reading state
 
     private func serviceInfo(_ caller: Caller) -> JSONValue {
@@ -54,7 +63,8 @@ struct ServiceRoutes: Sendable {
          "caller": ["user": .string(caller.user), "uid": .int(Int(caller.credentials.uid)),
                     "admin": .bool(caller.isAdmin), "kiosk": .bool(caller.isKiosk)],
          "operations": .int(registry.count), "sleepWatch": .string(sleep.watching.withLock { $0 }),
-         "sleeping": .bool(sleep.isSleeping)]
+         "sleeping": .bool(sleep.isSleeping),
+         "printReadsSaved": .int(printCaches.savedReads)]
     }
 
     func query(_ request: Request, caller: Caller, purpose: RequestTarget.Purpose,
@@ -71,8 +81,7 @@ struct ServiceRoutes: Sendable {
 
     private func status(_ request: Request, _ caller: Caller) async throws -> Response {
         let target = try query(request, caller: caller, purpose: .manage)
-        let context = AuthenticationContext(environment: AuthEnvironment(
-            user: target.user, reader: nil, stateDirectory: target.stateDirectory, configuration: try target.configuration()))
+        let context = context(target, reader: nil, configuration: try target.configuration())
         let report = try StatusReport(context: context, reader: await readers.peek(target),
                                       mode: service.mode, testMode: service.testMode)
         return JSONBodies.ok(report)
@@ -94,8 +103,7 @@ struct ServiceRoutes: Sendable {
         let target = try RequestTarget(body, caller: caller, service: service, purpose: .evaluate)
         let configuration = try target.configuration()
         let availability = try await readers.with(target, required: false, wait: false, timeout: 0) { reader in
-            await AuthenticationContext(environment: AuthEnvironment(
-                user: target.user, reader: reader, stateDirectory: target.stateDirectory, configuration: configuration))
+            await context(target, reader: reader, configuration: configuration)
                 .canEvaluate(policy)
         }
         return JSONBodies.ok(AvailabilityResult(user: target.user, availability))

@@ -11,10 +11,19 @@ import Foundation
 public struct PrintStore: Sendable {
     /// The state directory whose `prints/` this reads.
     public let directory: StateDirectory
+    /// Decoded files kept between reads (a long-running process); nil reads every file each time.
+    package let cache: PrintFileCache?
 
     /// The prints of the state in `directory`.
     public init(directory: StateDirectory) {
         self.directory = directory
+        cache = nil
+    }
+
+    /// The same, keeping decoded files in `cache` between reads.
+    package init(directory: StateDirectory, cache: PrintFileCache?) {
+        self.directory = directory
+        self.cache = cache
     }
 
     /// Runs `body` holding the state directory's cross-process lock.
@@ -131,6 +140,19 @@ public struct PrintStore: Sendable {
 
     /// Reads and checks one print file: it must parse, and say what its path says.
     private func load(_ path: String) throws(StoreError) -> PrintRecord? {
+        // Taken before the read: a file replaced in between is cached under the old
+        // signature, which the next look no longer matches.
+        let signature = cache != nil ? PrintFileCache.Signature(path: path) : nil
+        if let cache, let signature {
+            try DirectorySafety.check((path as NSString).deletingLastPathComponent)
+            if let record = cache.record(path, signature) { return record }
+        }
+        guard let record = try decode(path) else { return nil }
+        if let cache, let signature { cache.store(record, path: path, signature: signature) }
+        return record
+    }
+
+    private func decode(_ path: String) throws(StoreError) -> PrintRecord? {
         guard let data = try AtomicFile.read(path) else { return nil }
         let record = try StateCoding.decode(PrintRecord.self, from: data, path: path)
         guard record.format == PrintRecord.currentFormat else {

@@ -230,3 +230,32 @@ extension ServiceTests {
         try await blocking { holder.waitUntilExit() }
     }
 }
+
+extension ServiceTests {
+    /// The service keeps print files decoded between requests, and every change on disk is
+    /// seen: a re-enrolled finger matches as the new print only, a deleted one no longer at all.
+    @Test func decodedPrintsAreReusedAndEveryChangeIsSeen() async throws {
+        let service = try await ServiceProcess()
+        try await enroll(service, user: "alice")
+        #expect(try await run(service, ["passcode", "set", "--passcode-stdin"], user: "bob", input: "1357\n").status == 0)
+        #expect(try await run(service, ["enroll", "--finger", "left-index", "--passcode-stdin"], user: "bob",
+                              reader: fake(String(repeating: "scan b\n", count: 5)), input: "1357\n").status == 0)
+        func identify(_ finger: String) async throws -> CommandResult {
+            try await run(service, ["identify"], user: nil, reader: fake("scan \(finger)"))
+        }
+        func saved() async throws -> Int { try await service.request("GET", "/v1/service").json["printReadsSaved"] as? Int ?? -1 }
+
+        #expect(try await identify("b").json["user"] as? String == "bob")
+        let before = try await saved()
+        #expect(try await identify("b").json["user"] as? String == "bob")
+        #expect(try await saved() >= before + 2, "both print files came from the cache")
+
+        #expect(try await run(service, ["enroll", "--finger", "right-index", "--replace", "--passcode-stdin"],
+                              reader: fake(String(repeating: "scan c\n", count: 5)), input: "2468\n").status == 0)
+        #expect(try await identify("a").errorCode == -1, "the replaced print no longer matches")
+        #expect(try await identify("c").json["user"] as? String == "alice")
+        #expect(try await run(service, ["delete", "--all"], user: "bob").status == 0)
+        let gone = try await identify("b")
+        #expect(gone.status != 0 && gone.json["user"] == nil, "a deleted print no longer matches: \(gone.stdout)")
+    }
+}
