@@ -31,6 +31,7 @@ struct ServiceRoutes: Sendable {
             try await handle(context) { caller in try await passcode(request, caller, context.channel) }
         }
         registerKeys(on: api)
+        api.post("repair") { request, context in try await handle(context) { caller in try await repair(request, caller) } }
         api.post("operations/:id/:button") { request, context in
             try await handle(context) { caller in try await press(request, context, caller) }
         }
@@ -107,6 +108,17 @@ struct ServiceRoutes: Sendable {
                 .canEvaluate(policy)
         }
         return JSONBodies.ok(AvailabilityResult(user: target.user, availability))
+    }
+
+    /// Damaged state is the administrator's: root and the admin group only, since repairing
+    /// replaces a damaged counter and may remove a user's passcode and prints.
+    private func repair(_ request: Request, _ caller: Caller) async throws -> Response {
+        let body = try await JSONBodies.decode(RepairRequest.self, from: request)
+        guard caller.isAdmin else {
+            throw ServiceRefusal.forbidden("\(caller.user) may not repair state: it needs root or the admin group '\(service.adminGroup)'")
+        }
+        let target = try RequestTarget(body, caller: caller, service: service, purpose: .manage)
+        return JSONBodies.ok(try RepairResult.run(target.stateDirectory, yes: body.yes ?? false))
     }
 
     static func policy(_ name: String?) throws(ServiceRefusal) -> AuthPolicy {

@@ -259,3 +259,26 @@ extension ServiceTests {
         #expect(gone.status != 0 && gone.json["user"] == nil, "a deleted print no longer matches: \(gone.stdout)")
     }
 }
+
+extension ServiceTests {
+    /// Damaged state is the administrator's to repair: refused to a user (even for itself),
+    /// listed and repaired for root, with the same output as in-process.
+    @Test func onlyAnAdministratorRepairsStateThroughTheService() async throws {
+        let service = try await ServiceProcess()
+        try await enroll(service, user: "nobody")
+        _ = try await run(service, ["verify"], user: "nobody", reader: fake("scan x"))
+        let counters = state + "/counters"
+        let file = try #require(try FileManager.default.subpathsOfDirectory(atPath: counters).first { $0.hasSuffix(".json") })
+        try Data("{ not json".utf8).write(to: URL(fileURLWithPath: counters + "/" + file))
+        let refused = try await run(service, ["repair", "--yes"], user: nil, launcher: asNobody)
+        #expect(refused.status == 2 && refused.errorMessage.contains("may not repair"), "\(refused.stdout)")
+        let listed = try await run(service, ["repair"], user: nil)
+        #expect(listed.status == 3 && listed.errorCode == -2005 && (listed.json["findings"] as? [Any])?.count == 1, "\(listed.stdout)")
+        let repaired = try await run(service, ["repair", "--yes"], user: nil)
+        #expect(repaired.status == 0 && repaired.json["repaired"] as? Bool == true, "\(repaired.stdout)")
+        // The safest state: locked out until nobody's own passcode.
+        #expect(try await run(service, ["verify"], user: "nobody", reader: fake("scan a")).errorCode == -8)
+        #expect(try await run(service, ["unlock", "--passcode-stdin"], user: nil, input: "2468\n", launcher: asNobody).status == 0)
+        #expect(try await run(service, ["repair"], user: nil).status == 0)
+    }
+}

@@ -1,6 +1,7 @@
 import FPLocalAPI
 import ArgumentParser
 import FPAuthentication
+import FPServiceClient
 
 struct RepairCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -20,23 +21,27 @@ struct RepairCommand: AsyncParsableCommand {
     var yes = false
 
     func run() async throws {
-        let repair = StateRepair(stateDirectory: options.stateDirectory)
-        let findings = try repair.findings()
-        let listed: [JSONValue] = findings.map {
-            ["kind": .string($0.kind.rawValue), "path": .string($0.path), "problem": .string($0.problem), "action": .string($0.action)]
+        let result: RepairResult
+        if let socket = try options.serviceSocket() {
+            let request = ServiceSession.target(RepairRequest(yes: yes), options)
+            result = try await ServiceClient.with(socket: socket) { try await $0.post("repair", request) }
+        } else {
+            result = try RepairResult.run(options.stateDirectory, yes: yes)
         }
-        let lines = findings.map { "\($0.kind.rawValue)\t\($0.path)\n\t\($0.problem)\n\tfix: \($0.action)" }
-        if findings.isEmpty {
-            options.console.success("No damaged state in \(options.stateDirectory).", ["findings": .array([]), "repaired": false])
+        let listed: [JSONValue] = result.findings.map {
+            ["kind": .string($0.kind), "path": .string($0.path), "problem": .string($0.problem), "action": .string($0.action)]
+        }
+        let lines = result.findings.map { "\($0.kind)\t\($0.path)\n\t\($0.problem)\n\tfix: \($0.action)" }
+        if result.findings.isEmpty {
+            options.console.success("No damaged state in \(result.stateDirectory).", ["findings": .array([]), "repaired": false])
             return
         }
-        guard yes else {
+        guard result.repaired else {
             throw CommandFailure(
                 error: AuthError(.stateDamaged, (lines + ["Run 'fpbridge repair --yes' to repair."]).joined(separator: "\n")),
                 fields: ["findings": .array(listed)])
         }
-        let moved = try repair.repair(findings)
-        options.console.success((lines + ["Repaired; the damaged files are kept in:"] + moved.map { "\t" + $0 }).joined(separator: "\n"),
-                                ["findings": .array(listed), "repaired": true, "movedTo": .array(moved.map(JSONValue.string))])
+        options.console.success((lines + ["Repaired; the damaged files are kept in:"] + result.movedTo.map { "\t" + $0 }).joined(separator: "\n"),
+                                ["findings": .array(listed), "repaired": true, "movedTo": .array(result.movedTo.map(JSONValue.string))])
     }
 }
