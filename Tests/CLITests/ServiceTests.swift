@@ -213,16 +213,8 @@ extension ServiceTests {
         let output = Pipe()
         holder.standardOutput = output
         try holder.run()
-        let line = try await blocking { () -> String in
-            var data = Data()
-            while !data.contains(0x0A) {
-                let chunk = output.fileHandleForReading.availableData
-                if chunk.isEmpty { break }
-                data.append(chunk)
-            }
-            return String(decoding: data, as: UTF8.self)
-        }
-        #expect(line.trimmingCharacters(in: .whitespacesAndNewlines) == "12", "connections cut beyond the limit: \(line)")
+        let line = try await firstLine(of: output)
+        #expect(line == "12", "connections cut beyond the limit: \(line)")
         // While nobody holds its 8, root is served.
         let answer = try await service.request("GET", "/v1/service")
         #expect(answer.status == 200 && answer.json["ok"] as? Bool == true)

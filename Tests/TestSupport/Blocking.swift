@@ -1,3 +1,4 @@
+import Foundation
 import Dispatch
 
 /// Runs blocking work (pipe reads, socket I/O, waiting for a child) off Swift's
@@ -10,5 +11,19 @@ public func blocking<T: Sendable>(_ work: @escaping @Sendable () throws -> T) as
         DispatchQueue.global().async {
             continuation.resume(with: Result { try work() })
         }
+    }
+}
+
+/// The first line a child writes on `pipe` (without waiting for it to close), trimmed;
+/// what is there if it closes first.
+public func firstLine(of pipe: Pipe) async throws -> String {
+    try await blocking { () -> String in
+        var data = Data()
+        while !data.contains(0x0A) {
+            let chunk = pipe.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            data.append(chunk)
+        }
+        return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
     }
 }

@@ -17,16 +17,8 @@ public final class LogindMock: Sendable {
         bus.standardError = FileHandle.nullDevice
         try bus.run()
         self.bus = bus
-        let line = try await blocking { () -> String in
-            var data = Data()
-            while !data.contains(0x0A) {
-                let chunk = output.fileHandleForReading.availableData
-                if chunk.isEmpty { break }
-                data.append(chunk)
-            }
-            return String(decoding: data, as: UTF8.self)
-        }
-        address = line.trimmingCharacters(in: .whitespacesAndNewlines)
+        let line = try await firstLine(of: output)
+        address = line
         let logind = Process()
         logind.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
         logind.arguments = ["-m", "dbusmock", "--system", "--template", "logind"]
