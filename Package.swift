@@ -7,7 +7,9 @@ let package = Package(
     products: [
         .executable(name: "fpbridge", targets: ["fpbridge"]),
         .executable(name: "fpbridged", targets: ["fpbridged"]),
+        .executable(name: "fpbridge-server", targets: ["fpbridge-server"]),
         .library(name: "LocalAuthentication", targets: ["LocalAuthentication"]),
+        .library(name: "FingerprintLogin", targets: ["FingerprintLogin"]),
         .library(name: "FPAuthentication", targets: ["FPAuthentication"]),
         .library(name: "FPReaders", targets: ["FPReaders"]),
         .library(name: "FPStore", targets: ["FPStore"]),
@@ -19,6 +21,9 @@ let package = Package(
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: []),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
+        .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
     ],
     targets: [
         .systemLibrary(
@@ -33,6 +38,41 @@ let package = Package(
         ),
         .systemLibrary(name: "CProcessSecurity"),
         .target(name: "FPCore"),
+        .target(name: "FPJSON"),
+        .target(name: "FPKeyFormats", dependencies: [.product(name: "Crypto", package: "swift-crypto")]),
+        .target(name: "FPAccountAPI", dependencies: ["FPKeyFormats"]),
+        .target(
+            name: "FPAccountServer",
+            dependencies: [
+                "FPAccountAPI", "FPKeyFormats", "FPJSON",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
+                .product(name: "HummingbirdTLS", package: "hummingbird"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "CryptoExtras", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .target(
+            name: "FingerprintLogin",
+            dependencies: [
+                "FPAccountAPI", "FPKeyFormats", "FPAuthentication", "FPLocalAPI", "FPServiceClient",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]
+        ),
+        .executableTarget(
+            name: "fpbridge-server",
+            dependencies: [
+                "FPAccountServer",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         .target(name: "FPImaging", dependencies: ["CLibpng"]),
         .target(
             name: "FPReaders",
@@ -51,7 +91,7 @@ let package = Package(
         .target(
             name: "FPAuthentication",
             dependencies: [
-                "FPCore", "FPReaders", "FPStore",
+                "FPCore", "FPReaders", "FPStore", "FPKeyFormats",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "CryptoExtras", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
@@ -59,7 +99,7 @@ let package = Package(
         ),
         .target(name: "FPTerminal", dependencies: ["FPAuthentication"]),
         .target(name: "LocalAuthentication", dependencies: ["FPAuthentication", "FPTerminal", "FPLocalAPI", "FPServiceClient"]),
-        .target(name: "FPLocalAPI", dependencies: ["FPCore", "FPReaders", "FPStore", "FPAuthentication"]),
+        .target(name: "FPLocalAPI", dependencies: ["FPCore", "FPReaders", "FPStore", "FPAuthentication", "FPJSON"]),
         .target(
             name: "FPService",
             dependencies: [
@@ -87,7 +127,7 @@ let package = Package(
             name: "fpbridge",
             dependencies: [
                 "FPCore", "FPReaders", "FPStore", "FPAuthentication", "FPTerminal", "FPImaging", "CProcessSecurity",
-                "FPLocalAPI", "FPServiceClient",
+                "FPLocalAPI", "FPServiceClient", "FingerprintLogin",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]

@@ -3,3 +3,4 @@
 @_exported import FPCore
 @_exported import FPReaders
 @_exported import FPStore
+@_exported import FPKeyFormats

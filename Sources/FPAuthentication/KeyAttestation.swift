@@ -1,4 +1,5 @@
 import Crypto
+import FPKeyFormats
 import Foundation
 
 /// The device identity key's statement about a new key: which key, whose,
@@ -13,27 +14,10 @@ import Foundation
 /// before it decodes them, and never re-encodes them.
 public struct KeyAttestation: Sendable, Hashable {
     /// The `format` every statement of this layout carries.
-    public static let format = "fpbridge-attestation-v1"
+    public static var format: String { AttestationFormat.format }
 
-    /// What a statement says.
-    public struct Statement: Sendable, Hashable, Codable {
-        /// Always ``KeyAttestation/format``.
-        public let format: String
-        /// The attested public key: base64 of its X9.63 form (uncompressed point).
-        public let publicKey: String
-        /// The key's user.
-        public let user: String
-        /// The key's label.
-        public let label: String
-        /// The access control's name (``KeyAccessControl`` raw value).
-        public let accessControl: String
-        /// Milliseconds since 1970 when the key was made.
-        public let createdAt: Int64
-        /// The fpbridge version that made the key.
-        public let serviceVersion: String
-        /// ``KeyProtection`` raw value: `service` or `development`.
-        public let protection: String
-    }
+    /// What a statement says (``AttestationFormat/Statement``).
+    public typealias Statement = AttestationFormat.Statement
 
     /// The statement's exact bytes.
     public let statement: Data
@@ -47,25 +31,18 @@ public struct KeyAttestation: Sendable, Hashable {
     }
 
     /// The statement decoded; nil when the bytes are not a statement.
-    public var contents: Statement? {
-        try? JSONDecoder().decode(Statement.self, from: statement)
-    }
+    public var contents: Statement? { AttestationFormat.decode(statement) }
 
     /// Whether `signature` is the identity key's signature over exactly `statement`.
     /// False for a key that is not PEM P-256, a signature that is not DER, or any changed byte.
     public static func verify(statement: Data, signature: Data, identityKeyPEM: String) -> Bool {
-        guard let key = try? P256.Signing.PublicKey(pemRepresentation: identityKeyPEM),
-              let parsed = try? P256.Signing.ECDSASignature(derRepresentation: signature)
-        else { return false }
-        return key.isValidSignature(parsed, for: statement)
+        AttestationFormat.verify(statement: statement, signature: signature, identityKeyPEM: identityKeyPEM)
     }
 
     /// Makes and signs the statement for a new key.
     static func make(_ statement: Statement, identity: P256.Signing.PrivateKey) throws(AuthError) -> KeyAttestation {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         do {
-            let bytes = try encoder.encode(statement)
+            let bytes = try statement.encoded()
             return KeyAttestation(statement: bytes, signature: try identity.signature(for: bytes).derRepresentation)
         } catch {
             throw AuthError(.readerFailure, "cannot sign the attestation: \(error)")

@@ -1,4 +1,4 @@
-import Crypto
+import FPKeyFormats
 import Foundation
 
 /// A signature a key made after the evaluation its access control demands.
@@ -18,7 +18,7 @@ import Foundation
 /// server that remembers the last one it saw notices a replayed or cloned key.
 public struct KeySignature: Sendable, Hashable {
     /// The message prefix: `"fpbridge-signature-v1"` and a zero byte.
-    public static let domain = Data("fpbridge-signature-v1\u{0}".utf8)
+    public static var domain: Data { SignatureFormat.domain }
 
     /// The key that signed.
     public let label: String
@@ -35,18 +35,12 @@ public struct KeySignature: Sendable, Hashable {
 
     /// The message a signature with this counter over `data` signs.
     public static func message(counter: UInt64, data: Data) -> Data {
-        var message = domain
-        withUnsafeBytes(of: counter.bigEndian) { message.append(contentsOf: $0) }
-        message.append(data)
-        return message
+        SignatureFormat.message(counter: counter, data: data)
     }
 
     /// Whether `signature` (DER) is the key's signature over `data` with `counter`,
     /// the key given as SPKI PEM (``KeyDescription/publicKeyPEM``).
     public static func verify(signature: Data, counter: UInt64, data: Data, publicKeyPEM: String) -> Bool {
-        guard let key = try? P256.Signing.PublicKey(pemRepresentation: publicKeyPEM),
-              let parsed = try? P256.Signing.ECDSASignature(derRepresentation: signature)
-        else { return false }
-        return key.isValidSignature(parsed, for: message(counter: counter, data: data))
+        SignatureFormat.verify(signature: signature, counter: counter, data: data, publicKeyPEM: publicKeyPEM)
     }
 }

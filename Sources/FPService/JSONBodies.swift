@@ -12,23 +12,9 @@ enum JSONBodies {
         do { buffer = try await request.body.collect(upTo: LocalAPI.maximumBodyBytes) } catch {
             throw ServiceRefusal(.contentTooLarge, .invalidInput, "the request body is over \(LocalAPI.maximumBodyBytes) bytes")
         }
-        let data = Data(buffer: buffer)
-        let decoder = WireCoding.decoder()
-        let given: [String: JSONValue]
-        do { given = try decoder.decode([String: JSONValue].self, from: data) } catch {
-            throw ServiceRefusal.badRequest("the request body is not a JSON object")
+        do { return try StrictJSON.decode(T.self, from: Data(buffer: buffer), decoder: WireCoding.decoder()) } catch {
+            throw ServiceRefusal.badRequest(error.message)
         }
-        let value: T
-        do { value = try decoder.decode(T.self, from: data) } catch let error as DecodingError {
-            throw ServiceRefusal.badRequest("the request body does not fit: \(describe(error))")
-        }
-        let known = (try? JSONValue(encoding: value)).flatMap { json -> Set<String>? in
-            if case .object(let fields) = json { return Set(fields.keys) }
-            return nil
-        } ?? []
-        let unknown = given.filter { !known.contains($0.key) && $0.value != .null }.keys.sorted()
-        if !unknown.isEmpty { throw ServiceRefusal.badRequest("unknown field(s): \(unknown.joined(separator: ", "))") }
-        return value
     }
 
     static func ok(_ value: some Encodable) -> Response {
@@ -60,19 +46,5 @@ enum JSONBodies {
         var data = (try? WireCoding.encoder().encode(value)) ?? Data("{}".utf8)
         data.append(0x0A)
         return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: data)))
-    }
-
-    private static func describe(_ error: DecodingError) -> String {
-        func path(_ context: DecodingError.Context) -> String {
-            let text = context.codingPath.map(\.stringValue).joined(separator: ".")
-            return text.isEmpty ? "the body" : "'\(text)'"
-        }
-        switch error {
-        case .keyNotFound(let key, _): return "missing field '\(key.stringValue)'"
-        case .typeMismatch(_, let context): return "\(path(context)) has the wrong type"
-        case .valueNotFound(_, let context): return "\(path(context)) is null"
-        case .dataCorrupted(let context): return "\(path(context)): \(context.debugDescription)"
-        @unknown default: return "\(error)"
-        }
     }
 }

@@ -11,9 +11,21 @@ struct DemoCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "demo",
         abstract: "A narrated walk-through on the fake reader: no hardware, no set-up, nothing kept.",
-        discussion: "Enrolls a finger, matches it, fails to match another, runs into lockout and recovers with the passcode. Uses a temporary state directory unless --state-dir is given.")
+        discussion: """
+        'demo' enrolls a finger, matches it, fails to match another, runs into lockout and recovers with the passcode. \
+        'demo login' is the seeds' story against a real fpbridge-server on loopback: register, bind this device, log in \
+        by finger, pay, a wrong finger, lockout, the passcode, a new finger that invalidates the key, password and \
+        binding again. Uses a temporary state directory unless --state-dir is given.
+        """)
+
+    enum Story: String, ExpressibleByArgument, CaseIterable {
+        case basics
+        case login
+    }
 
     @OptionGroup var options: GlobalOptions
+    @Argument(help: "basics (the engine's rules) or login (fingerprint login and payment with a server).")
+    var story: Story = .basics
 
     func run() async throws {
         let temporary = options.stateDir == nil
@@ -24,7 +36,14 @@ struct DemoCommand: AsyncParsableCommand {
         var configuration = AuthConfiguration()
         configuration.scanTimeoutSeconds = 5
         let demo = DemoRun(directory: directory, configuration: configuration, console: options.console)
-        let steps = try await demo.run()
+        let steps: [JSONValue]
+        if story == .login {
+            let server = try DemoServer.start(directory: directory.path)
+            defer { server.stop() }
+            steps = try await LoginDemo(run: demo, server: server).run()
+        } else {
+            steps = try await demo.run()
+        }
         options.console.success("\nThe demo is over: every rule above is the engine's, not the demo's.",
                                 ["steps": .array(steps), "user": .string(DemoRun.user)])
     }
@@ -86,17 +105,17 @@ struct DemoRun {
         return steps
     }
 
-    private func say(_ text: String) {
+    func say(_ text: String) {
         if console.json { console.note(text) } else { print(text) }
     }
 
-    private func context(script: String) throws -> AuthenticationContext {
+    func context(script: String) throws -> AuthenticationContext {
         let reader = FakeReader(script: try FakeScript.parse(script))
         return AuthenticationContext(environment: AuthEnvironment(
             user: Self.user, reader: reader, stateDirectory: directory, configuration: configuration))
     }
 
-    private func withReader<T>(_ context: AuthenticationContext, _ body: () async throws -> T) async throws -> T {
+    func withReader<T>(_ context: AuthenticationContext, _ body: () async throws -> T) async throws -> T {
         try await context.environment.reader?.open()
         defer { context.invalidate() }
         let console = console
@@ -109,12 +128,12 @@ struct DemoRun {
         return result
     }
 
-    private func enroll(script: String) async throws -> PrintRecord {
+    func enroll(_ finger: Finger = .rightIndex, script: String) async throws -> PrintRecord {
         let context = try context(script: script)
         return try await withReader(context) {
             var saved: PrintRecord?
             let prompt = ListedPasscodes([Self.passcode])
-            for try await update in Enrollment(context: context).enroll(.rightIndex, replace: true, prompt: prompt) {
+            for try await update in Enrollment(context: context).enroll(finger, replace: true, prompt: prompt) {
                 if case .saved(let record) = update { saved = record }
             }
             return saved!
@@ -125,13 +144,13 @@ struct DemoRun {
         await attempt(script: script) { try await $0.verifyFinger(reason: "demo", options: BiometricOptions(maxFailedMatches: 1)) }
     }
 
-    private func auth(_ policy: AuthPolicy, script: String, passcodes: [Passcode] = []) async -> Result<AuthSuccess, AuthError> {
+    func auth(_ policy: AuthPolicy, script: String, passcodes: [Passcode] = []) async -> Result<AuthSuccess, AuthError> {
         await attempt(script: script) {
             try await $0.evaluate(policy, reason: "Unlock the demo", prompt: ListedPasscodes(passcodes))
         }
     }
 
-    private func attempt(script: String, _ body: (AuthenticationContext) async throws -> AuthSuccess) async -> Result<AuthSuccess, AuthError> {
+    func attempt(script: String, _ body: (AuthenticationContext) async throws -> AuthSuccess) async -> Result<AuthSuccess, AuthError> {
         do {
             let context = try context(script: script)
             return .success(try await withReader(context) { try await body(context) })

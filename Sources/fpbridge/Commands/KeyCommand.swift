@@ -23,11 +23,6 @@ struct KeyCommand: AsyncParsableCommand {
     /// What every key command says about where the private keys are.
     static let warning = "unprotected: the key lives in your own state directory (in-process development mode)"
 
-    /// The vault of the command's user; every rule about keys lives there.
-    static func vault(_ options: GlobalOptions, reader: (any FingerprintReader)? = nil) throws -> KeyVault {
-        AuthenticationContext(environment: try ReaderSession.environment(options, reader: reader)).keys(protection: .development)
-    }
-
     static func json(_ key: WireKey) -> [String: JSONValue] {
         [
             "label": .string(key.label), "user": .string(key.user), "accessControl": .string(key.accessControl.rawValue),
@@ -56,15 +51,7 @@ struct KeyCommand: AsyncParsableCommand {
         var accessControl: AccessControlOption
 
         func run() async throws {
-            let result: KeyResult
-            if let socket = try options.serviceSocket() {
-                let request = ServiceSession.target(KeyCreateRequest(label: label, accessControl: accessControl.value), options)
-                result = try await ServiceClient.with(socket: socket) { try await $0.post("keys", request) }
-            } else {
-                let vault = try KeyCommand.vault(options)
-                let key = try vault.create(label: label, accessControl: accessControl.value)
-                result = KeyResult(protection: .development, key: WireKey(key), identityKeyPem: try vault.identity())
-            }
+            let result = try await KeyOperations(options: options).create(label: label, accessControl: accessControl.value)
             let key = result.key
             options.console.success("Made key '\(key.label)' for \(key.user) (\(key.accessControl.rawValue)).\n"
                                     + "\(KeyCommand.warningLine(result.protection))\(key.publicKeyPem)",
@@ -83,7 +70,7 @@ struct KeyCommand: AsyncParsableCommand {
                 list = try await ServiceClient.with(socket: socket) { try await $0.get("keys", query: query) }
             } else {
                 list = KeyList(user: options.userName, protection: .development,
-                               keys: try KeyCommand.vault(options).list().map(WireKey.init))
+                               keys: try KeyOperations.vault(options).list().map(WireKey.init))
             }
             let lines = list.keys.map { "\($0.label)\t\($0.accessControl.rawValue)\tcounter \($0.counter)\($0.invalidated ? "\tINVALIDATED" : "")" }
             options.console.success(list.keys.isEmpty ? "\(list.user) has no keys." : lines.joined(separator: "\n"),
@@ -99,12 +86,7 @@ struct KeyCommand: AsyncParsableCommand {
         var label: String
 
         func run() async throws {
-            if let socket = try options.serviceSocket() {
-                let request = ServiceSession.target(KeyLabelRequest(label: label), options)
-                let _: JSONValue = try await ServiceClient.with(socket: socket) { try await $0.post("keys/delete", request) }
-            } else {
-                try KeyCommand.vault(options).delete(label: label)
-            }
+            try await KeyOperations(options: options).delete(label: label)
             options.console.success("Deleted key '\(label)' of \(options.userName).", ["user": .string(options.userName), "label": .string(label)])
         }
     }
@@ -133,29 +115,8 @@ struct KeyCommand: AsyncParsableCommand {
         func run() async throws {
             let data = try readData()
             let console = options.console
-            let signed: WireSignature
-            if let socket = try options.serviceSocket() {
-                let request = ServiceSession.target(KeySignRequest(label: label, data: data, reason: reason), options)
-                console.note(reason)
-                let value = try await ServiceClient.with(socket: socket) { client in
-                    try await ServiceSession.run(client, "keys/sign", request, console: console,
-                                                 prompt: TerminalPrompt(fromStandardInput: passcodeStdin), fallbackKey: !passcodeStdin)
-                }
-                signed = try ServiceSession.decode(value, as: WireSignature.self)
-            } else {
-                signed = try await ReaderSession.with(options, required: false) { reader in
-                    let vault = try KeyCommand.vault(options, reader: reader)
-                    let context = vault.context
-                    // At a terminal Enter takes the fallback once offered (the passcode under user-presence).
-                    let key = passcodeStdin ? nil : FallbackKey.start { context.chooseFallback() }
-                    defer { key?.stop() }
-                    let prompt = TerminalPrompt(fromStandardInput: passcodeStdin, fallbackKey: key)
-                    console.note(reason)
-                    return WireSignature(try await Evaluation.run(context, console: console, fallbackKey: key != nil) {
-                        try await vault.sign(label: label, data: data, reason: reason, prompt: prompt)
-                    }, protection: .development)
-                }
-            }
+            let signed = try await KeyOperations(options: options).sign(label: label, data: data, reason: reason,
+                                                                        passcodeStdin: passcodeStdin)
             console.success("Signed with key '\(signed.label)' (counter \(signed.counter), by \(signed.method.rawValue)).\n"
                             + "\(KeyCommand.warningLine(signed.protection))\(signed.signatureBase64)",
                             KeyCommand.protection(signed.protection).merging(
@@ -189,15 +150,7 @@ struct KeyCommand: AsyncParsableCommand {
         var label: String
 
         func run() async throws {
-            let result: KeyResult
-            if let socket = try options.serviceSocket() {
-                let query = ServiceSession.query(options).merging(["label": label]) { $1 }
-                result = try await ServiceClient.with(socket: socket) { try await $0.get("keys/attestation", query: query) }
-            } else {
-                let vault = try KeyCommand.vault(options)
-                result = KeyResult(protection: .development, key: WireKey(try vault.describe(label: label)),
-                                   identityKeyPem: try vault.identity())
-            }
+            let result = try await KeyOperations(options: options).describe(label: label)
             let statementBytes = Data(base64Encoded: result.key.statementBase64) ?? Data()
             let statement = String(decoding: statementBytes, as: UTF8.self)
             let signature = result.key.signatureBase64
@@ -219,7 +172,7 @@ struct KeyCommand: AsyncParsableCommand {
                 let query = ServiceSession.query(options)
                 result = try await ServiceClient.with(socket: socket) { try await $0.get("identity", query: query) }
             } else {
-                result = IdentityResult(protection: .development, identityKeyPem: try KeyCommand.vault(options).identity())
+                result = IdentityResult(protection: .development, identityKeyPem: try KeyOperations.vault(options).identity())
             }
             options.console.success(result.identityKeyPem,
                                     ["identityKeyPem": .string(result.identityKeyPem), "protection": .string(result.protection.rawValue)])

@@ -1,0 +1,47 @@
+import Foundation
+
+/// The shapes the server accepts, in one place for the server and its clients.
+public enum AccountLimits {
+    /// Request bodies over this are refused (413).
+    public static let maximumBodyBytes = 16 * 1024
+    /// Password length in UTF-8 bytes.
+    public static let passwordBytes = 8...1024
+    /// Device name length in characters.
+    public static let deviceNameLength = 1...100
+    /// Payee length in characters.
+    public static let payeeLength = 1...140
+    /// Failed verifications in a row that block a credential.
+    public static let failuresBeforeBlock = 5
+
+    /// Whether `name` is a user name: 1 to 64 of letters, digits, `.`, `_`, `-`, `@`.
+    public static func isUsername(_ name: String) -> Bool {
+        (1...64).contains(name.count) && name.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "._-@".contains($0)) }
+    }
+
+    /// The canonical text of an amount (`12.5` → `12.50`), nil when it is not a positive amount
+    /// with at most two decimals and twelve digits before the dot.
+    public static func canonicalAmount(_ text: String) -> String? {
+        let parts = text.split(separator: ".", omittingEmptySubsequences: false)
+        guard (1...2).contains(parts.count), let whole = parts.first, (1...12).contains(whole.count),
+              whole.allSatisfy({ $0.isASCII && $0.isNumber }) else { return nil }
+        var cents = "00"
+        if parts.count == 2 {
+            let fraction = parts[1]
+            guard (1...2).contains(fraction.count), fraction.allSatisfy({ $0.isASCII && $0.isNumber }) else { return nil }
+            cents = fraction.count == 1 ? fraction + "0" : String(fraction)
+        }
+        let digits = String(whole.drop { $0 == "0" })
+        let canonical = (digits.isEmpty ? "0" : digits) + "." + cents
+        return canonical == "0.00" ? nil : canonical
+    }
+
+    /// Whether `code` is three capital ASCII letters.
+    public static func isCurrency(_ code: String) -> Bool {
+        code.count == 3 && code.allSatisfy { $0.isASCII && $0.isUppercase }
+    }
+
+    /// Whether `text` is free text without control characters, of a length in `range`.
+    public static func isText(_ text: String, length range: ClosedRange<Int>) -> Bool {
+        range.contains(text.count) && !text.unicodeScalars.contains { $0.properties.generalCategory == .control }
+    }
+}

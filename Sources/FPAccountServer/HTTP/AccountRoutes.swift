@@ -1,0 +1,105 @@
+import FPAccountAPI
+import Foundation
+import Hummingbird
+import Logging
+
+/// The server's HTTP API (`api/fpbridge-server.openapi.yaml`): each route decodes, asks
+/// ``AccountService``, and encodes; every error becomes its documented status.
+struct AccountRoutes {
+    let service: AccountService
+
+    func register(on router: Router<AccountRequestContext>) {
+        let v1 = router.group("v1")
+        v1.get("health") { _, context in
+            answer(context) { Replies.ok(Health(database: service.store.database.dialect.rawValue, origin: service.origin.value)) }
+        }
+        v1.post("accounts") { request, context in
+            await answer(context) {
+                let username = try await service.register(try await Replies.decode(PasswordRequest.self, from: request), address: context.address)
+                return Replies.ok(Registered(username: username), status: .created)
+            }
+        }
+        v1.post("sessions") { request, context in
+            await answer(context) {
+                Replies.ok(try await service.passwordLogin(try await Replies.decode(PasswordRequest.self, from: request), address: context.address))
+            }
+        }
+        v1.get("me") { request, context in
+            await answer(context) { Replies.ok(try await service.session(bearer: bearer(request))) }
+        }
+        v1.get("devices") { request, context in
+            await answer(context) { Replies.ok(try await service.devices(session: try await service.session(bearer: bearer(request)))) }
+        }
+        v1.post("devices") { request, context in
+            await answer(context) {
+                let session = try await service.session(bearer: bearer(request))
+                let bind = try await Replies.decode(BindRequest.self, from: request)
+                return Replies.ok(try await service.bind(bind, session: session, address: context.address), status: .created)
+            }
+        }
+        v1.delete("devices/:device") { request, context in
+            await answer(context) {
+                let session = try await service.session(bearer: bearer(request))
+                try await service.unbind(context.parameters.get("device") ?? "", session: session, address: context.address)
+                return Replies.ok(Unbound(deviceId: context.parameters.get("device") ?? ""))
+            }
+        }
+        v1.post("challenges") { request, context in
+            await answer(context) {
+                Replies.ok(try await service.loginChallenge(try await Replies.decode(ChallengeRequest.self, from: request),
+                                                            address: context.address), status: .created)
+            }
+        }
+        v1.post("logins") { request, context in
+            await answer(context) {
+                Replies.ok(try await service.login(try await Replies.decode(AssertionRequest.self, from: request), address: context.address))
+            }
+        }
+        v1.post("payments") { request, context in
+            await answer(context) {
+                let session = try await service.session(bearer: bearer(request))
+                let payment = try await Replies.decode(PaymentRequest.self, from: request)
+                return Replies.ok(try await service.createPayment(payment, session: session, address: context.address), status: .created)
+            }
+        }
+        v1.post("payments/:payment/confirm") { request, context in
+            await answer(context) {
+                let assertion = try await Replies.decode(AssertionRequest.self, from: request)
+                return Replies.ok(try await service.confirmPayment(context.parameters.get("payment") ?? "", assertion,
+                                                                   address: context.address))
+            }
+        }
+        v1.get("audit") { request, context in
+            await answer(context) { Replies.ok(try await service.auditLog(session: try await service.session(bearer: bearer(request)))) }
+        }
+    }
+
+    private func bearer(_ request: Request) -> String? {
+        guard let value = request.headers[.authorization], value.hasPrefix("Bearer ") else { return nil }
+        return String(value.dropFirst(7)).trimmingCharacters(in: .whitespaces)
+    }
+
+    private func answer(_ context: AccountRequestContext, _ work: () async throws -> Response) async -> Response {
+        do { return try await work() } catch { return Replies.failure(error, logger: context.logger) }
+    }
+
+    private func answer(_ context: AccountRequestContext, _ work: () throws -> Response) -> Response {
+        do { return try work() } catch { return Replies.failure(error, logger: context.logger) }
+    }
+}
+
+/// `GET /v1/health`.
+struct Health: Codable, Sendable {
+    let database: String
+    let origin: String
+}
+
+/// `POST /v1/accounts`.
+struct Registered: Codable, Sendable {
+    let username: String
+}
+
+/// `DELETE /v1/devices/{id}`.
+struct Unbound: Codable, Sendable {
+    let deviceId: String
+}

@@ -1,0 +1,13 @@
+import Synchronization
+
+/// The origin every assertion must name: given with `--origin`, or the address the
+/// server is listening on once it is known (port 0 picks one).
+final class Origin: Sendable {
+    private let text: Mutex<String>
+
+    init(_ text: String) { self.text = Mutex(text) }
+
+    var value: String { text.withLock { $0 } }
+
+    func set(_ value: String) { text.withLock { $0 = value } }
+}

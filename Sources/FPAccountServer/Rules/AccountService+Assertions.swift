@@ -1,0 +1,125 @@
+import FPAccountAPI
+import FPKeyFormats
+import Foundation
+
+extension AccountService {
+    /// `POST /v1/challenges`: a single-use login challenge for an active credential.
+    func loginChallenge(_ request: ChallengeRequest, address: String?) async throws -> Challenge {
+        let credential = try await activeCredential(request.credentialId, of: try username(request.username))
+        return try await issueChallenge(for: credential, purpose: .login, payment: nil, address: address)
+    }
+
+    /// `POST /v1/logins` (seed 002, step 3): a signed login challenge becomes a short session.
+    func login(_ request: AssertionRequest, address: String?) async throws -> SessionToken {
+        let credential = try await verify(request, purpose: .login, address: address) { consumed in
+            .login(origin: origin.value, challenge: consumed.challenge, credentialId: request.credentialId)
+        }
+        return try await issueSession(credential.username, kind: "fingerprint", seconds: configuration.fingerprintSessionSeconds,
+                                      audit: AuditRecord(event: "fingerprint-login", outcome: "ok", username: credential.username,
+                                                         deviceId: credential.deviceId, detail: "counter \(request.counter)",
+                                                         address: address))
+    }
+
+    /// The credential, if it is the user's and active; otherwise the refusal that says why.
+    func activeCredential(_ credentialId: String, of username: String) async throws -> CredentialRow {
+        guard let credential = try await store.credential(try identifier(credentialId, "credentialId")),
+              credential.username == username else {
+            throw AccountError(.invalidCredentials, "\(username) has no credential \(credentialId): bind this device first")
+        }
+        if let refusal = Self.refusal(for: credential.status) { throw refusal }
+        return credential
+    }
+
+    /// Counts the challenge against the credential's and the account's limits, then stores it
+    /// (with the payment it confirms, in the same transaction).
+    func issueChallenge(for credential: CredentialRow, purpose: AssertionPayload.Purpose, payment: PaymentRow?,
+                        address: String?) async throws -> Challenge {
+        let id = RandomTokens.make(bytes: 16)
+        let challenge = RandomTokens.make(bytes: 32)
+        let expiresAt = Clock.milliseconds() + Int64(configuration.challengeSeconds) * 1000
+        let limits = [(key: "challenge-credential:\(credential.credentialId)", limit: configuration.challengesPerCredential),
+                      (key: "challenge-account:\(credential.username)", limit: configuration.challengesPerAccount)]
+        let audit = payment.map {
+            AuditRecord(event: "payment-created", outcome: "ok", username: credential.username, deviceId: credential.deviceId,
+                        detail: "\($0.paymentId): \($0.amount) \($0.currency) to \($0.payee)", address: address)
+        }
+        let result = try await store.issueChallenge(id: id, credentialId: credential.credentialId, purpose: purpose.rawValue,
+                                                    challenge: challenge, paymentId: payment?.paymentId, expiresAt: expiresAt,
+                                                    limits: limits, payment: payment, audit: audit)
+        if !result.stored {
+            try checkLimits(result.hits, limits.map(\.limit), what: "challenges for this device or account")
+            throw DatabaseFailure(description: "the challenge was not stored")
+        }
+        return Challenge(challengeId: id, challenge: challenge, purpose: purpose.rawValue, origin: origin.value,
+                         credentialId: credential.credentialId, expiresAt: expiresAt)
+    }
+
+    /// Checks a signed assertion: the challenge is consumed first (exactly one request gets
+    /// it, on any instance), then the credential's state, the signature over exactly the
+    /// expected bytes, and last the counter. A bad signature counts toward the block; a
+    /// counter that goes back freezes the credential. Nothing is recorded as a success
+    /// unless all of it holds.
+    func verify(_ request: AssertionRequest, purpose: AssertionPayload.Purpose, address: String?,
+                payload: (ConsumedChallenge) async throws -> AssertionPayload) async throws -> CredentialRow {
+        let event = purpose == .login ? "fingerprint-login" : "payment"
+        let challengeId = try identifier(request.challengeId, "challengeId")
+        guard let signature = Data(base64Encoded: request.signature), signature.count <= 80,
+              request.counter <= UInt64(Int64.max) else {
+            throw AccountError(.invalidRequest, "'signature' must be a DER signature in base64 and 'counter' at most 2^63-1")
+        }
+        let invalidChallenge = AccountError(.challengeInvalid, "the challenge is unknown, used, expired, or not for this credential; ask for a new one")
+        guard let credential = try await store.credential(try identifier(request.credentialId, "credentialId")) else {
+            throw invalidChallenge
+        }
+        func fail(_ error: AccountError) async throws -> AccountError {
+            try await store.audit(AuditRecord(event: event, outcome: error.code.rawValue, username: credential.username,
+                                              deviceId: credential.deviceId, detail: "", address: address))
+            return error
+        }
+        guard let consumed = try await store.consumeChallenge(challengeId, credentialId: credential.credentialId, purpose: purpose.rawValue) else {
+            throw try await fail(invalidChallenge)
+        }
+        if let refusal = Self.refusal(for: credential.status) { throw try await fail(refusal) }
+        let expected = try await payload(consumed)
+        let counter = Int64(request.counter)
+        guard let key = keys.key(credential.credentialId, pem: credential.publicKey),
+              SignatureFormat.verify(signature: signature, counter: request.counter, data: expected.bytes, key: key) else {
+            let limit = AccountLimits.failuresBeforeBlock
+            let failure = AuditRecord(event: event, outcome: AccountErrorCode.verificationFailed.rawValue, username: credential.username,
+                                      deviceId: credential.deviceId, detail: "", address: address)
+            guard let counted = try await store.recordFailure(credential.credentialId, limit: limit, audit: failure) else {
+                throw try await fail(Self.refusal(for: (try await store.credential(credential.credentialId))?.status ?? .revoked)
+                                     ?? AccountError(.verificationFailed, "the signature does not verify"))
+            }
+            if counted.status == .blocked { throw Self.refusal(for: .blocked)! }
+            let left = limit - Int(counted.failures)
+            throw AccountError(.verificationFailed,
+                               "the signature does not verify; \(left) more failure\(left == 1 ? "" : "s") and this device is blocked",
+                               attemptsLeft: left)
+        }
+        guard try await store.advanceCounter(credential.credentialId, to: counter) else {
+            let now = try await store.credential(credential.credentialId)
+            if let now, now.status == .active {
+                try await store.freeze(credential.credentialId, audit: AuditRecord(
+                    event: event, outcome: AccountErrorCode.credentialFrozen.rawValue, username: credential.username,
+                    deviceId: credential.deviceId, detail: "counter \(counter) after \(now.counter)", address: address))
+                throw Self.refusal(for: .frozen)!
+            }
+            throw try await fail(Self.refusal(for: now?.status ?? .revoked) ?? invalidChallenge)
+        }
+        return credential
+    }
+
+    /// The refusal for a credential that is not active; nil when it is.
+    static func refusal(for status: CredentialStatus) -> AccountError? {
+        switch status {
+        case .active: nil
+        case .frozen: AccountError(.credentialFrozen, "this device's key counter went back (a cloned or replayed key): "
+                                   + "it is frozen; log in with the password and bind the device again")
+        case .blocked: AccountError(.credentialBlocked, "\(AccountLimits.failuresBeforeBlock) verifications failed in a row: "
+                                    + "this device is blocked; log in with the password and bind it again")
+        case .revoked: AccountError(.credentialRevoked, "this device was unbound or bound again with a newer key; "
+                                    + "log in with the password and bind it again")
+        }
+    }
+}

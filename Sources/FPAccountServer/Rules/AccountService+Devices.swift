@@ -1,0 +1,88 @@
+import Crypto
+import FPAccountAPI
+import FPKeyFormats
+import Foundation
+
+extension AccountService {
+    /// `POST /v1/devices` (seed 002, step 2): a password session binds this device's key.
+    func bind(_ request: BindRequest, session: SessionInfo, address: String?) async throws -> BoundDevice {
+        try requirePasswordSession(session, "bind a device")
+        guard AccountLimits.isText(request.deviceName, length: AccountLimits.deviceNameLength) else {
+            throw AccountError(.invalidRequest, "'deviceName' must be 1 to 100 characters without control characters")
+        }
+        guard request.publicKey.utf8.count < 1024, let key = try? P256.Signing.PublicKey(pemRepresentation: request.publicKey) else {
+            throw AccountError(.invalidRequest, "'publicKey' is not a P-256 public key in PEM")
+        }
+        guard request.identityKey.utf8.count < 1024, let identity = try? P256.Signing.PublicKey(pemRepresentation: request.identityKey) else {
+            throw AccountError(.invalidRequest, "'identityKey' is not a P-256 public key in PEM")
+        }
+        guard let statementBytes = Data(base64Encoded: request.attestationStatement),
+              let signature = Data(base64Encoded: request.attestationSignature) else {
+            throw AccountError(.invalidRequest, "'attestationStatement' and 'attestationSignature' must be base64")
+        }
+        let deviceId = KeyIdentifiers.deviceId(identity)
+        let refuse = { (code: AccountErrorCode, message: String) async throws -> AccountError in
+            try await store.audit(AuditRecord(event: "bind", outcome: code.rawValue, username: session.username,
+                                              deviceId: deviceId, detail: request.deviceName, address: address))
+            return AccountError(code, message)
+        }
+        if let claimed = request.deviceId {
+            // Trust on first use: a device bound before is that device only if the same identity key speaks.
+            guard let known = try await store.deviceIdentity(username: session.username, deviceId: try identifier(claimed, "deviceId")) else {
+                throw AccountError(.notFound, "\(session.username) has no device \(claimed)")
+            }
+            guard known == identity.pemRepresentation else {
+                throw try await refuse(.deviceMismatch, "device \(claimed) was bound with another identity key; this key is not attested by it")
+            }
+        }
+        guard AttestationFormat.verify(statement: statementBytes, signature: signature, identityKey: identity),
+              let statement = AttestationFormat.decode(statementBytes) else {
+            throw try await refuse(.attestationRejected, "the attestation does not verify with the identity key")
+        }
+        guard statement.publicKey == key.x963Representation.base64EncodedString() else {
+            throw try await refuse(.attestationRejected, "the attestation is about another key")
+        }
+        guard configuration.acceptedAccessControls.contains(statement.accessControl) else {
+            throw try await refuse(.keyNotAccepted, "a key with access control '\(statement.accessControl)' is not accepted "
+                                   + "(accepted: \(configuration.acceptedAccessControls.sorted().joined(separator: ", ")))")
+        }
+        guard statement.protection == "service" || configuration.acceptDevelopmentKeys else {
+            throw try await refuse(.keyNotAccepted, "the key lives in the user's own files (development mode), not in fpbridged")
+        }
+        let credentialId = KeyIdentifiers.credentialId(key)
+        guard try await store.credential(credentialId) == nil else {
+            throw try await refuse(.keyNotAccepted, "this key is bound already; make a new key to bind again")
+        }
+        let bound = try await store.bind(
+            username: session.username, deviceId: deviceId, name: request.deviceName, identityKey: identity.pemRepresentation,
+            credentialId: credentialId, publicKey: key.pemRepresentation, accessControl: statement.accessControl,
+            protection: statement.protection,
+            audit: AuditRecord(event: "bind", outcome: "ok", username: session.username, deviceId: deviceId,
+                               detail: request.deviceName, address: address))
+        guard bound else { throw AccountError(.keyNotAccepted, "this key is bound already; make a new key to bind again") }
+        return BoundDevice(deviceId: deviceId, name: request.deviceName, credentialId: credentialId, status: CredentialStatus.active.rawValue,
+                           accessControl: statement.accessControl, protection: statement.protection,
+                           boundAt: Clock.milliseconds(), lastUsedAt: nil)
+    }
+
+    /// `GET /v1/devices`.
+    func devices(session: SessionInfo) async throws -> DeviceList {
+        DeviceList(devices: try await store.devices(username: session.username))
+    }
+
+    /// `POST /v1/devices/{id}/unbind`: a password session revokes a device.
+    func unbind(_ deviceId: String, session: SessionInfo, address: String?) async throws {
+        try requirePasswordSession(session, "unbind a device")
+        let deviceId = try identifier(deviceId, "device id")
+        let audit = AuditRecord(event: "unbind", outcome: "ok", username: session.username, deviceId: deviceId, detail: "", address: address)
+        guard try await store.unbind(username: session.username, deviceId: deviceId, audit: audit) else {
+            throw AccountError(.notFound, "\(session.username) has no device \(deviceId)")
+        }
+    }
+
+    private func requirePasswordSession(_ session: SessionInfo, _ what: String) throws {
+        guard session.kind == "password" else {
+            throw AccountError(.forbidden, "log in with the password to \(what): a fingerprint session may not")
+        }
+    }
+}

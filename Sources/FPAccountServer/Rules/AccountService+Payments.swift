@@ -1,0 +1,53 @@
+import FPAccountAPI
+import FPKeyFormats
+
+extension AccountService {
+    /// `POST /v1/payments` (seed 000): a payment for a logged-in user, with the challenge
+    /// its device must sign over exactly this payment.
+    func createPayment(_ request: PaymentRequest, session: SessionInfo, address: String?) async throws -> Payment {
+        guard let amount = AccountLimits.canonicalAmount(request.amount) else {
+            throw AccountError(.invalidRequest, "'amount' must be a positive amount with at most two decimals and 12 digits (12.50)")
+        }
+        guard AccountLimits.isCurrency(request.currency) else {
+            throw AccountError(.invalidRequest, "'currency' must be three capital letters (ISO 4217, e.g. EUR)")
+        }
+        guard AccountLimits.isText(request.payee, length: AccountLimits.payeeLength) else {
+            throw AccountError(.invalidRequest, "'payee' must be 1 to 140 characters without control characters")
+        }
+        let credential = try await activeCredential(request.credentialId, of: session.username)
+        let row = PaymentRow(paymentId: RandomTokens.make(bytes: 16), username: session.username, credentialId: credential.credentialId,
+                             amount: amount, currency: request.currency, payee: request.payee, status: "pending")
+        let challenge = try await issueChallenge(for: credential, purpose: .payment, payment: row, address: address)
+        return Payment(paymentId: row.paymentId, amount: amount, currency: row.currency, payee: row.payee, status: row.status,
+                       challenge: challenge)
+    }
+
+    /// `POST /v1/payments/{id}/confirm`: accepted only with a signature over exactly this
+    /// payment's id, amount, currency and payee (dynamic linking), and only once.
+    func confirmPayment(_ paymentId: String, _ request: AssertionRequest, address: String?) async throws -> Payment {
+        let paymentId = try identifier(paymentId, "payment id")
+        var confirmed: PaymentRow?
+        let credential = try await verify(request, purpose: .payment, address: address) { consumed in
+            guard consumed.paymentId == paymentId, let payment = try await store.payment(paymentId),
+                  payment.credentialId == request.credentialId else {
+                throw AccountError(.challengeInvalid, "the challenge is unknown, used, expired, or not for this credential; ask for a new one")
+            }
+            confirmed = payment
+            return .payment(.init(id: payment.paymentId, amount: payment.amount, currency: payment.currency, payee: payment.payee),
+                            origin: origin.value, challenge: consumed.challenge, credentialId: request.credentialId)
+        }
+        guard let payment = confirmed else { throw AccountError(.paymentNotPending, "payment \(paymentId) is not pending") }
+        let audit = AuditRecord(event: "payment", outcome: "ok", username: credential.username, deviceId: credential.deviceId,
+                                detail: "\(payment.paymentId): \(payment.amount) \(payment.currency) to \(payment.payee)", address: address)
+        guard try await store.confirmPayment(paymentId, audit: audit) else {
+            throw AccountError(.paymentNotPending, "payment \(paymentId) is confirmed already")
+        }
+        return Payment(paymentId: payment.paymentId, amount: payment.amount, currency: payment.currency, payee: payment.payee,
+                       status: "confirmed", challenge: nil)
+    }
+
+    /// `GET /v1/audit`: the session user's own entries.
+    func auditLog(session: SessionInfo) async throws -> AuditLog {
+        AuditLog(entries: try await store.auditLog(username: session.username, limit: 200))
+    }
+}

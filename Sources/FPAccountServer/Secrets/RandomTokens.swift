@@ -1,0 +1,24 @@
+import Crypto
+import FPKeyFormats
+import Foundation
+
+/// Random names and secrets, and how secrets are kept: only their SHA-256.
+enum RandomTokens {
+    /// `count` random bytes in base64url (32 bytes: a bearer token or a challenge).
+    static func make(bytes count: Int = 32) -> String {
+        var generator = SystemRandomNumberGenerator()
+        return KeyIdentifiers.base64URL(Data((0..<count).map { _ in UInt8.random(in: 0...255, using: &generator) }))
+    }
+
+    /// What the database keeps of a bearer token: a stolen database gives no usable session.
+    static func digest(_ token: String) -> String {
+        let digits = Array("0123456789abcdef".utf8)
+        var hex: [UInt8] = []
+        hex.reserveCapacity(64)
+        for byte in SHA256.hash(data: Data(token.utf8)) {
+            hex.append(digits[Int(byte >> 4)])
+            hex.append(digits[Int(byte & 0x0F)])
+        }
+        return String(decoding: hex, as: UTF8.self)
+    }
+}

@@ -1,0 +1,249 @@
+import FPAccountAPI
+
+/// Every query of the server, once, for SQLite and PostgreSQL alike. Each method is
+/// one transaction; what must hold across instances is one conditional statement.
+struct AccountStore: Sendable {
+    let database: any SQLDatabase
+
+    // MARK: Accounts and sessions
+
+    /// False when the name is taken.
+    func createAccount(_ username: String, passwordHash: String) async throws -> Bool {
+        try await !database.run("""
+            INSERT INTO accounts (username, password_hash, created_at) VALUES (?, ?, ?)
+            ON CONFLICT (username) DO NOTHING RETURNING username
+            """, [.text(username), .text(passwordHash), .int(Clock.milliseconds())]).isEmpty
+    }
+
+    func passwordHash(_ username: String) async throws -> String? {
+        try await database.run("SELECT password_hash FROM accounts WHERE username = ?", [.text(username)]).first?.text(0)
+    }
+
+    func insertSession(digest: String, username: String, kind: String, expiresAt: Int64, audit: AuditRecord) async throws {
+        _ = try await database.transaction([
+            SQLStatement("INSERT INTO tokens (token_hash, username, kind, expires_at) VALUES (?, ?, ?, ?)",
+                         [.text(digest), .text(username), .text(kind), .int(expiresAt)]),
+            auditStatement(audit),
+        ])
+    }
+
+    func session(digest: String, now: Int64) async throws -> SessionInfo? {
+        guard let row = try await database.run(
+            "SELECT username, kind, expires_at FROM tokens WHERE token_hash = ? AND expires_at > ?", [.text(digest), .int(now)]).first,
+            let username = row.text(0), let kind = row.text(1), let expiresAt = row.int(2) else { return nil }
+        return SessionInfo(username: username, kind: kind, expiresAt: expiresAt)
+    }
+
+    // MARK: Devices and credentials
+
+    func deviceIdentity(username: String, deviceId: String) async throws -> String? {
+        try await database.run("SELECT identity_key FROM devices WHERE username = ? AND device_id = ?",
+                               [.text(username), .text(deviceId)]).first?.text(0)
+    }
+
+    /// Binds a new credential to the device (made on first use); the device's earlier
+    /// credentials are revoked in the same transaction. False when the key is bound already.
+    func bind(username: String, deviceId: String, name: String, identityKey: String, credentialId: String,
+              publicKey: String, accessControl: String, protection: String, audit: AuditRecord) async throws -> Bool {
+        let now = Clock.milliseconds()
+        let rows = try await database.transaction([
+            SQLStatement("""
+                INSERT INTO devices (username, device_id, name, identity_key, bound_at) VALUES (?, ?, ?, ?, ?)
+                ON CONFLICT (username, device_id) DO UPDATE SET name = excluded.name, bound_at = excluded.bound_at
+                """, [.text(username), .text(deviceId), .text(name), .text(identityKey), .int(now)]),
+            SQLStatement("UPDATE credentials SET status = 'revoked' WHERE username = ? AND device_id = ? AND status <> 'revoked'",
+                         [.text(username), .text(deviceId)]),
+            SQLStatement("""
+                INSERT INTO credentials (credential_id, username, device_id, public_key, access_control, protection,
+                                         counter, failures, status, created_at, last_used_at)
+                VALUES (?, ?, ?, ?, ?, ?, 0, 0, 'active', ?, NULL)
+                ON CONFLICT (credential_id) DO NOTHING RETURNING credential_id
+                """, [.text(credentialId), .text(username), .text(deviceId), .text(publicKey), .text(accessControl),
+                      .text(protection), .int(now)]),
+            auditStatement(audit),
+        ])
+        return !rows[2].isEmpty
+    }
+
+    /// The user's devices with their newest credential, newest binding first.
+    func devices(username: String) async throws -> [BoundDevice] {
+        let rows = try await database.run("""
+            SELECT d.device_id, d.name, c.credential_id, c.status, c.access_control, c.protection, d.bound_at, c.last_used_at
+            FROM devices d JOIN credentials c ON c.username = d.username AND c.device_id = d.device_id
+            WHERE d.username = ? AND c.created_at = (
+                SELECT MAX(c2.created_at) FROM credentials c2 WHERE c2.username = d.username AND c2.device_id = d.device_id)
+            ORDER BY d.bound_at DESC
+            """, [.text(username)])
+        return rows.compactMap { row in
+            guard let deviceId = row.text(0), let name = row.text(1), let credentialId = row.text(2), let status = row.text(3),
+                  let accessControl = row.text(4), let protection = row.text(5), let boundAt = row.int(6) else { return nil }
+            return BoundDevice(deviceId: deviceId, name: name, credentialId: credentialId, status: status,
+                               accessControl: accessControl, protection: protection, boundAt: boundAt, lastUsedAt: row.int(7))
+        }
+    }
+
+    /// Revokes every credential of the device; false when the user has no such device.
+    func unbind(username: String, deviceId: String, audit: AuditRecord) async throws -> Bool {
+        let rows = try await database.transaction([
+            SQLStatement("UPDATE credentials SET status = 'revoked' WHERE username = ? AND device_id = ? RETURNING credential_id",
+                         [.text(username), .text(deviceId)]),
+            SQLStatement("DELETE FROM devices WHERE username = ? AND device_id = ? RETURNING device_id",
+                         [.text(username), .text(deviceId)]),
+            auditStatement(audit),
+        ])
+        return !rows[1].isEmpty
+    }
+
+    func credential(_ credentialId: String) async throws -> CredentialRow? {
+        try await database.run("SELECT \(CredentialRow.columns) FROM credentials WHERE credential_id = ?",
+                               [.text(credentialId)]).first.flatMap(CredentialRow.init)
+    }
+
+    /// One more failed verification; the credential is blocked at the limit. The new count
+    /// and status, nil when it was no longer active.
+    func recordFailure(_ credentialId: String, limit: Int, audit: AuditRecord) async throws -> (failures: Int64, status: CredentialStatus)? {
+        let rows = try await database.transaction([
+            SQLStatement("""
+                UPDATE credentials SET failures = failures + 1,
+                    status = CASE WHEN failures + 1 >= ? THEN 'blocked' ELSE status END
+                WHERE credential_id = ? AND status = 'active' RETURNING failures, status
+                """, [.int(Int64(limit)), .text(credentialId)]),
+            auditStatement(audit),
+        ])
+        guard let row = rows[0].first, let failures = row.int(0),
+              let status = row.text(1).flatMap(CredentialStatus.init(rawValue:)) else { return nil }
+        return (failures, status)
+    }
+
+    /// Takes the new counter if it is above the stored one and the credential is active;
+    /// false otherwise (nothing changed).
+    func advanceCounter(_ credentialId: String, to counter: Int64) async throws -> Bool {
+        try await !database.run("""
+            UPDATE credentials SET counter = ?, failures = 0, last_used_at = ?
+            WHERE credential_id = ? AND status = 'active' AND counter < ? RETURNING credential_id
+            """, [.int(counter), .int(Clock.milliseconds()), .text(credentialId), .int(counter)]).isEmpty
+    }
+
+    /// Freezes an active credential (its counter went back).
+    func freeze(_ credentialId: String, audit: AuditRecord) async throws {
+        _ = try await database.transaction([
+            SQLStatement("UPDATE credentials SET status = 'frozen' WHERE credential_id = ? AND status = 'active'", [.text(credentialId)]),
+            auditStatement(audit),
+        ])
+    }
+
+    // MARK: Challenges and payments
+
+    /// Counts one hit on each key in this minute's window and stores the challenge only
+    /// if every key is within its limit. The hits, in the order of `limits`; whether it was stored.
+    func issueChallenge(id: String, credentialId: String, purpose: String, challenge: String, paymentId: String?,
+                        expiresAt: Int64, limits: [(key: String, limit: Int)], payment: PaymentRow? = nil,
+                        audit: AuditRecord? = nil) async throws -> (stored: Bool, hits: [Int64]) {
+        let window = Clock.milliseconds() / 60_000 * 60_000
+        var statements = limits.map { hitStatement(key: $0.key, window: window) }
+        if let payment {
+            statements.append(SQLStatement("""
+                INSERT INTO payments (payment_id, username, credential_id, amount, currency, payee, status, created_at)
+                SELECT ?, ?, ?, ?, ?, ?, 'pending', ? WHERE \(withinLimits(limits.count))
+                """, [.text(payment.paymentId), .text(payment.username), .text(payment.credentialId), .text(payment.amount),
+                      .text(payment.currency), .text(payment.payee), .int(Clock.milliseconds())] + limitArguments(limits, window: window)))
+        }
+        statements.append(SQLStatement("""
+            INSERT INTO challenges (challenge_id, credential_id, purpose, challenge, payment_id, expires_at)
+            SELECT ?, ?, ?, ?, ?, ? WHERE \(withinLimits(limits.count)) RETURNING challenge_id
+            """, [.text(id), .text(credentialId), .text(purpose), .text(challenge), SQLValue(paymentId), .int(expiresAt)]
+            + limitArguments(limits, window: window)))
+        if let audit { statements.append(auditStatement(audit)) }
+        let rows = try await database.transaction(statements)
+        let hits = rows.prefix(limits.count).map { $0.first?.int(0) ?? .max }
+        let stored = !rows[limits.count + (payment == nil ? 0 : 1)].isEmpty
+        return (stored, hits)
+    }
+
+    /// Marks the challenge used if it is unused, unexpired, and for this credential and
+    /// purpose: one statement, so exactly one of concurrent requests gets it, on any instance.
+    func consumeChallenge(_ challengeId: String, credentialId: String, purpose: String) async throws -> ConsumedChallenge? {
+        let now = Clock.milliseconds()
+        guard let row = try await database.run("""
+            UPDATE challenges SET used_at = ?
+            WHERE challenge_id = ? AND credential_id = ? AND purpose = ? AND used_at IS NULL AND expires_at > ?
+            RETURNING challenge, payment_id
+            """, [.int(now), .text(challengeId), .text(credentialId), .text(purpose), .int(now)]).first,
+            let challenge = row.text(0) else { return nil }
+        return ConsumedChallenge(challenge: challenge, paymentId: row.text(1))
+    }
+
+    func payment(_ paymentId: String) async throws -> PaymentRow? {
+        try await database.run("SELECT \(PaymentRow.columns) FROM payments WHERE payment_id = ?", [.text(paymentId)]).first
+            .flatMap(PaymentRow.init)
+    }
+
+    /// Pending → confirmed, once; false when it was not pending.
+    func confirmPayment(_ paymentId: String, audit: AuditRecord) async throws -> Bool {
+        let rows = try await database.transaction([
+            SQLStatement("UPDATE payments SET status = 'confirmed', confirmed_at = ? WHERE payment_id = ? AND status = 'pending' RETURNING payment_id",
+                         [.int(Clock.milliseconds()), .text(paymentId)]),
+            auditStatement(audit),
+        ])
+        return !rows[0].isEmpty
+    }
+
+    // MARK: Rate limits, audit, housekeeping
+
+    /// One hit on each key in this minute's window; the hits so far in it, in order.
+    func hit(_ keys: [String]) async throws -> [Int64] {
+        let window = Clock.milliseconds() / 60_000 * 60_000
+        return try await database.transaction(keys.map { hitStatement(key: $0, window: window) }).map { $0.first?.int(0) ?? .max }
+    }
+
+    func audit(_ record: AuditRecord) async throws {
+        _ = try await database.transaction([auditStatement(record)])
+    }
+
+    func auditLog(username: String, limit: Int) async throws -> [AuditEntry] {
+        try await database.run("""
+            SELECT at, event, outcome, username, device_id, detail, address FROM audit
+            WHERE username = ? ORDER BY at DESC, audit_id LIMIT ?
+            """, [.text(username), .int(Int64(limit))]).compactMap { row in
+            guard let at = row.int(0), let event = row.text(1), let outcome = row.text(2), let detail = row.text(5) else { return nil }
+            return AuditEntry(at: at, event: event, outcome: outcome, username: row.text(3), deviceId: row.text(4),
+                              detail: detail, address: row.text(6))
+        }
+    }
+
+    /// Drops what can never be used again: expired challenges and sessions, past rate windows.
+    func purge(olderThan cutoff: Int64) async throws {
+        _ = try await database.transaction([
+            SQLStatement("DELETE FROM challenges WHERE expires_at < ?", [.int(cutoff)]),
+            SQLStatement("DELETE FROM tokens WHERE expires_at < ?", [.int(cutoff)]),
+            SQLStatement("DELETE FROM rate_limits WHERE window_start < ?", [.int(cutoff)]),
+        ])
+    }
+
+    private func hitStatement(key: String, window: Int64) -> SQLStatement {
+        SQLStatement("""
+            INSERT INTO rate_limits (rate_key, window_start, hits) VALUES (?, ?, 1)
+            ON CONFLICT (rate_key) DO UPDATE SET
+                hits = CASE WHEN rate_limits.window_start = excluded.window_start THEN rate_limits.hits + 1 ELSE 1 END,
+                window_start = excluded.window_start
+            RETURNING hits
+            """, [.text(key), .int(window)])
+    }
+
+    private func withinLimits(_ count: Int) -> String {
+        count == 0 ? "1 = 1"
+            : Array(repeating: "(SELECT hits FROM rate_limits WHERE rate_key = ? AND window_start = ?) <= ?", count: count)
+                .joined(separator: " AND ")
+    }
+
+    private func limitArguments(_ limits: [(key: String, limit: Int)], window: Int64) -> [SQLValue] {
+        limits.flatMap { [SQLValue.text($0.key), .int(window), .int(Int64($0.limit))] }
+    }
+
+    private func auditStatement(_ record: AuditRecord) -> SQLStatement {
+        SQLStatement("""
+            INSERT INTO audit (audit_id, at, event, outcome, username, device_id, detail, address) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+            """, [.text(RandomTokens.make(bytes: 12)), .int(Clock.milliseconds()), .text(record.event), .text(record.outcome),
+                  SQLValue(record.username), SQLValue(record.deviceId), .text(record.detail), SQLValue(record.address)])
+    }
+}

@@ -1,0 +1,76 @@
+import Foundation
+
+/// The data a device key signs to log in or to confirm a payment.
+///
+/// Byte for byte: `"fpbridge-assertion-v1"` and a zero byte, then each field
+/// as its UTF-8 length (4 bytes, big-endian) and its UTF-8 bytes, in this
+/// order: purpose, origin, challenge, credential id, and for a payment the
+/// payment id, amount, currency and payee. Lengths make the encoding
+/// unambiguous whatever a field contains. The key's counter is not here: the
+/// signature format puts it in front of this data (``SignatureFormat``).
+public struct AssertionPayload: Sendable, Hashable {
+    /// The prefix that keeps these bytes from passing for anything else.
+    public static let domain = Data("fpbridge-assertion-v1\u{0}".utf8)
+
+    /// What the assertion is for.
+    public enum Purpose: String, Sendable, Hashable, Codable, CaseIterable {
+        /// A fingerprint login.
+        case login
+        /// A payment confirmation.
+        case payment
+    }
+
+    /// The payment a signature confirms: exactly this payment and no other (dynamic linking).
+    public struct Payment: Sendable, Hashable {
+        /// The server's id of the payment.
+        public let id: String
+        /// The amount in its canonical text: digits, a dot and two decimals (`12.50`).
+        public let amount: String
+        /// The ISO 4217 code (`EUR`).
+        public let currency: String
+        /// Who is paid, as shown to the user.
+        public let payee: String
+
+        /// A payment as the server created it.
+        public init(id: String, amount: String, currency: String, payee: String) {
+            self.id = id
+            self.amount = amount
+            self.currency = currency
+            self.payee = payee
+        }
+    }
+
+    /// Login or payment.
+    public let purpose: Purpose
+    /// The server's origin as the client reached it (`https://bank.example`).
+    public let origin: String
+    /// The server's challenge, base64url as the server sent it.
+    public let challenge: String
+    /// The credential the server issued the challenge for.
+    public let credentialId: String
+    /// The payment, for a payment; nil for a login.
+    public let payment: Payment?
+
+    /// A login assertion.
+    public static func login(origin: String, challenge: String, credentialId: String) -> AssertionPayload {
+        AssertionPayload(purpose: .login, origin: origin, challenge: challenge, credentialId: credentialId, payment: nil)
+    }
+
+    /// A payment assertion.
+    public static func payment(_ payment: Payment, origin: String, challenge: String, credentialId: String) -> AssertionPayload {
+        AssertionPayload(purpose: .payment, origin: origin, challenge: challenge, credentialId: credentialId, payment: payment)
+    }
+
+    /// The bytes to sign.
+    public var bytes: Data {
+        var fields = [purpose.rawValue, origin, challenge, credentialId]
+        if let payment { fields += [payment.id, payment.amount, payment.currency, payment.payee] }
+        var data = Self.domain
+        for field in fields {
+            let utf8 = Data(field.utf8)
+            withUnsafeBytes(of: UInt32(utf8.count).bigEndian) { data.append(contentsOf: $0) }
+            data.append(utf8)
+        }
+        return data
+    }
+}

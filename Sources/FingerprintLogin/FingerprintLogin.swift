@@ -1,0 +1,171 @@
+import Crypto
+import FPAccountAPI
+import FPAuthentication
+import FPKeyFormats
+import Foundation
+import NIOHTTP1
+
+/// Fingerprint login and payment against `fpbridge-server`, the seeds' flows:
+/// bind the device with the password once, then log in and pay with a finger.
+///
+/// ```swift
+/// let login = FingerprintLogin(server: URL(string: "https://bank.example")!, keyring: ServiceKeyring())
+/// try await login.bind(username: "alice", password: password, deviceName: "Desk reader")
+/// let session = try await login.login(username: "alice")          // a fingerprint match signs the challenge
+/// let paid = try await login.pay(username: "alice", amount: "12.50", currency: "EUR",
+///                                payee: "Coffee Shop", session: session.token)
+/// ```
+///
+/// Each device key belongs to one user at one server (its label is derived from both),
+/// signs only after a fingerprint match, and is invalidated when a finger is enrolled or
+/// removed: ``FingerprintLoginError/needsRebinding`` then says to log in with the
+/// password and bind again.
+public struct FingerprintLogin: Sendable {
+    /// The server's base URL.
+    public let server: URL
+    /// Where the device keys live.
+    public let keyring: any DeviceKeyring
+    private let http: AccountHTTP
+
+    /// A client of `server`; `trustedCertificates` is a PEM file of CAs to trust instead of the system's.
+    public init(server: URL, keyring: any DeviceKeyring, trustedCertificates: String? = nil) {
+        self.server = server
+        self.keyring = keyring
+        http = AccountHTTP(server: server, trustedCertificates: trustedCertificates)
+    }
+
+    /// The origin the signed assertions name: scheme, host and port of ``server``.
+    public var origin: String {
+        var components = URLComponents()
+        components.scheme = server.scheme
+        components.host = server.host
+        components.port = server.port
+        return components.string ?? server.absoluteString
+    }
+
+    /// The label of the user's key for this server.
+    public func keyLabel(username: String) -> String {
+        "login-" + KeyIdentifiers.base64URL(Data(SHA256.hash(data: Data("\(origin)\u{0}\(username)".utf8)).prefix(12)))
+    }
+
+    /// Creates an account.
+    public func register(username: String, password: String) async throws(FingerprintLoginError) {
+        let _: Registration = try await http.send(.POST, "/v1/accounts", body: PasswordRequest(username: username, password: password),
+                                                   as: Registration.self)
+    }
+
+    /// A password session (needed to bind and unbind devices).
+    public func passwordLogin(username: String, password: String) async throws(FingerprintLoginError) -> SessionToken {
+        try await http.send(.POST, "/v1/sessions", body: PasswordRequest(username: username, password: password), as: SessionToken.self)
+    }
+
+    /// Binds this device (seed 002, step 2): logs in with the password, makes a new
+    /// fingerprint key (replacing an older one for this user and server) and registers it
+    /// with its attestation. `deviceId`: when binding a known device again, the id the
+    /// server gave it, so that the server insists on the same identity key.
+    public func bind(username: String, password: String, deviceName: String,
+                     deviceId: String? = nil) async throws(FingerprintLoginError) -> BoundDevice {
+        let session = try await passwordLogin(username: username, password: password)
+        let label = keyLabel(username: username)
+        let key: DeviceKey
+        do {
+            try await keyring.deleteKey(label: label)
+            key = try await keyring.createKey(label: label)
+        } catch { throw Self.device(error) }
+        let request = BindRequest(deviceName: deviceName, publicKey: key.publicKeyPEM, identityKey: key.identityKeyPEM,
+                                  attestationStatement: key.attestationStatement.base64EncodedString(),
+                                  attestationSignature: key.attestationSignature.base64EncodedString(), deviceId: deviceId)
+        do {
+            return try await http.send(.POST, "/v1/devices", body: request, token: session.token, as: BoundDevice.self)
+        } catch {
+            // A key the server did not take is no use to anyone.
+            try? await keyring.deleteKey(label: label)
+            throw error
+        }
+    }
+
+    /// The user's bound devices.
+    public func devices(session token: String) async throws(FingerprintLoginError) -> [BoundDevice] {
+        try await http.send(.GET, "/v1/devices", token: token, as: DeviceList.self).devices
+    }
+
+    /// Unbinds a device (a password session); this device's key is deleted when it is this device.
+    public func unbind(deviceId: String, username: String, session token: String) async throws(FingerprintLoginError) {
+        let _: Unbinding = try await http.send(.DELETE, "/v1/devices/\(deviceId)", token: token, as: Unbinding.self)
+        if let key = try? await keyring.key(label: keyLabel(username: username)),
+           let identity = try? P256.Signing.PublicKey(pemRepresentation: key.identityKeyPEM),
+           KeyIdentifiers.deviceId(identity) == deviceId {
+            try? await keyring.deleteKey(label: keyLabel(username: username))
+        }
+    }
+
+    /// Logs in with a finger (seed 002, step 3): a challenge from the server, signed after a
+    /// match, becomes a short session.
+    public func login(username: String, reason: String? = nil) async throws(FingerprintLoginError) -> SessionToken {
+        let credentialId = try await credentialId(username: username)
+        let challenge = try await http.send(.POST, "/v1/challenges", body: ChallengeRequest(username: username, credentialId: credentialId),
+                                            as: Challenge.self)
+        let payload = AssertionPayload.login(origin: origin, challenge: challenge.challenge, credentialId: credentialId)
+        let signed = try await sign(username: username, payload: payload,
+                                    reason: reason ?? "Log in to \(server.host ?? origin) as \(username)")
+        return try await http.send(.POST, "/v1/logins", body: assertion(challenge, signed), as: SessionToken.self)
+    }
+
+    /// Pays (seed 000): the server makes the payment and its challenge, the prompt shows
+    /// amount and payee, and the signature covers exactly this payment.
+    public func pay(username: String, amount: String, currency: String, payee: String,
+                    session token: String) async throws(FingerprintLoginError) -> Payment {
+        let credentialId = try await credentialId(username: username)
+        let payment = try await http.send(.POST, "/v1/payments",
+                                          body: PaymentRequest(amount: amount, currency: currency, payee: payee, credentialId: credentialId),
+                                          token: token, as: Payment.self)
+        guard let challenge = payment.challenge else { throw .transport("the server sent a payment without a challenge") }
+        let payload = AssertionPayload.payment(.init(id: payment.paymentId, amount: payment.amount, currency: payment.currency,
+                                                     payee: payment.payee),
+                                               origin: origin, challenge: challenge.challenge, credentialId: credentialId)
+        // What the user confirms is what the server stored, not what was asked for.
+        let signed = try await sign(username: username, payload: payload,
+                                    reason: "Pay \(payment.amount) \(payment.currency) to \(payment.payee)")
+        return try await http.send(.POST, "/v1/payments/\(payment.paymentId)/confirm", body: assertion(challenge, signed),
+                                   as: Payment.self)
+    }
+
+    /// The user's audit log at the server.
+    public func audit(session token: String) async throws(FingerprintLoginError) -> [AuditEntry] {
+        try await http.send(.GET, "/v1/audit", token: token, as: AuditLog.self).entries
+    }
+
+    private func credentialId(username: String) async throws(FingerprintLoginError) -> String {
+        let key: DeviceKey?
+        do { key = try await keyring.key(label: keyLabel(username: username)) } catch { throw Self.device(error) }
+        guard let key, let publicKey = try? P256.Signing.PublicKey(pemRepresentation: key.publicKeyPEM) else {
+            throw .notBound("this device is not bound for \(username) at \(origin): bind it first (password, then a new key)")
+        }
+        return KeyIdentifiers.credentialId(publicKey)
+    }
+
+    private func sign(username: String, payload: AssertionPayload, reason: String) async throws(FingerprintLoginError) -> DeviceSignature {
+        do { return try await keyring.sign(label: keyLabel(username: username), data: payload.bytes, reason: reason) } catch {
+            throw Self.device(error)
+        }
+    }
+
+    private func assertion(_ challenge: Challenge, _ signed: DeviceSignature) -> AssertionRequest {
+        AssertionRequest(challengeId: challenge.challengeId, credentialId: challenge.credentialId, counter: signed.counter,
+                         signature: signed.signature.base64EncodedString())
+    }
+
+    private static func device(_ error: any Error) -> FingerprintLoginError {
+        if let error = error as? FingerprintLoginError { return error }
+        if let error = error as? AuthError { return .device(error) }
+        return .device(AuthError(.readerFailure, "\(error)"))
+    }
+}
+
+private struct Registration: Decodable {
+    let username: String
+}
+
+private struct Unbinding: Decodable {
+    let deviceId: String
+}

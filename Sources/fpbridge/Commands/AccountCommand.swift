@@ -1,0 +1,255 @@
+import ArgumentParser
+import FPAuthentication
+import FPLocalAPI
+import FPTerminal
+import FingerprintLogin
+import Foundation
+
+/// Fingerprint login and payment against `fpbridge-server` (seeds 000 and 002).
+struct AccountCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "account",
+        abstract: "Register, bind this device, log in and pay with a finger at an fpbridge-server.",
+        discussion: """
+        'bind' logs in with the password and registers a new fingerprint key of this device (biometry-current-set: \
+        it signs only after a match and is invalidated when a finger is enrolled or removed). 'login' and 'pay' sign \
+        the server's single-use challenge with it after a match; 'pay' shows amount and payee in the prompt. When the \
+        key was invalidated, or the server froze or blocked it, log in with the password and bind again. Sessions \
+        for 'devices', 'unbind', 'pay' and 'audit' come from --token (env FPBRIDGE_ACCOUNT_TOKEN) or a password prompt.
+        """,
+        subcommands: [Register.self, Bind.self, Login.self, Devices.self, Unbind.self, Pay.self, Audit.self])
+
+    /// Options every account command takes.
+    struct ServerOptions: ParsableArguments {
+        @Option(help: "The server's URL (env FPBRIDGE_ACCOUNT_SERVER).")
+        var server: String?
+        @Option(help: "The account's user name (default: the user).")
+        var account: String?
+        @Option(help: "A PEM file of CA certificates to trust for the server instead of the system's.")
+        var caFile: String?
+        @Flag(help: "Read the password from standard input (one line) instead of a no-echo prompt.")
+        var passwordStdin = false
+
+        func client(_ options: GlobalOptions) throws -> FingerprintLogin {
+            let text = server ?? ProcessInfo.processInfo.environment["FPBRIDGE_ACCOUNT_SERVER"].flatMap { $0.isEmpty ? nil : $0 }
+            guard let text, let url = URL(string: text), ["http", "https"].contains(url.scheme ?? ""), url.host != nil else {
+                throw AuthError(.invalidInput, "give the server as --server https://HOST[:PORT] (or FPBRIDGE_ACCOUNT_SERVER)")
+            }
+            return FingerprintLogin(server: url, keyring: KeyOperations(options: options), trustedCertificates: caFile)
+        }
+
+        func username(_ options: GlobalOptions) -> String { account ?? options.userName }
+
+        func password(_ options: GlobalOptions, prompt: String = "Password: ") async throws -> String {
+            let outcome = await SecretInput.read(passwordStdin ? .standardInput : .terminal(prompt: prompt), timeout: .seconds(300))
+            guard case .entered(let secret) = outcome else {
+                throw AuthError(.userCancel, passwordStdin ? "no password on standard input" : "no password entered")
+            }
+            return secret.withUnsafeBytes { String(decoding: $0, as: UTF8.self) }
+        }
+
+        /// A session: --token, FPBRIDGE_ACCOUNT_TOKEN, or a password login.
+        func session(_ token: String?, _ options: GlobalOptions, _ client: FingerprintLogin) async throws -> String {
+            if let token = token ?? ProcessInfo.processInfo.environment["FPBRIDGE_ACCOUNT_TOKEN"].flatMap({ $0.isEmpty ? nil : $0 }) {
+                return token
+            }
+            return try await AccountCommand.run {
+                try await client.passwordLogin(username: username(options), password: try await password(options)).token
+            }
+        }
+    }
+
+    /// Runs a client call; its errors become the command's (exit 1 refused, 2 bad input, 3 unreachable).
+    static func run<T>(_ work: () async throws -> T) async throws -> T {
+        do { return try await work() } catch let error as FingerprintLoginError {
+            throw failure(error)
+        }
+    }
+
+    static func failure(_ error: FingerprintLoginError) -> CommandFailure {
+        switch error {
+        case .device(let error):
+            var message = error.message
+            if error.code == .keyInvalidated {
+                message += "; a finger was enrolled or removed since this device was bound: log in with the password and bind again (fpbridge account bind)"
+            }
+            return CommandFailure(error: AuthError(error.code, message, retryAfter: error.retryAfter), fields: [:])
+        case .server(let refusal):
+            var server: [String: JSONValue] = ["code": .string(refusal.code.rawValue), "message": .string(refusal.message)]
+            if let left = refusal.attemptsLeft { server["attemptsLeft"] = .int(left) }
+            if let retryAfter = refusal.retryAfter { server["retryAfter"] = .int(retryAfter) }
+            var message = "the server refused: \(refusal.message) [\(refusal.code.rawValue)]"
+            if refusal.code.needsRebinding { message += " (fpbridge account bind)" }
+            let code: AuthErrorCode = switch refusal.code {
+            case .invalidRequest, .payloadTooLarge, .notFound, .usernameTaken: .invalidInput
+            case .unavailable: .readerFailure
+            default: .authenticationFailed
+            }
+            return CommandFailure(error: AuthError(code, message, retryAfter: refusal.retryAfter.map(Double.init)),
+                                  fields: ["server": .object(server)])
+        case .notBound(let message):
+            return CommandFailure(error: AuthError(.notFound, message), fields: [:])
+        case .transport(let message):
+            return CommandFailure(error: AuthError(.biometryNotAvailable, message), fields: [:])
+        }
+    }
+
+    static func json(_ device: BoundDevice) -> JSONValue {
+        ["deviceId": .string(device.deviceId), "name": .string(device.name), "credentialId": .string(device.credentialId),
+         "status": .string(device.status), "accessControl": .string(device.accessControl), "protection": .string(device.protection),
+         "boundAt": .int(Int(device.boundAt)), "lastUsedAt": device.lastUsedAt.map { .int(Int($0)) } ?? .null]
+    }
+
+    struct Register: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Create an account (asks for its password twice).")
+        @OptionGroup var options: GlobalOptions
+        @OptionGroup var server: ServerOptions
+
+        func run() async throws {
+            let client = try server.client(options)
+            let username = server.username(options)
+            let password = try await server.password(options)
+            if !server.passwordStdin {
+                guard try await server.password(options, prompt: "Again: ") == password else {
+                    throw AuthError(.invalidInput, "the two passwords differ")
+                }
+            }
+            try await AccountCommand.run { try await client.register(username: username, password: password) }
+            options.console.success("Registered \(username) at \(client.origin).", ["account": .string(username), "server": .string(client.origin)])
+        }
+    }
+
+    struct Bind: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Bind this device: the password, then a new fingerprint key registered with its attestation.")
+        @OptionGroup var options: GlobalOptions
+        @OptionGroup var server: ServerOptions
+        @Option(help: "A name for this device (default: the host name).")
+        var deviceName: String?
+        @Option(help: "When binding a device again: the id the server gave it (it then insists on the same identity key).")
+        var deviceId: String?
+
+        func run() async throws {
+            let client = try server.client(options)
+            let username = server.username(options)
+            let password = try await server.password(options)
+            let name = deviceName ?? ProcessInfo.processInfo.hostName
+            let device = try await AccountCommand.run {
+                try await client.bind(username: username, password: password, deviceName: name, deviceId: deviceId)
+            }
+            options.console.success("Bound '\(device.name)' (device \(device.deviceId)) to \(username) at \(client.origin); "
+                                    + "log in with 'fpbridge account login'.",
+                                    ["account": .string(username), "device": AccountCommand.json(device)])
+        }
+    }
+
+    struct Login: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Log in with a finger: the server's challenge signed after a match. Prints the session token.")
+        @OptionGroup var options: GlobalOptions
+        @OptionGroup var server: ServerOptions
+        @Flag(help: "Log in with the password instead (a session that may bind and unbind devices).")
+        var password = false
+
+        func run() async throws {
+            let client = try server.client(options)
+            let username = server.username(options)
+            let session: SessionToken
+            if password {
+                let secret = try await server.password(options)
+                session = try await AccountCommand.run { try await client.passwordLogin(username: username, password: secret) }
+            } else {
+                session = try await AccountCommand.run { try await client.login(username: username) }
+            }
+            options.console.success("Logged in as \(session.username) (\(session.kind)).\n\(session.token)",
+                                    ["account": .string(session.username), "kind": .string(session.kind),
+                                     "token": .string(session.token), "expiresAt": .int(Int(session.expiresAt))])
+        }
+    }
+
+    struct Devices: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "List the account's bound devices.")
+        @OptionGroup var options: GlobalOptions
+        @OptionGroup var server: ServerOptions
+        @Option(help: "A session token (env FPBRIDGE_ACCOUNT_TOKEN); without one, the password is asked.")
+        var token: String?
+
+        func run() async throws {
+            let client = try server.client(options)
+            let session = try await server.session(token, options, client)
+            let devices = try await AccountCommand.run { try await client.devices(session: session) }
+            let lines = devices.map { "\($0.deviceId)\t\($0.name)\t\($0.status)\t\($0.accessControl)\t\($0.protection)" }
+            options.console.success(devices.isEmpty ? "No devices bound." : lines.joined(separator: "\n"),
+                                    ["devices": .array(devices.map(AccountCommand.json))])
+        }
+    }
+
+    struct Unbind: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Unbind a device (needs the password).")
+        @OptionGroup var options: GlobalOptions
+        @OptionGroup var server: ServerOptions
+        @Option(help: "The device to unbind ('fpbridge account devices' lists them).")
+        var deviceId: String
+
+        func run() async throws {
+            let client = try server.client(options)
+            let username = server.username(options)
+            let password = try await server.password(options)
+            try await AccountCommand.run {
+                let session = try await client.passwordLogin(username: username, password: password)
+                try await client.unbind(deviceId: deviceId, username: username, session: session.token)
+            }
+            options.console.success("Unbound device \(deviceId) of \(username).", ["account": .string(username), "deviceId": .string(deviceId)])
+        }
+    }
+
+    struct Pay: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Pay with a finger: the prompt shows amount and payee; the signature covers exactly this payment.")
+        @OptionGroup var options: GlobalOptions
+        @OptionGroup var server: ServerOptions
+        @Option(help: "The amount, with at most two decimals (12.50).")
+        var amount: String
+        @Option(help: "ISO 4217 currency code.")
+        var currency = "EUR"
+        @Option(help: "Who is paid.")
+        var payee: String
+        @Option(help: "A session token (env FPBRIDGE_ACCOUNT_TOKEN); without one, the password is asked.")
+        var token: String?
+
+        func run() async throws {
+            let client = try server.client(options)
+            let username = server.username(options)
+            let session = try await server.session(token, options, client)
+            let payment = try await AccountCommand.run {
+                try await client.pay(username: username, amount: amount, currency: currency, payee: payee, session: session)
+            }
+            options.console.success("Paid \(payment.amount) \(payment.currency) to \(payment.payee) (payment \(payment.paymentId), \(payment.status)).",
+                                    ["paymentId": .string(payment.paymentId), "amount": .string(payment.amount),
+                                     "currency": .string(payment.currency), "payee": .string(payment.payee), "status": .string(payment.status)])
+        }
+    }
+
+    struct Audit: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Show the account's audit log at the server, newest first.")
+        @OptionGroup var options: GlobalOptions
+        @OptionGroup var server: ServerOptions
+        @Option(help: "A session token (env FPBRIDGE_ACCOUNT_TOKEN); without one, the password is asked.")
+        var token: String?
+
+        func run() async throws {
+            let client = try server.client(options)
+            let session = try await server.session(token, options, client)
+            let entries = try await AccountCommand.run { try await client.audit(session: session) }
+            let lines = entries.map { entry in
+                let time = Date(timeIntervalSince1970: Double(entry.at) / 1000).formatted(.iso8601)
+                return "\(time)\t\(entry.event)\t\(entry.outcome)\t\(entry.detail)"
+            }
+            options.console.success(lines.joined(separator: "\n"),
+                                    ["entries": .array(entries.map { entry in
+                                        ["at": .int(Int(entry.at)), "event": .string(entry.event), "outcome": .string(entry.outcome),
+                                         "detail": .string(entry.detail), "deviceId": .optional(entry.deviceId)]
+                                    })])
+        }
+    }
+}
