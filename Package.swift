@@ -65,6 +65,10 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
+        .target(
+            name: "FPAccountLoad",
+            dependencies: ["FPAccountAPI", "FPKeyFormats", .product(name: "Crypto", package: "swift-crypto")]
+        ),
         .executableTarget(
             name: "fpbridge-server",
             dependencies: [
@@ -141,6 +145,10 @@ let package = Package(
         .testTarget(name: "FPAuthenticationTests", dependencies: ["FPAuthentication", "FPReaders", "FPStore", "TestSupport"]),
         .testTarget(name: "LocalAuthenticationTests", dependencies: ["LocalAuthentication", "TestSupport"]),
         .testTarget(name: "CLITests", dependencies: ["TestSupport", "FPImaging"]),
+        .testTarget(
+            name: "AccountServerTests",
+            dependencies: ["TestSupport", "FPAccountAPI", "FPAccountLoad", "FPKeyFormats", .product(name: "Crypto", package: "swift-crypto")]
+        ),
         .testTarget(name: "FuzzCorpusTests", dependencies: ["FPFuzzing", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]

@@ -21,10 +21,12 @@ start)
             || { cat "$dir/initdb.log" >&2; exit 1; }
     fi
     port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
-    # fsync off: a test cluster that is thrown away; the benchmark says so where it matters.
+    # fsync off by default: a test cluster that is thrown away (PG_FSYNC=on for the benchmark).
+# Its output goes to files: a server holding the caller's pipe would keep it open for good.
     as_owner "$bin/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w -t 60 \
-        -o "-c listen_addresses=127.0.0.1 -p $port -k $dir -c fsync=off -c max_connections=200" start >/dev/null \
-        || { cat "$dir/server.log" >&2; exit 1; }
+        -o "-c listen_addresses=127.0.0.1 -p $port -k $dir -c fsync=${PG_FSYNC:-off} -c max_connections=200" start \
+        >"$dir/pg_ctl.log" 2>&1 </dev/null \
+        || { cat "$dir/pg_ctl.log" "$dir/server.log" >&2; exit 1; }
     echo "postgres://postgres@127.0.0.1:$port/postgres"
     ;;
 stop)

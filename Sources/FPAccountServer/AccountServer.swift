@@ -15,8 +15,8 @@ package struct AccountServer: Sendable {
     }
 
     /// Opens and migrates the database, then serves until SIGTERM or SIGINT; `ready` gets
-    /// the origin once the port is open.
-    package func run(logger: Logger, ready: @escaping @Sendable (String) -> Void = { _ in }) async throws {
+    /// the address it listens on and the origin assertions must name, once the port is open.
+    package func run(logger: Logger, ready: @escaping @Sendable (_ address: String, _ origin: String) -> Void = { _, _ in }) async throws {
         let problems = configuration.problems()
         guard problems.isEmpty else { throw ServerStartFailure(message: problems.joined(separator: "; ")) }
         let database: any SQLDatabase
@@ -51,8 +51,9 @@ package struct AccountServer: Sendable {
             onServerRunning: { channel in
                 let port = channel.localAddress?.port ?? 0
                 let shownHost = host.contains(":") ? "[\(host)]" : host
-                if configured == nil { origin.set("\(scheme)://\(shownHost):\(port)") }
-                ready(origin.value)
+                let address = "\(scheme)://\(shownHost):\(port)"
+                if configured == nil { origin.set(address) }
+                ready(address, origin.value)
             },
             logger: logger)
         do { try await app.runService() } catch {

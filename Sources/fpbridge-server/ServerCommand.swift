@@ -14,7 +14,7 @@ struct ServerCommand: AsyncParsableCommand {
         single-use challenges signed after a fingerprint match; payments confirmed by a signature over exactly \
         the payment. SQLite by default; PostgreSQL with --database postgres://… for several instances. \
         HTTPS with --tls-cert and --tls-key; without them only loopback HTTP (tests and demos). \
-        Prints one line, "fpbridge-server listening on ORIGIN", once it accepts connections.
+        Prints one line, "fpbridge-server listening on ADDRESS for origin ORIGIN", once it accepts connections.
         """)
 
     @Option(help: "Address to listen on (plain HTTP only on loopback).")
@@ -72,8 +72,8 @@ struct ServerCommand: AsyncParsableCommand {
         var logger = Logger(label: "fpbridge-server")
         logger.logLevel = verbose ? .debug : .warning
         do {
-            try await AccountServer(configuration: configuration).run(logger: logger) { origin in
-                FileHandle.standardOutput.write(Data("fpbridge-server listening on \(origin)\n".utf8))
+            try await AccountServer(configuration: configuration).run(logger: logger) { address, origin in
+                FileHandle.standardOutput.write(Data("fpbridge-server listening on \(address) for origin \(origin)\n".utf8))
             }
         } catch let failure as ServerStartFailure {
             FileHandle.standardError.write(Data("fpbridge-server: \(failure.message)\n".utf8))

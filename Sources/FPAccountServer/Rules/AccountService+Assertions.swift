@@ -80,7 +80,8 @@ extension AccountService {
             throw try await fail(invalidChallenge)
         }
         if let refusal = Self.refusal(for: credential.status) { throw try await fail(refusal) }
-        let expected = try await payload(consumed)
+        let expected: AssertionPayload
+        do { expected = try await payload(consumed) } catch let error as AccountError { throw try await fail(error) }
         let counter = Int64(request.counter)
         guard let key = keys.key(credential.credentialId, pem: credential.publicKey),
               SignatureFormat.verify(signature: signature, counter: request.counter, data: expected.bytes, key: key) else {

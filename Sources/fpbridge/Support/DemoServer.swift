@@ -37,7 +37,8 @@ struct DemoServer: @unchecked Sendable {
             process.terminate()
             throw AuthError(.notSupported, "fpbridge-server did not start: \(text)")
         }
-        return DemoServer(process: process, origin: text[range.upperBound...].trimmingCharacters(in: .whitespacesAndNewlines))
+        let address = text[range.upperBound...].prefix { !$0.isWhitespace }
+        return DemoServer(process: process, origin: String(address))
     }
 
     func stop() {

@@ -1,0 +1,66 @@
+import Crypto
+import FPAccountAPI
+import FPKeyFormats
+import Foundation
+
+/// A device whose keys are in memory: what the benchmark's load generator and the
+/// server's tests sign with, in the exact formats fpbridged uses, without a finger.
+/// Never a way to log in for real: the server refuses its keys unless they claim to
+/// live in the service, which only a test or benchmark server takes on trust.
+package struct SoftwareDevice: Sendable {
+    package let identity: P256.Signing.PrivateKey
+    package let key: P256.Signing.PrivateKey
+    package let accessControl: String
+    package let protection: String
+
+    package init(identity: P256.Signing.PrivateKey = .init(), key: P256.Signing.PrivateKey = .init(),
+                 accessControl: String = "biometryCurrentSet", protection: String = "service") {
+        self.identity = identity
+        self.key = key
+        self.accessControl = accessControl
+        self.protection = protection
+    }
+
+    /// The same device (identity) with a new key.
+    package func newKey() -> SoftwareDevice {
+        SoftwareDevice(identity: identity, key: .init(), accessControl: accessControl, protection: protection)
+    }
+
+    package var credentialId: String { KeyIdentifiers.credentialId(key.publicKey) }
+    package var deviceId: String { KeyIdentifiers.deviceId(identity.publicKey) }
+
+    /// The attestation statement of ``key`` and `signer`'s signature over it (the identity key unless another is given).
+    package func bindRequest(name: String = "software device", signer: P256.Signing.PrivateKey? = nil,
+                             statementKey: P256.Signing.PublicKey? = nil, deviceId: String? = nil) -> BindRequest {
+        let statement = AttestationFormat.Statement(
+            format: AttestationFormat.format, publicKey: (statementKey ?? key.publicKey).x963Representation.base64EncodedString(),
+            user: "load", label: "login", accessControl: accessControl, createdAt: Int64(Date().timeIntervalSince1970 * 1000),
+            serviceVersion: "test", protection: protection)
+        let bytes = (try? statement.encoded()) ?? Data()
+        let signature = (try? (signer ?? identity).signature(for: bytes).derRepresentation) ?? Data()
+        return BindRequest(deviceName: name, publicKey: key.publicKey.pemRepresentation, identityKey: identity.publicKey.pemRepresentation,
+                           attestationStatement: bytes.base64EncodedString(), attestationSignature: signature.base64EncodedString(),
+                           deviceId: deviceId)
+    }
+
+    /// The signed answer to `challenge` over `payload` with `counter`.
+    package func assertion(_ challenge: Challenge, payload: AssertionPayload, counter: UInt64) -> AssertionRequest {
+        let message = SignatureFormat.message(counter: counter, data: payload.bytes)
+        let signature = (try? key.signature(for: message).derRepresentation) ?? Data()
+        return AssertionRequest(challengeId: challenge.challengeId, credentialId: credentialId, counter: counter,
+                                signature: signature.base64EncodedString())
+    }
+
+    /// A login assertion for `challenge` at `origin`.
+    package func login(_ challenge: Challenge, origin: String, counter: UInt64) -> AssertionRequest {
+        assertion(challenge, payload: .login(origin: origin, challenge: challenge.challenge, credentialId: credentialId), counter: counter)
+    }
+
+    /// A payment assertion over `payment` as given (a test changes it to prove it is refused).
+    package func pay(_ payment: Payment, origin: String, counter: UInt64) -> AssertionRequest? {
+        guard let challenge = payment.challenge else { return nil }
+        let signed = AssertionPayload.Payment(id: payment.paymentId, amount: payment.amount, currency: payment.currency, payee: payment.payee)
+        return assertion(challenge, payload: .payment(signed, origin: origin, challenge: challenge.challenge, credentialId: credentialId),
+                         counter: counter)
+    }
+}

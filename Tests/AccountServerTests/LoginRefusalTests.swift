@@ -1,0 +1,194 @@
+import FPAccountAPI
+import FPAccountLoad
+import FPKeyFormats
+import Foundation
+import Testing
+import TestSupport
+
+/// Fingerprint login against the real server process: what must be refused is refused with
+/// its code, and nothing refused is recorded as a success. On SQLite and PostgreSQL.
+@Suite struct LoginRefusalTests {
+    @Test(arguments: Storage.allCases)
+    func aSignedLoginWorksOnceAndItsReplayIsRefused(storage: Storage) async throws {
+        let harness = try await Harness.start(storage)
+        let challenge = try harness.decode(try await harness.challenge(), as: Challenge.self)
+        #expect(challenge.purpose == "login" && challenge.origin == harness.server.origin)
+        #expect(KeyIdentifiers.bytes(base64URL: challenge.challenge)?.count == 32)
+        #expect(challenge.expiresAt - Int64(Date().timeIntervalSince1970 * 1000) <= 120_000)
+        let assertion = harness.device.login(challenge, origin: harness.server.origin, counter: 1)
+        let first = try await harness.server.request("POST", "/v1/logins", json: assertion)
+        #expect(first.status == 200 && first.json["kind"] as? String == "fingerprint")
+        let token = try #require(first.json["token"] as? String)
+        let me = try await harness.server.request("GET", "/v1/me", token: token)
+        #expect(me.json["username"] as? String == "alice" && me.json["kind"] as? String == "fingerprint")
+
+        // The same bytes again, and the same challenge with a fresh signature and a higher counter.
+        let replay = try await harness.server.request("POST", "/v1/logins", json: assertion)
+        #expect(replay.status == 401 && replay.errorCode == "challengeInvalid")
+        let reused = try await harness.server.request("POST", "/v1/logins",
+                                                      json: harness.device.login(challenge, origin: harness.server.origin, counter: 2))
+        #expect(reused.status == 401 && reused.errorCode == "challengeInvalid")
+        #expect(try await harness.successes("fingerprint-login") == 1)
+        // The refused ones did not count against the credential: the next honest login works.
+        #expect(try await harness.login(counter: 3).status == 200)
+    }
+
+    @Test(arguments: Storage.allCases)
+    func anExpiredChallengeIsRefused(storage: Storage) async throws {
+        let harness = try await Harness.start(storage, arguments: ["--challenge-seconds", "1"])
+        let challenge = try harness.decode(try await harness.challenge(), as: Challenge.self)
+        try await Task.sleep(for: .milliseconds(1300))
+        let late = try await harness.server.request("POST", "/v1/logins",
+                                                    json: harness.device.login(challenge, origin: harness.server.origin, counter: 1))
+        #expect(late.status == 401 && late.errorCode == "challengeInvalid")
+        #expect(try await harness.successes("fingerprint-login") == 0)
+    }
+
+    @Test(arguments: Storage.allCases)
+    func aChallengeLifetimeOverFiveMinutesIsRefusedAtStart(storage: Storage) async throws {
+        let result = try await LoginServerProcess.runToEnd(["--challenge-seconds", "301", "--database", "/tmp/never.sqlite"])
+        #expect(result.status != 0 && result.stderr.contains("--challenge-seconds must be 1 to 300"))
+    }
+
+    @Test(arguments: Storage.allCases)
+    func aCounterThatGoesBackFreezesTheCredentialUntilItIsBoundAgain(storage: Storage) async throws {
+        let harness = try await Harness.start(storage)
+        #expect(try await harness.login(counter: 5).status == 200)
+        // A valid signature with a counter not above the last one: a cloned or replayed key.
+        let back = try await harness.login(counter: 5)
+        #expect(back.status == 403 && back.errorCode == "credentialFrozen")
+        let next = try await harness.challenge()
+        #expect(next.status == 403 && next.errorCode == "credentialFrozen")
+        #expect(try await harness.successes("fingerprint-login") == 1)
+
+        // The password and a new key bring the device back.
+        let newKey = harness.device.newKey()
+        let rebound = try await harness.server.request("POST", "/v1/devices",
+                                                       json: newKey.bindRequest(deviceId: harness.device.deviceId), token: harness.session)
+        #expect(rebound.status == 201 && rebound.json["deviceId"] as? String == harness.device.deviceId)
+        #expect(try await harness.login(counter: 1, device: newKey).status == 200)
+        let old = try await harness.challenge()
+        #expect(old.status == 403 && old.errorCode == "credentialRevoked")
+    }
+
+    @Test(arguments: Storage.allCases)
+    func aSignatureByAnotherDevicesKeyIsRefused(storage: Storage) async throws {
+        let harness = try await Harness.start(storage)
+        let challenge = try harness.decode(try await harness.challenge(), as: Challenge.self)
+        let stranger = SoftwareDevice()
+        var assertion = stranger.login(challenge, origin: harness.server.origin, counter: 1)
+        assertion.credentialId = harness.device.credentialId
+        let answer = try await harness.server.request("POST", "/v1/logins", json: assertion)
+        #expect(answer.status == 401 && answer.errorCode == "verificationFailed" && answer.attemptsLeft == 4)
+        // Another origin (a phishing site relaying the challenge) fails the same way.
+        let relayed = try harness.decode(try await harness.challenge(), as: Challenge.self)
+        let phished = try await harness.server.request("POST", "/v1/logins",
+                                                       json: harness.device.login(relayed, origin: "https://bank.example.evil", counter: 1))
+        #expect(phished.status == 401 && phished.errorCode == "verificationFailed" && phished.attemptsLeft == 3)
+        #expect(try await harness.successes("fingerprint-login") == 0)
+    }
+
+    @Test(arguments: Storage.allCases)
+    func fiveFailedVerificationsBlockTheCredentialAndTheUserIsToldBefore(storage: Storage) async throws {
+        let harness = try await Harness.start(storage)
+        let stranger = SoftwareDevice()
+        for expectedLeft in [4, 3, 2, 1] {
+            let challenge = try harness.decode(try await harness.challenge(), as: Challenge.self)
+            var forged = stranger.login(challenge, origin: harness.server.origin, counter: 1)
+            forged.credentialId = harness.device.credentialId
+            let answer = try await harness.server.request("POST", "/v1/logins", json: forged)
+            #expect(answer.errorCode == "verificationFailed" && answer.attemptsLeft == expectedLeft)
+            #expect((answer.json["error"] as? [String: Any])?["message"] as? String != nil)
+        }
+        let challenge = try harness.decode(try await harness.challenge(), as: Challenge.self)
+        var fifth = stranger.login(challenge, origin: harness.server.origin, counter: 1)
+        fifth.credentialId = harness.device.credentialId
+        let blocked = try await harness.server.request("POST", "/v1/logins", json: fifth)
+        #expect(blocked.status == 403 && blocked.errorCode == "credentialBlocked")
+        // Even the real key is refused now; no challenge is issued.
+        let after = try await harness.challenge()
+        #expect(after.status == 403 && after.errorCode == "credentialBlocked")
+        #expect(try await harness.successes("fingerprint-login") == 0)
+        // A success in between resets the count: checked on a fresh credential.
+        let fresh = harness.device.newKey()
+        #expect(try await harness.server.request("POST", "/v1/devices", json: fresh.bindRequest(), token: harness.session).status == 201)
+        for round in 0..<3 {
+            let challenge = try harness.decode(try await harness.challenge(fresh), as: Challenge.self)
+            var forged = stranger.login(challenge, origin: harness.server.origin, counter: 1)
+            forged.credentialId = fresh.credentialId
+            _ = try await harness.server.request("POST", "/v1/logins", json: forged)
+            #expect(try await harness.login(counter: UInt64(round + 1), device: fresh).status == 200)
+        }
+        let challenge2 = try harness.decode(try await harness.challenge(fresh), as: Challenge.self)
+        var forged = stranger.login(challenge2, origin: harness.server.origin, counter: 9)
+        forged.credentialId = fresh.credentialId
+        #expect(try await harness.server.request("POST", "/v1/logins", json: forged).attemptsLeft == 4)
+    }
+
+    @Test(arguments: Storage.allCases)
+    func oneChallengeSentToTwoInstancesAtOnceLogsInExactlyOnce(storage: Storage) async throws {
+        let directory = TemporaryDirectory()
+        let database = try storage.newDatabase(in: directory)
+        let origin = ["--origin", "https://login.test"]
+        let first = try await LoginServerProcess(database: database, arguments: origin)
+        let second = try await LoginServerProcess(database: database, arguments: origin + ["--challenges-per-credential", "1000"])
+        _ = try await first.request("POST", "/v1/accounts", json: PasswordRequest(username: "alice", password: Harness.password))
+        let session = try await Harness.passwordSession(second)
+        let device = SoftwareDevice()
+        #expect(try await first.request("POST", "/v1/devices", json: device.bindRequest(), token: session).status == 201)
+        let rounds = 12
+        var wins = 0
+        for round in 1...rounds {
+            let answer = try await second.request("POST", "/v1/challenges",
+                                                  json: ChallengeRequest(username: "alice", credentialId: device.credentialId))
+            let challenge = try JSONDecoder().decode(Challenge.self, from: answer.body)
+            let assertion = device.login(challenge, origin: "https://login.test", counter: UInt64(round))
+            async let a = first.request("POST", "/v1/logins", json: assertion)
+            async let b = second.request("POST", "/v1/logins", json: assertion)
+            let answers = try await [a, b]
+            let ok = answers.filter { $0.status == 200 }
+            #expect(ok.count == 1, "round \(round): \(answers.map { String(decoding: $0.body, as: UTF8.self) })")
+            #expect(answers.allSatisfy { $0.status == 200 || $0.errorCode == "challengeInvalid" })
+            wins += ok.count
+        }
+        #expect(wins == rounds)
+        let audit = try JSONDecoder().decode(AuditLog.self, from: try await first.request("GET", "/v1/audit", token: session).body)
+        #expect(audit.entries.filter { $0.event == "fingerprint-login" && $0.outcome == "ok" }.count == rounds)
+    }
+
+    @Test(arguments: Storage.allCases)
+    func anUnboundDeviceCannotLogIn(storage: Storage) async throws {
+        let harness = try await Harness.start(storage)
+        let fingerprintSession = try #require(try await harness.login(counter: 1).json["token"] as? String)
+        // Only a password session unbinds (or binds).
+        let refused = try await harness.server.request("DELETE", "/v1/devices/\(harness.device.deviceId)", token: fingerprintSession)
+        #expect(refused.status == 403 && refused.errorCode == "forbidden")
+        let unbound = try await harness.server.request("DELETE", "/v1/devices/\(harness.device.deviceId)", token: harness.session)
+        #expect(unbound.status == 200)
+        let after = try await harness.challenge()
+        #expect(after.status == 403 && after.errorCode == "credentialRevoked")
+        let again = try await harness.server.request("DELETE", "/v1/devices/\(harness.device.deviceId)", token: harness.session)
+        #expect(again.status == 404 && again.errorCode == "notFound")
+    }
+}
+
+extension LoginServerProcess {
+    /// Runs `fpbridge-server ARGS` to its end (a start that is refused), within 20 s.
+    static func runToEnd(_ arguments: [String]) async throws -> CommandResult {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        let stdout = Pipe(), stderr = Pipe()
+        process.standardOutput = stdout
+        process.standardError = stderr
+        try process.run()
+        let pid = process.processIdentifier
+        let killer = Task { try await Task.sleep(for: .seconds(20)); kill(pid, SIGKILL) }
+        let out = stdout.fileHandleForReading.readDataToEndOfFile()
+        let err = stderr.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        killer.cancel()
+        return CommandResult(status: process.terminationStatus, stdout: String(decoding: out, as: UTF8.self),
+                             stderr: String(decoding: err, as: UTF8.self))
+    }
+}

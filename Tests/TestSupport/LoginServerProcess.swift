@@ -1,0 +1,117 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// A real `fpbridge-server` started for a test on a free loopback port, with a SQLite file
+/// in a temporary directory or a database of the test PostgreSQL; stopped when the value goes away.
+public final class LoginServerProcess: Sendable {
+    /// Where it listens (`http://127.0.0.1:PORT`).
+    public let address: String
+    /// What assertions must name: `--origin`, or the address.
+    public let origin: String
+    private let directory: TemporaryDirectory
+    private let pid: pid_t
+    private let log: String
+
+    /// The `fpbridge-server` built beside `fpbridge`.
+    public static var executable: String {
+        URL(fileURLWithPath: Fpbridge.executable).deletingLastPathComponent().appendingPathComponent("fpbridge-server").path
+    }
+
+    /// Starts the server on `database` (a SQLite path or a PostgreSQL URL; nil: a new SQLite file)
+    /// with `arguments` added, and waits until it says where it listens.
+    public init(database: String? = nil, arguments: [String] = []) async throws {
+        directory = TemporaryDirectory()
+        log = directory.file("server.log")
+        let output = directory.file("server.out")
+        let all = [Self.executable, "--port", "0", "--database", database ?? directory.file("server.sqlite"), "--password-cost", "10"]
+            + arguments
+        pid = try Spawn.start(all, stdout: output, stderr: log)
+        let deadline = Date().addingTimeInterval(30)
+        var words: [Substring] = []
+        while words.count < 4 {
+            let text = (try? String(contentsOfFile: output, encoding: .utf8)) ?? ""
+            if let range = text.range(of: "listening on "), text.hasSuffix("\n") {
+                // "ADDRESS for origin ORIGIN"
+                words = text[range.upperBound...].split(whereSeparator: \.isWhitespace)
+                if words.count >= 4 { break }
+            }
+            guard Spawn.isRunning(pid), Date() < deadline else {
+                let log = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
+                Spawn.stop(pid)
+                throw ServiceProcessError(message: "fpbridge-server did not start: \(text) \(log)")
+            }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        address = String(words[0])
+        origin = String(words[3])
+    }
+
+    deinit { stop() }
+
+    /// What the server wrote on stderr so far.
+    public var logText: String { (try? String(contentsOfFile: log, encoding: .utf8)) ?? "" }
+
+    /// Whether the process still runs.
+    public var isRunning: Bool { Spawn.isRunning(pid) }
+
+    /// SIGTERM, then SIGKILL after 5 s.
+    public func stop() { Spawn.stop(pid) }
+
+    /// An HTTP answer: its status and its body as a JSON object (empty when it is not one).
+    public struct Answer: Sendable {
+        public let status: Int
+        public let body: Data
+        public var json: [String: Any] { (try? JSONSerialization.jsonObject(with: body)) as? [String: Any] ?? [:] }
+        public var errorCode: String? { (json["error"] as? [String: Any])?["code"] as? String }
+        public var attemptsLeft: Int? { (json["error"] as? [String: Any])?["attemptsLeft"] as? Int }
+    }
+
+    /// `METHOD path` with `body` (raw bytes) and a bearer token.
+    public func request(_ method: String, _ path: String, body: Data? = nil, token: String? = nil) async throws -> Answer {
+        var request = URLRequest(url: URL(string: address + path)!)
+        request.httpMethod = method
+        request.httpBody = body
+        if body != nil { request.setValue("application/json", forHTTPHeaderField: "Content-Type") }
+        if let token { request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization") }
+        request.timeoutInterval = 30
+        let (data, response) = try await URLSession.shared.data(for: request)
+        return Answer(status: (response as? HTTPURLResponse)?.statusCode ?? 0, body: data)
+    }
+
+    /// The same with an Encodable body.
+    public func request(_ method: String, _ path: String, json: some Encodable, token: String? = nil) async throws -> Answer {
+        try await request(method, path, body: try JSONEncoder().encode(json), token: token)
+    }
+}
+
+/// The PostgreSQL of the tests: `FPBRIDGE_TEST_POSTGRES` (as `scripts/test.sh` starts it),
+/// or one this process starts with `scripts/postgres.sh` and stops when it exits.
+public enum TestPostgres {
+    private static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent().path
+
+    private static let base: Result<String, ServiceProcessError> = {
+        if let url = ProcessInfo.processInfo.environment["FPBRIDGE_TEST_POSTGRES"], !url.isEmpty { return .success(url) }
+        let directory = NSTemporaryDirectory() + "fpbridge-test-postgres-\(getpid())"
+        let result = Spawn.shell(["bash", root + "/scripts/postgres.sh", "start", directory])
+        guard result.status == 0 else { return .failure(ServiceProcessError(message: "cannot start PostgreSQL: \(result.output)")) }
+        atexit { _ = TestPostgres.stopOwn() }
+        return .success(result.output.trimmingCharacters(in: .whitespacesAndNewlines))
+    }()
+
+    private static func stopOwn() -> Int32 {
+        Spawn.shell(["bash", root + "/scripts/postgres.sh", "stop", NSTemporaryDirectory() + "fpbridge-test-postgres-\(getpid())"]).status
+    }
+
+    /// A new empty database's URL.
+    public static func newDatabase() throws -> String {
+        let base = try base.get()
+        let name = "t_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
+        let result = Spawn.shell(["psql", base, "-v", "ON_ERROR_STOP=1", "-qc", "CREATE DATABASE \(name)"])
+        guard result.status == 0 else { throw ServiceProcessError(message: "cannot create a test database: \(result.output)") }
+        guard let slash = base.range(of: "/", options: .backwards) else { return base }
+        return base[..<slash.lowerBound] + "/" + name
+    }
+}
