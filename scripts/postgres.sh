@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # A throwaway PostgreSQL cluster on loopback, for the tests and the benchmark.
-#   scripts/postgres.sh start DIR   → starts it (data and socket under DIR), prints its URL
+#   scripts/postgres.sh start DIR [PID] → starts it (data and socket under DIR), prints its URL;
+#                                         with PID, stops it and removes DIR once that process is gone
 #   scripts/postgres.sh stop DIR    → stops it
 # Uses Debian's postgresql package (scripts/setup.sh installs it). The server runs as
 # the 'postgres' user when started by root (PostgreSQL refuses to run as root).
@@ -27,6 +28,11 @@ start)
         -o "-c listen_addresses=127.0.0.1 -p $port -k $dir -c fsync=${PG_FSYNC:-off} -c max_connections=200" start \
         >"$dir/pg_ctl.log" 2>&1 </dev/null \
         || { cat "$dir/pg_ctl.log" "$dir/server.log" >&2; exit 1; }
+    if [ -n "${3:-}" ]; then
+        watched=$3
+        nohup bash -c "while kill -0 $watched 2>/dev/null; do sleep 1; done; bash '$0' stop '$dir'; rm -rf '$dir'" \
+            >/dev/null 2>&1 </dev/null &
+    fi
     echo "postgres://postgres@127.0.0.1:$port/postgres"
     ;;
 stop)

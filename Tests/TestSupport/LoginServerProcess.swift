@@ -87,7 +87,7 @@ public final class LoginServerProcess: Sendable {
 }
 
 /// The PostgreSQL of the tests: `FPBRIDGE_TEST_POSTGRES` (as `scripts/test.sh` starts it),
-/// or one this process starts with `scripts/postgres.sh` and stops when it exits.
+/// or one this process starts with `scripts/postgres.sh`, stopped when it exits.
 public enum TestPostgres {
     private static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .deletingLastPathComponent().deletingLastPathComponent().path
@@ -95,15 +95,11 @@ public enum TestPostgres {
     private static let base: Result<String, ServiceProcessError> = {
         if let url = ProcessInfo.processInfo.environment["FPBRIDGE_TEST_POSTGRES"], !url.isEmpty { return .success(url) }
         let directory = NSTemporaryDirectory() + "fpbridge-test-postgres-\(getpid())"
-        let result = Spawn.shell(["bash", root + "/scripts/postgres.sh", "start", directory])
+        // Stopped and removed by the script once this process is gone.
+        let result = Spawn.shell(["bash", root + "/scripts/postgres.sh", "start", directory, "\(getpid())"])
         guard result.status == 0 else { return .failure(ServiceProcessError(message: "cannot start PostgreSQL: \(result.output)")) }
-        atexit { _ = TestPostgres.stopOwn() }
         return .success(result.output.trimmingCharacters(in: .whitespacesAndNewlines))
     }()
-
-    private static func stopOwn() -> Int32 {
-        Spawn.shell(["bash", root + "/scripts/postgres.sh", "stop", NSTemporaryDirectory() + "fpbridge-test-postgres-\(getpid())"]).status
-    }
 
     /// A new empty database's URL.
     public static func newDatabase() throws -> String {
