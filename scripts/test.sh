@@ -5,6 +5,15 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
+
+# A throwaway PostgreSQL on loopback for fpbridge-server's tests (SQLite needs nothing);
+# stopped and removed when this script ends.
+pg_dir=$(mktemp -d /tmp/fpbridge-postgres-XXXXXX)
+chmod 755 "$pg_dir"
+trap 'bash scripts/postgres.sh stop "$pg_dir/cluster"; rm -rf "$pg_dir"' EXIT
+FPBRIDGE_TEST_POSTGRES=$(bash scripts/postgres.sh start "$pg_dir/cluster")
+export FPBRIDGE_TEST_POSTGRES
+
 swift test --skip-build --no-parallel
 
 # Hostile input against the real fpbridged over its socket: every answer 2xx/4xx in the
