@@ -70,6 +70,14 @@ let package = Package(
             dependencies: ["FPAccountAPI", "FPKeyFormats", .product(name: "Crypto", package: "swift-crypto")]
         ),
         .executableTarget(
+            name: "fpbridge-login-bench",
+            dependencies: [
+                "FPAccountAPI", "FPAccountLoad",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .executableTarget(
             name: "fpbridge-server",
             dependencies: [
                 "FPAccountServer",

@@ -1,9 +1,12 @@
 import Foundation
+import Synchronization
 
 /// Reads a request body as exactly one type: malformed JSON, a wrong type, a
 /// missing or an unknown field is refused with a message naming it, so that a
 /// client's typo never passes as a default.
 package enum StrictJSON {
+    private static let knownFields = Mutex<[ObjectIdentifier: Set<String>]>([:])
+
     /// Why a body was refused, in words for the error message.
     package struct Refusal: Error, Sendable {
         package let message: String
@@ -21,12 +24,20 @@ package enum StrictJSON {
         } catch {
             throw Refusal(message: "the request body does not fit: \(error)")
         }
-        // Fields the type knows are those it writes back; anything else given (not null) is unknown.
-        let known = (try? decoder.decode(JSONValue.self, from: JSONEncoder().encode(value))).flatMap { json -> Set<String>? in
-            if case .object(let fields) = json { return Set(fields.keys) }
-            return nil
-        } ?? []
-        let unknown = given.filter { !known.contains($0.key) && $0.value != .null }.keys.sorted()
+        // Fields the type knows are those it writes back; anything else given (not null) is
+        // unknown. What a type wrote once is remembered, so a body of known fields only is
+        // never encoded again.
+        let type = ObjectIdentifier(T.self)
+        let remembered = knownFields.withLock { $0[type] } ?? []
+        var unknown = given.filter { !remembered.contains($0.key) && $0.value != .null }.keys.sorted()
+        if !unknown.isEmpty {
+            let written = (try? decoder.decode(JSONValue.self, from: JSONEncoder().encode(value))).flatMap { json -> Set<String>? in
+                if case .object(let fields) = json { return Set(fields.keys) }
+                return nil
+            } ?? []
+            knownFields.withLock { $0[type, default: []].formUnion(written) }
+            unknown = unknown.filter { !written.contains($0) }
+        }
         if !unknown.isEmpty { throw Refusal(message: "unknown field(s): \(unknown.joined(separator: ", "))") }
         return value
     }

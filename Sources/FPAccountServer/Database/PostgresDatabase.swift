@@ -48,6 +48,10 @@ final class PostgresDatabase: SQLDatabase {
         }
     }
 
+    func read(_ sql: String, _ arguments: [SQLValue]) async throws -> [SQLRow] {
+        try await transaction([SQLStatement(sql, arguments)])[0]
+    }
+
     func close() async {
         runner.cancel()
     }

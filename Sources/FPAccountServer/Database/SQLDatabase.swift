@@ -48,6 +48,8 @@ protocol SQLDatabase: Sendable {
     var dialect: SQLDialect { get }
     /// Runs the statements in one transaction; the rows each returned, in order.
     func transaction(_ statements: [SQLStatement]) async throws -> [[SQLRow]]
+    /// Runs one statement that only reads (SQLite serves it beside the writer).
+    func read(_ sql: String, _ arguments: [SQLValue]) async throws -> [SQLRow]
     /// Closes connections.
     func close() async
 }

@@ -31,9 +31,23 @@ final class SQLiteDatabase: SQLDatabase {
             return try await pool.write { db in
                 try statements.map { statement in
                     let arguments = StatementArguments(statement.arguments.map(\.databaseValue))
-                    return try Row.fetchAll(db, sql: statement.sql, arguments: arguments).map { row in
+                    // Cached: the same few statements run thousands of times a second.
+                    let prepared = try db.cachedStatement(sql: statement.sql)
+                    return try Row.fetchAll(prepared, arguments: arguments).map { row in
                         SQLRow(values: row.databaseValues.map(SQLValue.init))
                     }
+                }
+            }
+        } catch let error as DatabaseError {
+            throw DatabaseFailure(description: "SQLite: \(error.message ?? error.description)")
+        }
+    }
+
+    func read(_ sql: String, _ arguments: [SQLValue]) async throws -> [SQLRow] {
+        do {
+            return try await pool.read { db in
+                try Row.fetchAll(try db.cachedStatement(sql: sql), arguments: StatementArguments(arguments.map(\.databaseValue))).map { row in
+                    SQLRow(values: row.databaseValues.map(SQLValue.init))
                 }
             }
         } catch let error as DatabaseError {

@@ -83,6 +83,11 @@ enum Schema {
             """,
             "CREATE INDEX audit_by_user ON audit (username, at)",
         ],
+        [
+            // The challenge of the last accepted assertion: what a login's session and a
+            // payment's confirmation are conditioned on, in the counter's own transaction.
+            "ALTER TABLE credentials ADD COLUMN last_assertion TEXT",
+        ],
     ]
 
     /// Brings the database to the newest version; instances starting together take turns.

@@ -18,12 +18,16 @@ enum Replies {
     }
 
     static func ok(_ value: some Encodable, status: HTTPResponse.Status = .ok) -> Response {
-        var fields: [String: JSONValue] = [:]
-        if let data = try? encoder.encode(value), case .object(let object)? = try? JSONDecoder().decode(JSONValue.self, from: data) {
-            fields = object
+        // `"ok":true` goes in front of the object's own fields: one encoding, no re-parsing.
+        var data = Data(#"{"ok":true"#.utf8)
+        if let encoded = try? encoder.encode(value), encoded.count > 2, encoded.first == UInt8(ascii: "{") {
+            data.append(UInt8(ascii: ","))
+            data.append(encoded.dropFirst())
+        } else {
+            data.append(UInt8(ascii: "}"))
         }
-        fields["ok"] = true
-        return response(status, JSONValue.object(fields))
+        data.append(0x0A)
+        return Response(status: status, headers: jsonHeaders, body: ResponseBody(byteBuffer: ByteBuffer(bytes: data)))
     }
 
     static func failure(_ error: any Error, logger: Logger) -> Response {

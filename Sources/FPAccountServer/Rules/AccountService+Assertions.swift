@@ -11,13 +11,17 @@ extension AccountService {
 
     /// `POST /v1/logins` (seed 002, step 3): a signed login challenge becomes a short session.
     func login(_ request: AssertionRequest, address: String?) async throws -> SessionToken {
-        let credential = try await verify(request, purpose: .login, address: address) { consumed in
+        let token = RandomTokens.make()
+        let expiresAt = Clock.milliseconds() + Int64(configuration.fingerprintSessionSeconds) * 1000
+        let (credential, _) = try await verify(request, purpose: .login, address: address) { consumed in
             .login(origin: origin.value, challenge: consumed.challenge, credentialId: request.credentialId)
+        } then: { credential in
+            // The session and its audit line commit with the counter, or not at all.
+            [store.sessionStatement(digest: RandomTokens.digest(token), username: credential.username, kind: "fingerprint", expiresAt: expiresAt),
+             store.guardedAudit(AuditRecord(event: "fingerprint-login", outcome: "ok", username: credential.username,
+                                            deviceId: credential.deviceId, detail: "counter \(request.counter)", address: address))]
         }
-        return try await issueSession(credential.username, kind: "fingerprint", seconds: configuration.fingerprintSessionSeconds,
-                                      audit: AuditRecord(event: "fingerprint-login", outcome: "ok", username: credential.username,
-                                                         deviceId: credential.deviceId, detail: "counter \(request.counter)",
-                                                         address: address))
+        return SessionToken(token: token, kind: "fingerprint", username: credential.username, expiresAt: expiresAt)
     }
 
     /// The credential, if it is the user's and active; otherwise the refusal that says why.
@@ -60,7 +64,8 @@ extension AccountService {
     /// counter that goes back freezes the credential. Nothing is recorded as a success
     /// unless all of it holds.
     func verify(_ request: AssertionRequest, purpose: AssertionPayload.Purpose, address: String?,
-                payload: (ConsumedChallenge) async throws -> AssertionPayload) async throws -> CredentialRow {
+                payload: (ConsumedChallenge) async throws -> AssertionPayload,
+                then: (CredentialRow) -> [SQLStatement]) async throws -> (CredentialRow, [[SQLRow]]) {
         let event = purpose == .login ? "fingerprint-login" : "payment"
         let challengeId = try identifier(request.challengeId, "challengeId")
         guard let signature = Data(base64Encoded: request.signature), signature.count <= 80,
@@ -98,7 +103,8 @@ extension AccountService {
                                "the signature does not verify; \(left) more failure\(left == 1 ? "" : "s") and this device is blocked",
                                attemptsLeft: left)
         }
-        guard try await store.advanceCounter(credential.credentialId, to: counter) else {
+        guard let rows = try await store.advanceCounter(credential.credentialId, to: counter, assertion: challengeId,
+                                                        then: then(credential)) else {
             let now = try await store.credential(credential.credentialId)
             if let now, now.status == .active {
                 try await store.freeze(credential.credentialId, audit: AuditRecord(
@@ -108,7 +114,7 @@ extension AccountService {
             }
             throw try await fail(Self.refusal(for: now?.status ?? .revoked) ?? invalidChallenge)
         }
-        return credential
+        return (credential, rows)
     }
 
     /// The refusal for a credential that is not active; nil when it is.

@@ -27,7 +27,7 @@ extension AccountService {
     func confirmPayment(_ paymentId: String, _ request: AssertionRequest, address: String?) async throws -> Payment {
         let paymentId = try identifier(paymentId, "payment id")
         var confirmed: PaymentRow?
-        let credential = try await verify(request, purpose: .payment, address: address) { consumed in
+        let (_, rows) = try await verify(request, purpose: .payment, address: address) { consumed in
             guard consumed.paymentId == paymentId, let payment = try await store.payment(paymentId),
                   payment.credentialId == request.credentialId else {
                 throw AccountError(.challengeInvalid, "the challenge is unknown, used, expired, or not for this credential; ask for a new one")
@@ -35,12 +35,15 @@ extension AccountService {
             confirmed = payment
             return .payment(.init(id: payment.paymentId, amount: payment.amount, currency: payment.currency, payee: payment.payee),
                             origin: origin.value, challenge: consumed.challenge, credentialId: request.credentialId)
+        } then: { credential in
+            let detail = confirmed.map { "\($0.paymentId): \($0.amount) \($0.currency) to \($0.payee)" } ?? paymentId
+            return [store.confirmStatement(paymentId),
+                    store.guardedAudit(AuditRecord(event: "payment", outcome: "ok", username: credential.username,
+                                                   deviceId: credential.deviceId, detail: detail, address: address))]
         }
-        guard let payment = confirmed else { throw AccountError(.paymentNotPending, "payment \(paymentId) is not pending") }
-        let audit = AuditRecord(event: "payment", outcome: "ok", username: credential.username, deviceId: credential.deviceId,
-                                detail: "\(payment.paymentId): \(payment.amount) \(payment.currency) to \(payment.payee)", address: address)
-        guard try await store.confirmPayment(paymentId, audit: audit) else {
-            throw AccountError(.paymentNotPending, "payment \(paymentId) is confirmed already")
+        // One challenge per payment, consumed once: a confirmed payment cannot get here again.
+        guard let payment = confirmed, rows.first?.isEmpty == false else {
+            throw AccountError(.paymentNotPending, "payment \(paymentId) is not pending")
         }
         return Payment(paymentId: payment.paymentId, amount: payment.amount, currency: payment.currency, payee: payment.payee,
                        status: "confirmed", challenge: nil)

@@ -16,7 +16,7 @@ struct AccountStore: Sendable {
     }
 
     func passwordHash(_ username: String) async throws -> String? {
-        try await database.run("SELECT password_hash FROM accounts WHERE username = ?", [.text(username)]).first?.text(0)
+        try await database.read("SELECT password_hash FROM accounts WHERE username = ?", [.text(username)]).first?.text(0)
     }
 
     func insertSession(digest: String, username: String, kind: String, expiresAt: Int64, audit: AuditRecord) async throws {
@@ -28,7 +28,7 @@ struct AccountStore: Sendable {
     }
 
     func session(digest: String, now: Int64) async throws -> SessionInfo? {
-        guard let row = try await database.run(
+        guard let row = try await database.read(
             "SELECT username, kind, expires_at FROM tokens WHERE token_hash = ? AND expires_at > ?", [.text(digest), .int(now)]).first,
             let username = row.text(0), let kind = row.text(1), let expiresAt = row.int(2) else { return nil }
         return SessionInfo(username: username, kind: kind, expiresAt: expiresAt)
@@ -37,7 +37,7 @@ struct AccountStore: Sendable {
     // MARK: Devices and credentials
 
     func deviceIdentity(username: String, deviceId: String) async throws -> String? {
-        try await database.run("SELECT identity_key FROM devices WHERE username = ? AND device_id = ?",
+        try await database.read("SELECT identity_key FROM devices WHERE username = ? AND device_id = ?",
                                [.text(username), .text(deviceId)]).first?.text(0)
     }
 
@@ -67,7 +67,7 @@ struct AccountStore: Sendable {
 
     /// The user's devices with their newest credential, newest binding first.
     func devices(username: String) async throws -> [BoundDevice] {
-        let rows = try await database.run("""
+        let rows = try await database.read("""
             SELECT d.device_id, d.name, c.credential_id, c.status, c.access_control, c.protection, d.bound_at, c.last_used_at
             FROM devices d JOIN credentials c ON c.username = d.username AND c.device_id = d.device_id
             WHERE d.username = ? AND c.created_at = (
@@ -95,7 +95,7 @@ struct AccountStore: Sendable {
     }
 
     func credential(_ credentialId: String) async throws -> CredentialRow? {
-        try await database.run("SELECT \(CredentialRow.columns) FROM credentials WHERE credential_id = ?",
+        try await database.read("SELECT \(CredentialRow.columns) FROM credentials WHERE credential_id = ?",
                                [.text(credentialId)]).first.flatMap(CredentialRow.init)
     }
 
@@ -115,13 +115,45 @@ struct AccountStore: Sendable {
         return (failures, status)
     }
 
-    /// Takes the new counter if it is above the stored one and the credential is active;
-    /// false otherwise (nothing changed).
-    func advanceCounter(_ credentialId: String, to counter: Int64) async throws -> Bool {
-        try await !database.run("""
-            UPDATE credentials SET counter = ?, failures = 0, last_used_at = ?
-            WHERE credential_id = ? AND status = 'active' AND counter < ? RETURNING credential_id
-            """, [.int(counter), .int(Clock.milliseconds()), .text(credentialId), .int(counter)]).isEmpty
+    /// Takes the new counter if it is above the stored one and the credential is active, and
+    /// in the same transaction runs `then` only if it did: each of those statements ends with
+    /// `GUARD`, which becomes the condition that the credential carries this assertion's id
+    /// (the challenge's, never used twice). The rows of the `then` statements, nil when
+    /// nothing changed.
+    func advanceCounter(_ credentialId: String, to counter: Int64, assertion: String,
+                        then: [SQLStatement]) async throws -> [[SQLRow]]? {
+        let condition = "EXISTS (SELECT 1 FROM credentials WHERE credential_id = ? AND last_assertion = ?)"
+        let guarded = then.map { statement in
+            SQLStatement(statement.sql.replacingOccurrences(of: "GUARD", with: condition),
+                         statement.arguments + [.text(credentialId), .text(assertion)])
+        }
+        let rows = try await database.transaction([
+            SQLStatement("""
+                UPDATE credentials SET counter = ?, failures = 0, last_used_at = ?, last_assertion = ?
+                WHERE credential_id = ? AND status = 'active' AND counter < ? RETURNING credential_id
+                """, [.int(counter), .int(Clock.milliseconds()), .text(assertion), .text(credentialId), .int(counter)]),
+        ] + guarded)
+        return rows[0].isEmpty ? nil : Array(rows.dropFirst())
+    }
+
+    /// A new session, guarded (see ``advanceCounter(_:to:assertion:then:)``).
+    func sessionStatement(digest: String, username: String, kind: String, expiresAt: Int64) -> SQLStatement {
+        SQLStatement("INSERT INTO tokens (token_hash, username, kind, expires_at) SELECT ?, ?, ?, ? WHERE GUARD",
+                     [.text(digest), .text(username), .text(kind), .int(expiresAt)])
+    }
+
+    /// Pending → confirmed, once, guarded; returns the payment's id when it was pending.
+    func confirmStatement(_ paymentId: String) -> SQLStatement {
+        SQLStatement("""
+            UPDATE payments SET status = 'confirmed', confirmed_at = ?
+            WHERE payment_id = ? AND status = 'pending' AND GUARD RETURNING payment_id
+            """, [.int(Clock.milliseconds()), .text(paymentId)])
+    }
+
+    /// An audit entry, guarded.
+    func guardedAudit(_ record: AuditRecord) -> SQLStatement {
+        let statement = auditStatement(record)
+        return SQLStatement(statement.sql + " WHERE GUARD", statement.arguments)
     }
 
     /// Freezes an active credential (its counter went back).
@@ -174,18 +206,8 @@ struct AccountStore: Sendable {
     }
 
     func payment(_ paymentId: String) async throws -> PaymentRow? {
-        try await database.run("SELECT \(PaymentRow.columns) FROM payments WHERE payment_id = ?", [.text(paymentId)]).first
+        try await database.read("SELECT \(PaymentRow.columns) FROM payments WHERE payment_id = ?", [.text(paymentId)]).first
             .flatMap(PaymentRow.init)
-    }
-
-    /// Pending → confirmed, once; false when it was not pending.
-    func confirmPayment(_ paymentId: String, audit: AuditRecord) async throws -> Bool {
-        let rows = try await database.transaction([
-            SQLStatement("UPDATE payments SET status = 'confirmed', confirmed_at = ? WHERE payment_id = ? AND status = 'pending' RETURNING payment_id",
-                         [.int(Clock.milliseconds()), .text(paymentId)]),
-            auditStatement(audit),
-        ])
-        return !rows[0].isEmpty
     }
 
     // MARK: Rate limits, audit, housekeeping
@@ -201,7 +223,7 @@ struct AccountStore: Sendable {
     }
 
     func auditLog(username: String, limit: Int) async throws -> [AuditEntry] {
-        try await database.run("""
+        try await database.read("""
             SELECT at, event, outcome, username, device_id, detail, address FROM audit
             WHERE username = ? ORDER BY at DESC, audit_id LIMIT ?
             """, [.text(username), .int(Int64(limit))]).compactMap { row in
@@ -240,9 +262,10 @@ struct AccountStore: Sendable {
         limits.flatMap { [SQLValue.text($0.key), .int(window), .int(Int64($0.limit))] }
     }
 
-    private func auditStatement(_ record: AuditRecord) -> SQLStatement {
+    /// An audit entry, as `INSERT … SELECT …` (a condition can follow).
+    func auditStatement(_ record: AuditRecord) -> SQLStatement {
         SQLStatement("""
-            INSERT INTO audit (audit_id, at, event, outcome, username, device_id, detail, address) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+            INSERT INTO audit (audit_id, at, event, outcome, username, device_id, detail, address) SELECT ?, ?, ?, ?, ?, ?, ?, ?
             """, [.text(RandomTokens.make(bytes: 12)), .int(Clock.milliseconds()), .text(record.event), .text(record.outcome),
                   SQLValue(record.username), SQLValue(record.deviceId), .text(record.detail), SQLValue(record.address)])
     }
