@@ -46,7 +46,7 @@ public struct BindRequest: Codable, Sendable, Hashable {
 public struct ChallengeRequest: Codable, Sendable, Hashable {
     /// Whose credential.
     public var username: String
-    /// The credential (``FPKeyFormats/KeyIdentifiers/credentialId(_:)`` of its key).
+    /// The credential (`KeyIdentifiers.credentialId(_:)` of its key).
     public var credentialId: String
 
     /// A request for both.

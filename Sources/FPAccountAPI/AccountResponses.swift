@@ -22,7 +22,7 @@ public struct SessionToken: Codable, Sendable, Hashable {
 
 /// A bound device and its current credential.
 public struct BoundDevice: Codable, Sendable, Hashable {
-    /// ``FPKeyFormats/KeyIdentifiers/deviceId(_:)`` of its identity key.
+    /// `KeyIdentifiers.deviceId(_:)` of its identity key.
     public var deviceId: String
     /// Its name for people.
     public var name: String

@@ -16,7 +16,7 @@ public struct KeyAttestation: Sendable, Hashable {
     /// The `format` every statement of this layout carries.
     public static var format: String { AttestationFormat.format }
 
-    /// What a statement says (``AttestationFormat/Statement``).
+    /// What a statement says (`AttestationFormat.Statement` in FPKeyFormats).
     public typealias Statement = AttestationFormat.Statement
 
     /// The statement's exact bytes.

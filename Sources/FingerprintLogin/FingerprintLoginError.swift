@@ -6,7 +6,7 @@ public enum FingerprintLoginError: Error, Sendable, CustomStringConvertible {
     /// The server refused (its code, message, attempts left).
     case server(AccountError)
     /// The device refused: no match, cancelled, locked out, or the key was invalidated by a
-    /// change of the enrolled prints (``AuthErrorCode/keyInvalidated``).
+    /// change of the enrolled prints (`AuthErrorCode.keyInvalidated`).
     case device(AuthError)
     /// This device has no key for the user at this server: bind it first.
     case notBound(String)
