@@ -62,6 +62,31 @@ private let asNobody = ["/usr/bin/setpriv", "--reuid=nobody", "--regid=nogroup",
         #expect(raw.status == 403 && raw.json["ok"] as? Bool == false && raw.errorCode == -2007, "\(raw.body)")
     }
 
+    /// The kiosk and admin groups, with a real non-root member: `nobody`, whose primary group
+    /// (`nogroup` on Debian) is named as the group.
+    @Test func aKioskMemberIdentifiesAndVerifiesForOthersButManagesNothing() async throws {
+        let service = try await ServiceProcess(arguments: ["--kiosk-group", "nogroup"])
+        try await enroll(service, user: "alice")
+        let identified = try await run(service, ["identify"], user: nil, reader: fake("scan a"), launcher: asNobody)
+        #expect(identified.status == 0 && identified.json["user"] as? String == "alice", "\(identified.stdout)\(identified.stderr)")
+        let verified = try await run(service, ["verify"], user: "alice", reader: fake("scan a"), launcher: asNobody)
+        #expect(verified.status == 0 && verified.json["user"] as? String == "alice", "\(verified.stdout)\(verified.stderr)")
+        for command in [["list"], ["status"], ["key", "list"], ["delete", "--all"], ["passcode", "remove", "--passcode-stdin"]] {
+            let refused = try await run(service, command, user: "alice", input: "2468\n", launcher: asNobody)
+            #expect(refused.status == 2 && refused.errorCode == -2007, "kiosk \(command): \(refused.stdout)\(refused.stderr)")
+        }
+        #expect(try await run(service, ["verify"], reader: fake("scan a")).status == 0, "alice's print is still there")
+    }
+
+    @Test func anAdminGroupMemberActsForAnyUser() async throws {
+        let service = try await ServiceProcess(arguments: ["--admin-group", "nogroup"])
+        try await enroll(service, user: "alice")
+        let listed = try await run(service, ["list"], user: "alice", launcher: asNobody)
+        #expect(listed.status == 0 && listed.json["user"] as? String == "alice", "\(listed.stdout)\(listed.stderr)")
+        let identified = try await run(service, ["identify"], user: nil, reader: fake("scan a"), launcher: asNobody)
+        #expect(identified.status == 0 && identified.json["user"] as? String == "alice", "\(identified.stdout)")
+    }
+
     @Test func aLockedOutUserStaysLockedOutWhateverItsClientSends() async throws {
         let service = try await ServiceProcess()
         try await enroll(service, user: "nobody")
