@@ -25,6 +25,8 @@ public struct StateRepair: Sendable {
             case config
             /// A key released by a match.
             case key
+            /// The service's master key or device identity (`service/`).
+            case serviceKey
         }
         /// What kind of file it is.
         public let kind: Kind
@@ -40,6 +42,8 @@ public struct StateRepair: Sendable {
             case .print: "remove it (enroll the finger again)"
             case .config: "move it aside (the defaults apply until a new config.json is written)"
             case .key: "remove it (the key is lost: make a new one and register it again wherever it was used)"
+            case .serviceKey: "move it aside (a new one is made on next use; keys sealed under an old master key are lost, "
+                + "and servers that know this device by its old identity key must bind it again)"
             }
         }
         /// The user a passcode finding belongs to.
@@ -95,6 +99,16 @@ public struct StateRepair: Sendable {
                 }
             }
         }
+        let service = ServiceKeys(directory: stateDirectory)
+        let checks: [(String, () throws(StoreError) -> Void)] = [
+            (service.masterKeyPath, { () throws(StoreError) in _ = try service.masterKey(create: false) }),
+            (service.identityPath, { () throws(StoreError) in _ = try service.identityKey() }),
+        ]
+        for (path, check) in checks where FileManager.default.fileExists(atPath: path) {
+            do { try check() } catch {
+                findings.append(Finding(kind: .serviceKey, path: path, problem: error.description, user: nil))
+            }
+        }
         return findings
     }
 
@@ -126,7 +140,7 @@ public struct StateRepair: Sendable {
                                 continue
                             }
                         }
-                    case .print, .config, .key:
+                    case .print, .config, .key, .serviceKey:
                         continue
                     }
                 }

@@ -235,6 +235,22 @@ import Testing
         #expect(code { try again.create(label: "login", accessControl: .biometryAny) } == nil)
     }
 
+    @Test func aDamagedDeviceIdentityIsFoundAndMovedAsideByRepair() async throws {
+        try await harness.enroll()
+        _ = try await vault().create(label: "login", accessControl: .biometryAny)
+        let identity = ServiceKeys(directory: harness.state).identityPath
+        let damaged = Data("{\"format\": 1, \"publicKey\": \"AAAA\"}".utf8)
+        try damaged.write(to: URL(fileURLWithPath: identity))
+        let repair = StateRepair(stateDirectory: harness.state)
+        let findings = try repair.findings()
+        #expect(findings.map(\.kind) == [.serviceKey] && findings.first?.path == identity, "\(findings)")
+        let moved = try repair.repair(findings)
+        #expect(moved.count == 1 && FileManager.default.contents(atPath: moved[0]) == damaged)
+        // A new identity is made on next use; the stored key still signs.
+        #expect(try await vault().identity().hasPrefix("-----BEGIN PUBLIC KEY-----"))
+        #expect(try repair.findings().isEmpty)
+    }
+
     @Test func aSealedKeyMovedToAnotherRecordDoesNotOpenThere() async throws {
         try await harness.enroll()
         _ = try await vault().create(label: "login", accessControl: .biometryAny)
