@@ -153,6 +153,7 @@ let package = Package(
         .testTarget(name: "FPAuthenticationTests", dependencies: ["FPAuthentication", "FPReaders", "FPStore", "TestSupport"]),
         .testTarget(name: "LocalAuthenticationTests", dependencies: ["LocalAuthentication", "TestSupport"]),
         .testTarget(name: "CLITests", dependencies: ["TestSupport", "FPImaging"]),
+        .testTarget(name: "FingerprintLoginTests", dependencies: ["FingerprintLogin", "TestSupport"]),
         .testTarget(
             name: "AccountServerTests",
             dependencies: ["TestSupport", "FPAccountAPI", "FPAccountLoad", "FPKeyFormats", .product(name: "Crypto", package: "swift-crypto")]
