@@ -35,7 +35,7 @@ struct ServerCommand: AsyncParsableCommand {
     var passwordCost = 15
     @Option(help: "Password logins per minute per account.")
     var passwordLoginsPerAccount = 10
-    @Option(help: "Password logins per minute per client address.")
+    @Option(help: "Password logins per minute per client address (and as many registrations).")
     var passwordLoginsPerAddress = 30
     @Option(help: "Challenges (logins and payments) per minute per device credential.")
     var challengesPerCredential = 30

@@ -80,6 +80,14 @@ import TestSupport
     }
 
     @Test(arguments: Storage.allCases)
+    func registrationsAreRateLimitedPerAddress(storage: Storage) async throws {
+        let harness = try await Harness.start(storage, arguments: ["--password-logins-per-address", "2"])
+        #expect(try await harness.server.request("POST", "/v1/accounts", json: PasswordRequest(username: "bob", password: Harness.password)).status == 201)
+        let limited = try await harness.server.request("POST", "/v1/accounts", json: PasswordRequest(username: "carol", password: Harness.password))
+        #expect(limited.status == 429 && limited.errorCode == "rateLimited")
+    }
+
+    @Test(arguments: Storage.allCases)
     func challengesAreRateLimitedPerCredential(storage: Storage) async throws {
         let harness = try await Harness.start(storage, arguments: ["--challenges-per-credential", "3"])
         for _ in 0..<3 { #expect(try await harness.challenge().status == 201) }

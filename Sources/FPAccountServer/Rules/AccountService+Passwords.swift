@@ -5,6 +5,9 @@ extension AccountService {
     func register(_ request: PasswordRequest, address: String?) async throws -> String {
         let username = try username(request.username)
         try checkPassword(request.password)
+        // Each registration costs a slow hash: an address gets as many as it gets password logins.
+        try checkLimits(try await store.hit(["register-address:\(address ?? "unknown")"]), [configuration.passwordLoginsPerAddress],
+                        what: "registrations from this address")
         let hash = try await passwords.hash(request.password)
         let created = try await store.createAccount(username, passwordHash: hash)
         try await store.audit(AuditRecord(event: "register", outcome: created ? "ok" : AccountErrorCode.usernameTaken.rawValue,
