@@ -46,8 +46,8 @@ import TestSupport
 
     @Test(arguments: Storage.allCases)
     func aChallengeLifetimeOverFiveMinutesIsRefusedAtStart(storage: Storage) async throws {
-        let result = try await LoginServerProcess.runToEnd(["--challenge-seconds", "301", "--database", "/tmp/never.sqlite"])
-        #expect(result.status != 0 && result.stderr.contains("--challenge-seconds must be 1 to 300"))
+        let result = Spawn.shell([LoginServerProcess.executable, "--challenge-seconds", "301", "--database", "/tmp/never.sqlite"])
+        #expect(result.status != 0 && result.output.contains("--challenge-seconds must be 1 to 300"))
     }
 
     @Test(arguments: Storage.allCases)
@@ -169,26 +169,5 @@ import TestSupport
         #expect(after.status == 403 && after.errorCode == "credentialRevoked")
         let again = try await harness.server.request("DELETE", "/v1/devices/\(harness.device.deviceId)", token: harness.session)
         #expect(again.status == 404 && again.errorCode == "notFound")
-    }
-}
-
-extension LoginServerProcess {
-    /// Runs `fpbridge-server ARGS` to its end (a start that is refused), within 20 s.
-    static func runToEnd(_ arguments: [String]) async throws -> CommandResult {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        let stdout = Pipe(), stderr = Pipe()
-        process.standardOutput = stdout
-        process.standardError = stderr
-        try process.run()
-        let pid = process.processIdentifier
-        let killer = Task { try await Task.sleep(for: .seconds(20)); kill(pid, SIGKILL) }
-        let out = stdout.fileHandleForReading.readDataToEndOfFile()
-        let err = stderr.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        killer.cancel()
-        return CommandResult(status: process.terminationStatus, stdout: String(decoding: out, as: UTF8.self),
-                             stderr: String(decoding: err, as: UTF8.self))
     }
 }
