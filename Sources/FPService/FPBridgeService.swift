@@ -22,6 +22,8 @@ package struct FPBridgeService: Sendable {
             .register(on: router)
         let watcher = Task { await sleep.run(logger: logger) }
         defer { watcher.cancel() }
+        let plugging = Task { await readers.followPlugging(logger: logger) }
+        defer { plugging.cancel() }
         let path = configuration.socketPath
         let counts = ConnectionCounts(limit: configuration.connectionsPerUser)
         let app = Application(

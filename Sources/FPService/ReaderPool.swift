@@ -34,13 +34,16 @@ actor ReaderPool {
         let closer = Task {
             try? await Task.sleep(for: .seconds(self.idleSeconds))
             guard !Task.isCancelled else { return }
-            await self.closeIfIdle(identity)
+            await self.close(identity)
         }
         parked[identity] = Parked(reader: reader, closer: closer)
     }
 
-    private func closeIfIdle(_ identity: ReaderIdentity) async {
+    /// Closes the reader kept for `identity`, if any: idle long enough, or unplugged (libfprint
+    /// keeps listing an unplugged reader until it is closed).
+    func close(_ identity: ReaderIdentity) async {
         guard let entry = parked.removeValue(forKey: identity) else { return }
+        entry.closer.cancel()
         try? await entry.reader.close()
     }
 

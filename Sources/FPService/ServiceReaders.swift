@@ -1,6 +1,8 @@
 import FPAuthentication
 import FPLocalAPI
+import FPReaders
 import Foundation
+import Logging
 
 /// The service's way to a reader: chosen by the request's target, one operation at a time
 /// (``ReaderArbiter``), opened for the operation and kept open a few seconds after it
@@ -54,6 +56,22 @@ struct ServiceReaders: Sendable {
                     await pool.park(reader, identity)
                 }
                 throw error
+            }
+        }
+    }
+
+    /// Follows libfprint's readers until the task is cancelled: a reader pulled out is closed
+    /// at once if it was kept open, so that status and the next request no longer see it.
+    func followPlugging(logger: Logger) async {
+        guard let changes = try? await ReaderSelection.libfprint(driver: nil).watch() else { return }
+        for await change in changes {
+            switch change {
+            case .present: break
+            case .added(let info):
+                logger.info("reader plugged in: \(info.identity) (\(info.name))")
+            case .removed(let identity):
+                logger.info("reader pulled out: \(identity)")
+                await pool.close(identity)
             }
         }
     }

@@ -23,11 +23,12 @@ enum LibfprintRuntime {
         context?.pointer.assumingMemoryBound(to: FpContext.self)
     }
 
-    /// Every reader libfprint sees now.
+    /// Every reader libfprint sees now. One pulled out while open stays in libfprint's list
+    /// until it is closed; it is not offered.
     static func presentDevices() -> [LoopDevice] {
         guard let context = contextPointer, let array = fp_context_get_devices(context) else { return [] }
         return (0..<Int(array.pointee.len)).compactMap { index in
-            guard let item = array.pointee.pdata[index] else { return nil }
+            guard let item = array.pointee.pdata[index], fpb_device_is_removed(item) == 0 else { return nil }
             return device(for: item)
         }
     }

@@ -1,21 +1,33 @@
 internal import CLibfprint
 import FPCore
 
-/// Carries the context's hot-plug signals to a watcher's stream, and disconnects
-/// them when the watcher goes; loop thread only.
+/// Carries hot-plug to a watcher's stream, and disconnects its signal handlers when the
+/// watcher goes; loop thread only.
+///
+/// libfprint's context announces a reader pulled out only once nobody has it open; an open
+/// reader announces it itself (its `removed` signal). Both are followed, and each reader is
+/// reported gone once, when it is pulled out.
 @GLibLoop
 private final class WatchBox {
     let emit: @Sendable (ReaderChange) -> Void
-    var handlers: [gulong] = []
+    private var pointer: UnsafeMutableRawPointer?
+    private var contextHandlers: [gulong] = []
+    private var deviceHandlers: [(device: DevicePointer, handler: gulong)] = []
+    private var reportedGone: Set<DevicePointer> = []
+
     init(_ emit: @escaping @Sendable (ReaderChange) -> Void) { self.emit = emit }
 
     /// Connects the signals, reports the present readers, and returns the owned box pointer.
     static func connect(_ emit: @escaping @Sendable (ReaderChange) -> Void) -> UnsafeMutableRawPointer? {
         guard let context = LibfprintRuntime.contextPointer else { return nil }
         let box = WatchBox(emit)
-        for device in LibfprintRuntime.presentDevices() { emit(.present(device.describe())) }
         let pointer = Unmanaged.passRetained(box).toOpaque()
-        box.handlers = [
+        box.pointer = pointer
+        for device in LibfprintRuntime.presentDevices() {
+            box.follow(device.pointer)
+            emit(.present(device.describe()))
+        }
+        box.contextHandlers = [
             fpb_signal_connect(UnsafeMutableRawPointer(context), "device-added", unsafeBitCast(deviceAdded, to: GCallback.self), pointer),
             fpb_signal_connect(UnsafeMutableRawPointer(context), "device-removed", unsafeBitCast(deviceRemoved, to: GCallback.self), pointer),
         ]
@@ -30,26 +42,55 @@ private final class WatchBox {
     /// Disconnects what ``connect(_:)`` connected and releases the box.
     static func disconnect(_ pointer: UnsafeMutableRawPointer) {
         let owned = Unmanaged<WatchBox>.fromOpaque(pointer)
+        let box = owned.takeUnretainedValue()
         if let context = LibfprintRuntime.contextPointer {
-            for handler in owned.takeUnretainedValue().handlers { g_signal_handler_disconnect(UnsafeMutableRawPointer(context), handler) }
+            for handler in box.contextHandlers { g_signal_handler_disconnect(UnsafeMutableRawPointer(context), handler) }
         }
+        // The devices are kept alive by LibfprintRuntime, so their pointers are still valid.
+        for (device, handler) in box.deviceHandlers { g_signal_handler_disconnect(UnsafeMutableRawPointer(device), handler) }
         owned.release()
     }
-}
 
-private typealias DeviceSignal = @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?, UnsafeMutableRawPointer?) -> Void
+    /// Listens for the reader being pulled out while open.
+    func follow(_ device: DevicePointer) {
+        guard let pointer else { return }
+        let handler = fpb_signal_connect(UnsafeMutableRawPointer(device), "removed",
+                                         unsafeBitCast(deviceUnplugged, to: GCallback.self), pointer)
+        deviceHandlers.append((device, handler))
+    }
 
-private let deviceAdded: DeviceSignal = { _, device, data in
-    GLibLoop.assumeIsolated { [device = UInt(bitPattern: device), data = UInt(bitPattern: data)] in
-        guard let box = WatchBox.from(data), let device = DevicePointer(bitPattern: device) else { return }
-        box.emit(.added(LoopDevice.describe(device)))
+    func added(_ device: DevicePointer) {
+        follow(device)
+        emit(.added(LoopDevice.describe(device)))
+    }
+
+    func gone(_ device: DevicePointer) {
+        guard reportedGone.insert(device).inserted else { return }
+        emit(.removed(LoopDevice.describe(device).identity))
     }
 }
 
-private let deviceRemoved: DeviceSignal = { _, device, data in
+private typealias ContextSignal = @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?, UnsafeMutableRawPointer?) -> Void
+private typealias DeviceSignal = @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?) -> Void
+
+private let deviceAdded: ContextSignal = { _, device, data in
     GLibLoop.assumeIsolated { [device = UInt(bitPattern: device), data = UInt(bitPattern: data)] in
         guard let box = WatchBox.from(data), let device = DevicePointer(bitPattern: device) else { return }
-        box.emit(.removed(LoopDevice.describe(device).identity))
+        box.added(device)
+    }
+}
+
+private let deviceRemoved: ContextSignal = { _, device, data in
+    GLibLoop.assumeIsolated { [device = UInt(bitPattern: device), data = UInt(bitPattern: data)] in
+        guard let box = WatchBox.from(data), let device = DevicePointer(bitPattern: device) else { return }
+        box.gone(device)
+    }
+}
+
+private let deviceUnplugged: DeviceSignal = { device, data in
+    GLibLoop.assumeIsolated { [device = UInt(bitPattern: device), data = UInt(bitPattern: data)] in
+        guard let box = WatchBox.from(data), let device = DevicePointer(bitPattern: device) else { return }
+        box.gone(device)
     }
 }
 

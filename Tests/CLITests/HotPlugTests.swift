@@ -1,0 +1,80 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// Readers plugged in and pulled out while programs run, without a restart: the recorded Elan
+/// reader (`../shared/replays/elan`) in an emulated `/sys` and `/dev` (umockdev), with libfprint's
+/// real elan driver answering from the recording.
+@Suite(.serialized, .enabled(if: (SharedData.available && USBTestbed.available) || SharedData.isCI,
+                             "needs ../shared/replays, umockdev and gir1.2-umockdev-1.0"))
+struct HotPlugTests {
+    let directory = TemporaryDirectory()
+
+    /// `fpbridge --json` through `service`, for the caller's own user.
+    func run(_ service: ServiceProcess, _ arguments: [String], input: String = "") async throws -> CommandResult {
+        try await Fpbridge.run(["--json"] + arguments, environment: service.clientEnvironment, input: input)
+    }
+
+    /// The driver of the reader the service's status names, or nil when it sees none; waits up
+    /// to 10 s for `expected`.
+    func reader(_ service: ServiceProcess, becomes expected: String?) async throws -> String? {
+        var driver: String?
+        for _ in 0..<100 {
+            let reader = try await service.request("GET", "/v1/status").json["reader"] as? [String: Any]
+            driver = (reader?["identity"] as? [String: Any])?["driver"] as? String
+            if driver == expected { break }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        return driver
+    }
+
+    @Test func aReaderPluggedInAfterTheServiceStartedIsUsedAndOnePulledOutIsGoneAtOnce() async throws {
+        let testbed = try await USBTestbed()
+        // Readers stay open a minute after each operation: only the unplug can make one go sooner.
+        let service = try await ServiceProcess(environment: testbed.environment,
+                                               arguments: ["--reader", "libfprint", "--reader-idle-seconds", "60", "--verbose"])
+        #expect(try await reader(service, becomes: nil) == nil)
+        let none = try await run(service, ["can-evaluate"])
+        #expect(none.status == 3 && none.errorCode == -6, "no reader yet: \(none.stdout)")
+        #expect(try await run(service, ["passcode", "set", "--passcode-stdin"], input: "2468\n").status == 0)
+
+        try await testbed.plug("elan")
+        #expect(try await reader(service, becomes: "elan") == "elan", "the service sees the reader plugged in")
+        let enrolled = try await run(service, ["enroll", "--finger", "right-index", "--passcode-stdin"], input: "2468\n")
+        #expect(enrolled.status == 0 && enrolled.json["driver"] as? String == "elan", "\(enrolled.stdout)\(enrolled.stderr)")
+        let matched = try await run(service, ["auth"])
+        #expect(matched.status == 0 && matched.json["finger"] as? String == "right-index", "\(matched.stdout)\(matched.stderr)")
+
+        try await testbed.unplug("elan")
+        #expect(try await reader(service, becomes: nil) == nil, "the reader kept open is closed when pulled out")
+        let gone = try await run(service, ["auth"])
+        #expect(gone.status == 3 && gone.errorCode == -6, "\(gone.stdout)")
+        let status = try await service.request("GET", "/v1/status").json
+        #expect((status["biometry"] as? [String: Any])?["failures"] as? Int == 0, "nothing was counted: \(status)")
+
+        // Plugged in again it is a new device to libfprint; nothing stale is handed out.
+        try await testbed.plug("elan")
+        #expect(try await reader(service, becomes: "elan") == "elan")
+        let again = try await run(service, ["auth"])
+        #expect(again.status == 0 && again.json["finger"] as? String == "right-index", "\(again.stdout)\(again.stderr)")
+        #expect(service.output.contains("reader plugged in: elan/0") && service.output.contains("reader pulled out: elan/0"))
+    }
+
+    @Test func watchingReadersReportsThePlugAndThePull() async throws {
+        let testbed = try await USBTestbed()
+        async let watched = Fpbridge.run(["--json", "--reader", "libfprint", "readers", "--watch", "--for", "6"],
+                                         environment: testbed.environment)
+        try await Task.sleep(for: .seconds(1.5))
+        try await testbed.plug("elan")
+        try await Task.sleep(for: .seconds(1.5))
+        try await testbed.unplug("elan")
+        let result = try await watched
+        let events = result.stdout.split(separator: "\n").compactMap {
+            try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+        }
+        let seen = events.map { "\($0["event"] ?? "?") \((($0["reader"] as? [String: Any])?["driver"]) ?? "?")" }
+        // Plugged before the watch began (a slow start) it is reported present; the pull is reported either way.
+        #expect(result.status == 0 && (seen == ["added elan", "removed elan"] || seen == ["present elan", "removed elan"]),
+                "\(result.stdout)\(result.stderr)")
+    }
+}
