@@ -60,6 +60,30 @@ struct HotPlugTests {
         #expect(service.output.contains("reader plugged in: elan/0") && service.output.contains("reader pulled out: elan/0"))
     }
 
+    @Test func aReaderPulledOutMidScanEndsTheOperationAndLeavesTheServiceServing() async throws {
+        let socket = TemporaryDirectory.socketPath()
+        let service = try await ServiceProcess(environment: ["FP_VIRTUAL_DEVICE": socket, "FP_DRIVERS_WHITELIST": "virtual_device"],
+                                               arguments: ["--reader", "libfprint:virtual_device", "--reader-idle-seconds", "60"])
+        #expect(try await run(service, ["passcode", "set", "--passcode-stdin"], input: "2468\n").status == 0)
+        async let enrolled = run(service, ["enroll", "--finger", "right-index", "--passcode-stdin"], input: "2468\n")
+        try await VirtualReaderDriver.waitForListener(socket)
+        try await VirtualReaderDriver.send(socket, Array(repeating: "SCAN p1", count: 5))
+        #expect(try await enrolled.status == 0)
+
+        async let scanning = run(service, ["auth"])
+        try await Task.sleep(for: .milliseconds(800))
+        let pulled = Date()
+        try await VirtualReaderDriver.send(socket, ["UNPLUG "])
+        let ended = try await scanning
+        #expect(ended.status == 3 && ended.errorCode == -13, "\(ended.stdout)\(ended.stderr)")
+        #expect(Date().timeIntervalSince(pulled) < 2, "the pull ends the scan at once")
+        #expect(try await reader(service, becomes: nil) == nil, "a reader pulled out is not offered again")
+        let after = try await run(service, ["can-evaluate"])
+        #expect(after.status == 3 && after.errorCode == -6, "\(after.stdout)")
+        let status = try await service.request("GET", "/v1/status").json
+        #expect((status["biometry"] as? [String: Any])?["failures"] as? Int == 0, "nothing was counted: \(status)")
+    }
+
     @Test func watchingReadersReportsThePlugAndThePull() async throws {
         let testbed = try await USBTestbed()
         async let watched = Fpbridge.run(["--json", "--reader", "libfprint", "readers", "--watch", "--for", "6"],
