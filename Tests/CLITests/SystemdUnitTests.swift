@@ -1,0 +1,41 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// The unit `make install` installs (systemd/fpbridged.service), checked by systemd's own
+/// tools: it parses, its command line is one fpbridged accepts, and its sandbox does not
+/// loosen. (Booting systemd itself is not possible in the test container.)
+@Suite(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/systemd-analyze") || SharedData.isCI,
+                "needs systemd-analyze (Debian's systemd)"))
+struct SystemdUnitTests {
+    let directory = TemporaryDirectory()
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent().path
+
+    /// The unit with ExecStart pointing at the fpbridged under test, as `make install` rewrites it.
+    func unit() throws -> String {
+        let text = try String(contentsOfFile: Self.root + "/systemd/fpbridged.service", encoding: .utf8)
+        let path = directory.file("fpbridged.service")
+        try text.replacingOccurrences(of: "/usr/local/bin/fpbridged", with: ServiceProcess.executable)
+            .write(toFile: path, atomically: true, encoding: .utf8)
+        return path
+    }
+
+    @Test func theUnitParsesAndItsCommandLineIsOneTheServiceAccepts() throws {
+        let verified = Spawn.shell(["/usr/bin/systemd-analyze", "verify", try unit()])
+        #expect(verified.status == 0 && verified.output.isEmpty, "\(verified.output)")
+        let text = try String(contentsOfFile: try unit(), encoding: .utf8)
+        let command = try #require(text.split(separator: "\n").first { $0.hasPrefix("ExecStart=") })
+        let options = command.split(separator: " ").filter { $0.hasPrefix("--") }
+        let help = Spawn.shell([ServiceProcess.executable, "--help"]).output
+        #expect(!options.isEmpty && options.allSatisfy { help.contains($0 + " ") }, "\(options) in \(help)")
+    }
+
+    @Test func theSandboxStaysTight() throws {
+        let report = Spawn.shell(["/usr/bin/systemd-analyze", "security", "--offline=true", "--no-pager", try unit()]).output
+        let line = try #require(report.split(separator: "\n").first { $0.contains("Overall exposure level") }, "\(report)")
+        let score = line.split(separator: ":").last.flatMap { Double($0.split(separator: " ").first ?? "") }
+        // 1.3 when written; systemd's scale runs from 0 (tight) to 10 (exposed).
+        #expect(score != nil && score! <= 2.0, "\(line)")
+    }
+}
