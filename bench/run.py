@@ -227,6 +227,8 @@ def main():
     parser.add_argument("--rounds", type=int, default=15)
     parser.add_argument("--binary", default=None, help="the fpbridge binary (default: the release build)")
     parser.add_argument("--smoke", action="store_true", help="2 rounds: proves every command runs, measures nothing")
+    parser.add_argument("--only", default=None, metavar="TEXT",
+                        help="only the rows whose name contains TEXT (e.g. 'cold start', 'verify'): a quick before/after")
     arguments = parser.parse_args()
     rounds = 2 if arguments.smoke else arguments.rounds
     if rounds < 1:
@@ -235,6 +237,7 @@ def main():
     if not os.access(fpbridge, os.X_OK):
         raise SystemExit(f"bench: no fpbridge binary at {fpbridge}; build it first (bench/run.sh does)")
 
+    wanted = lambda row: arguments.only is None or arguments.only in row
     work = tempfile.mkdtemp(prefix="fpbridge-bench-")
     fprintd = Fprintd(work)
     try:
@@ -272,16 +275,17 @@ def main():
 
         # The service, warm: its libfprint context made and its reader kept open between requests.
         service_socket, service_device = os.path.join(work, "fpbridged.sock"), os.path.join(work, "vd-service.sock")
-        service = start_service(fpbridge, work, service_socket, service_device)
         senv = dict(os.environ, FPBRIDGE_SERVICE=service_socket, FPBRIDGE_STATE_DIR=os.path.join(work, "service-client-state"),
                     FPBRIDGE_READER="libfprint:virtual_device")
-        os.makedirs(senv["FPBRIDGE_STATE_DIR"], mode=0o700)
-        for command in [
-            Command("service passcode", [fpbridge, "passcode", "set", "--passcode-stdin"], senv, PASSCODE),
-            Command("service enroll", drive(five, [fpbridge, "enroll", "--finger", "right-index", "--passcode-stdin"],
-                                            device=service_device), senv, PASSCODE),
-        ]:
-            command.run()
+        if wanted("verify through fpbridged (warm)"):
+            service = start_service(fpbridge, work, service_socket, service_device)
+            os.makedirs(senv["FPBRIDGE_STATE_DIR"], mode=0o700)
+            for command in [
+                Command("service passcode", [fpbridge, "passcode", "set", "--passcode-stdin"], senv, PASSCODE),
+                Command("service enroll", drive(five, [fpbridge, "enroll", "--finger", "right-index", "--passcode-stdin"],
+                                                device=service_device), senv, PASSCODE),
+            ]:
+                command.run()
 
         enumerate_floor = lambda: Command("C enumerate", [floor("floor-enumerate")], env)
         rows = [
@@ -312,8 +316,14 @@ def main():
                                                  device=fprintd.socket, after="Verify started"), fenv)],
                 "the CLI's start-up and one request on the socket; the service's context and reader are warm"),
         ]
-        galleries, gallery_note = identification_rows(work, floor, fpbridge, arguments.smoke, rounds)
-        rows += galleries
+        gallery_note = ""
+        if arguments.only is None or "identify" in arguments.only or "prints" in arguments.only:
+            galleries, gallery_note = identification_rows(work, floor, fpbridge, arguments.smoke, rounds)
+            rows += galleries
+        if arguments.only is not None:
+            rows = [row for row in rows if arguments.only in row.name]
+            if not rows:
+                parser.error(f"--only {arguments.only!r} names no row")
         for round in range(rounds):
             for row in rows:
                 if row.rounds is not None and round >= row.rounds:
@@ -321,7 +331,8 @@ def main():
                 for command in row.commands:
                     command.run()
         print(table(rows, rounds))
-        print(gallery_note)
+        if gallery_note:
+            print(gallery_note)
         print("What bounds each row:")
         for row in rows:
             print(f"- {row.name}: {row.bound}")

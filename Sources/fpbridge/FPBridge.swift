@@ -2,6 +2,10 @@ import ArgumentParser
 import FPAuthentication
 
 /// The `fpbridge` command.
+///
+/// Every command here names itself (`commandName`): without it ArgumentParser derives the
+/// name at each start with `String(describing:)`, a scan of every protocol conformance in the
+/// binary per command, which cost about 2 ms of every start (BENCHMARKS.md).
 struct FPBridge: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "fpbridge",

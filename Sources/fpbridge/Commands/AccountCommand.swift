@@ -101,7 +101,7 @@ struct AccountCommand: AsyncParsableCommand {
     }
 
     struct Register: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Create an account (asks for its password twice).")
+        static let configuration = CommandConfiguration(commandName: "register", abstract: "Create an account (asks for its password twice).")
         @OptionGroup var options: GlobalOptions
         @OptionGroup var server: ServerOptions
 
@@ -121,6 +121,7 @@ struct AccountCommand: AsyncParsableCommand {
 
     struct Bind: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "bind",
             abstract: "Bind this device: the password, then a new fingerprint key registered with its attestation.")
         @OptionGroup var options: GlobalOptions
         @OptionGroup var server: ServerOptions
@@ -145,6 +146,7 @@ struct AccountCommand: AsyncParsableCommand {
 
     struct Login: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "login",
             abstract: "Log in with a finger: the server's challenge signed after a match. Prints the session token.")
         @OptionGroup var options: GlobalOptions
         @OptionGroup var server: ServerOptions
@@ -168,7 +170,7 @@ struct AccountCommand: AsyncParsableCommand {
     }
 
     struct Devices: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "List the account's bound devices.")
+        static let configuration = CommandConfiguration(commandName: "devices", abstract: "List the account's bound devices.")
         @OptionGroup var options: GlobalOptions
         @OptionGroup var server: ServerOptions
         @Option(help: "A session token (env FPBRIDGE_ACCOUNT_TOKEN); without one, the password is asked.")
@@ -185,7 +187,7 @@ struct AccountCommand: AsyncParsableCommand {
     }
 
     struct Unbind: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Unbind a device (needs the password).")
+        static let configuration = CommandConfiguration(commandName: "unbind", abstract: "Unbind a device (needs the password).")
         @OptionGroup var options: GlobalOptions
         @OptionGroup var server: ServerOptions
         @Option(help: "The device to unbind ('fpbridge account devices' lists them).")
@@ -205,6 +207,7 @@ struct AccountCommand: AsyncParsableCommand {
 
     struct Pay: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "pay",
             abstract: "Pay with a finger: the prompt shows amount and payee; the signature covers exactly this payment.")
         @OptionGroup var options: GlobalOptions
         @OptionGroup var server: ServerOptions
@@ -231,7 +234,7 @@ struct AccountCommand: AsyncParsableCommand {
     }
 
     struct Audit: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Show the account's audit log at the server, newest first.")
+        static let configuration = CommandConfiguration(commandName: "audit", abstract: "Show the account's audit log at the server, newest first.")
         @OptionGroup var options: GlobalOptions
         @OptionGroup var server: ServerOptions
         @Option(help: "A session token (env FPBRIDGE_ACCOUNT_TOKEN); without one, the password is asked.")

@@ -43,7 +43,7 @@ struct KeyCommand: AsyncParsableCommand {
     }
 
     struct Create: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Make a key for the user (needs a passcode; biometric keys need a print).")
+        static let configuration = CommandConfiguration(commandName: "create", abstract: "Make a key for the user (needs a passcode; biometric keys need a print).")
         @OptionGroup var options: GlobalOptions
         @Option(help: "The key's name: letters, digits, '.', '_' and '-'.")
         var label: String
@@ -60,7 +60,7 @@ struct KeyCommand: AsyncParsableCommand {
     }
 
     struct List: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "List the user's keys (public data only).")
+        static let configuration = CommandConfiguration(commandName: "list", abstract: "List the user's keys (public data only).")
         @OptionGroup var options: GlobalOptions
 
         func run() async throws {
@@ -80,7 +80,7 @@ struct KeyCommand: AsyncParsableCommand {
     }
 
     struct Delete: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Delete a key (a damaged key file too).")
+        static let configuration = CommandConfiguration(commandName: "delete", abstract: "Delete a key (a damaged key file too).")
         @OptionGroup var options: GlobalOptions
         @Option(help: "The key to delete.")
         var label: String
@@ -93,6 +93,7 @@ struct KeyCommand: AsyncParsableCommand {
 
     struct Sign: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "sign",
             abstract: "Sign data after the evaluation the key's access control demands (a scan, the passcode, or either).")
         @OptionGroup var options: GlobalOptions
         @Option(help: "The key to sign with.")
@@ -144,6 +145,7 @@ struct KeyCommand: AsyncParsableCommand {
 
     struct Attest: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "attest",
             abstract: "Show a key's attestation: the statement, the identity key's signature over its exact bytes, and that key.")
         @OptionGroup var options: GlobalOptions
         @Option(help: "The key whose attestation to show.")
@@ -163,7 +165,7 @@ struct KeyCommand: AsyncParsableCommand {
     }
 
     struct Identity: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Show the device identity public key, which signs every attestation.")
+        static let configuration = CommandConfiguration(commandName: "identity", abstract: "Show the device identity public key, which signs every attestation.")
         @OptionGroup var options: GlobalOptions
 
         func run() async throws {

@@ -13,6 +13,7 @@ struct PasscodeCommand: AsyncParsableCommand {
 
     struct Set: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "set",
             abstract: "Set the passcode. With --passcode-stdin: the current passcode first when one is set, then the new one, one per line.")
         @OptionGroup var options: GlobalOptions
         @Flag(help: "Read the passcode from standard input instead of a no-echo prompt.")
@@ -43,6 +44,7 @@ struct PasscodeCommand: AsyncParsableCommand {
 
     struct Change: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "change",
             abstract: "Change the passcode. With --passcode-stdin: the current passcode, then the new one, one per line.")
         @OptionGroup var options: GlobalOptions
         @Flag(help: "Read passcodes from standard input instead of no-echo prompts.")
@@ -66,6 +68,7 @@ struct PasscodeCommand: AsyncParsableCommand {
 
     struct Remove: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "remove",
             abstract: "Remove the passcode and, as on iOS, every print of the user. With --passcode-stdin: one line, the current passcode.")
         @OptionGroup var options: GlobalOptions
         @Flag(help: "Read the passcode from standard input instead of a no-echo prompt.")

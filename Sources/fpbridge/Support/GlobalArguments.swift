@@ -1,8 +1,9 @@
 /// Lets the global options stand before the subcommand (`fpbridge --json verify`),
 /// as scripts write them, by moving them after it, where swift-argument-parser reads them.
 enum GlobalArguments {
-    static let withValue: Set<String> = ["--reader", "--state-dir", "--user", "--service"]
-    static let flags: Set<String> = ["--json", "--verbose", "-v"]
+    // Arrays, not sets: a Set's metadata is built at start with a runtime conformance lookup.
+    static let withValue = ["--reader", "--state-dir", "--user", "--service"]
+    static let flags = ["--json", "--verbose", "-v"]
 
     static func normalize(_ arguments: [String]) -> [String] {
         var leading: [String] = []
