@@ -52,7 +52,8 @@ public final class USBTestbed: Sendable {
     }
 
     private func send(_ command: String, _ recording: String) async throws {
-        try commands.write(contentsOf: Data("\(command) \(SharedData.root!)/replays/\(recording)\n".utf8))
+        guard let shared = SharedData.root else { throw ServiceProcessError(message: "no ../shared/replays to plug in") }
+        try commands.write(contentsOf: Data("\(command) \(shared)/replays/\(recording)\n".utf8))
         let answer = try await firstLine(of: answers)
         guard answer == "ok" else { throw ServiceProcessError(message: "testbed \(command) \(recording): \(answer)") }
     }
