@@ -84,24 +84,22 @@ public struct Enrollment: Sendable {
             guard let enrolled else { throw AuthError(.readerFailure, "the reader ended the enrollment without a print") }
             return enrolled
         }
-        // Whole seconds, rounded up: the stream and a later list report the same instant (a
-        // fraction does not survive the file's ISO 8601 text exactly), and it is never earlier
-        // than the enrollment, which LockoutRules compares with the start of a lockout.
-        let enrolledAt = Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.up))
         let record = PrintRecord(user: environment.user, finger: finger, reader: identity,
-                                 enrolledAt: enrolledAt, storedOnDevice: enrolled.storedOnDevice, print: enrolled.data)
+                                 enrolledAt: Date(), storedOnDevice: enrolled.storedOnDevice, print: enrolled.data)
         // Checked again under the lock: two enrollments of one finger must not both succeed.
-        let saved = try store.withLock { () throws -> Bool in
-            if !replace, try store.print(user: environment.user, reader: identity, finger: finger) != nil { return false }
+        let saved = try store.withLock { () throws -> PrintRecord? in
+            if !replace, try store.print(user: environment.user, reader: identity, finger: finger) != nil { return nil }
             try store.save(record)
             try KeyRules.enrollmentChanged(user: environment.user, directory: environment.stateDirectory)
-            return true
+            // Reported as read back: the file keeps milliseconds, so the stream and a later list
+            // give the same instant.
+            return try store.print(user: environment.user, reader: identity, finger: finger) ?? record
         }
-        guard saved else {
+        guard let saved else {
             if record.storedOnDevice { try? await deleteFromSensor(record, reader: reader) }
             throw alreadyEnrolled(finger, identity)
         }
-        emit(.saved(record))
+        emit(.saved(saved))
     }
 
     private func alreadyEnrolled(_ finger: Finger, _ reader: ReaderIdentity) -> AuthError {

@@ -1,11 +1,16 @@
 import Foundation
 
-/// The JSON coders of the local API: dates as milliseconds since 1970, keys sorted.
+/// The JSON coders of the local API: dates as whole milliseconds since 1970, keys sorted.
 package enum WireCoding {
     package static func encoder() -> JSONEncoder {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        encoder.dateEncodingStrategy = .millisecondsSince1970
+        // Whole milliseconds: the state files keep milliseconds, and a date read back from
+        // their text is off by a fraction of a microsecond (1795409344376.9998).
+        encoder.dateEncodingStrategy = .custom { date, encoder in
+            var container = encoder.singleValueContainer()
+            try container.encode(Int64((date.timeIntervalSince1970 * 1000).rounded()))
+        }
         return encoder
     }
 
