@@ -1,5 +1,5 @@
 import FPCore
-import FPReaders
+@testable import FPReaders
 import Foundation
 import Testing
 import TestSupport
@@ -88,5 +88,13 @@ import TestSupport
         let identity = ReaderIdentity(driver: "virtual_device_storage", deviceID: "0")
         #expect(seen.contains { if case .present(let info) = $0 { info.identity == identity } else { false } }, "\(seen)")
         #expect(seen.last == .removed(identity), "no removal reported: \(seen)")
+        // Closed and pulled out, libfprint drops it, and so does the backend's table of devices
+        // (a long-running service must not keep every reader ever plugged in).
+        var tracked = true
+        for _ in 0..<40 where tracked {
+            try await Task.sleep(for: .milliseconds(50))
+            tracked = await LibfprintRuntime.tracks(identity)
+        }
+        #expect(!tracked, "the pulled-out reader's wrapper is still kept")
     }
 }

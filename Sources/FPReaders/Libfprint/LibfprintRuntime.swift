@@ -16,6 +16,20 @@ enum LibfprintRuntime {
         guard context == nil, let created = fp_context_new() else { return }
         fp_context_enumerate(created)
         context = GObjectRef(taking: UnsafeMutableRawPointer(created))
+        // libfprint drops a reader pulled out (once it is closed); so does the table below, or a
+        // service running for months would keep every reader ever plugged in alive.
+        _ = fpb_signal_connect(UnsafeMutableRawPointer(created), "device-removed",
+                               unsafeBitCast(forgetDevice, to: GCallback.self), nil)
+    }
+
+    /// Drops the wrapper of a device libfprint no longer lists; handles still holding it keep it.
+    static func forget(_ pointer: UnsafeMutableRawPointer) {
+        devices[pointer] = nil
+    }
+
+    /// Whether a wrapper of a reader with this identity is in the table (tests).
+    static func tracks(_ identity: ReaderIdentity) -> Bool {
+        devices.values.contains { $0.describe().identity == identity }
     }
 
     /// The context; nil only if libfprint could not create one.
@@ -39,5 +53,12 @@ enum LibfprintRuntime {
         let device = LoopDevice(GObjectRef(retaining: pointer))
         devices[pointer] = device
         return device
+    }
+}
+
+private let forgetDevice: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?, UnsafeMutableRawPointer?) -> Void = { _, device, _ in
+    GLibLoop.assumeIsolated { [device = UInt(bitPattern: device)] in
+        guard let pointer = UnsafeMutableRawPointer(bitPattern: device) else { return }
+        LibfprintRuntime.forget(pointer)
     }
 }

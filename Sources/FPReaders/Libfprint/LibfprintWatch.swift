@@ -46,7 +46,8 @@ private final class WatchBox {
         if let context = LibfprintRuntime.contextPointer {
             for handler in box.contextHandlers { g_signal_handler_disconnect(UnsafeMutableRawPointer(context), handler) }
         }
-        // The devices are kept alive by LibfprintRuntime, so their pointers are still valid.
+        // Each device left here is one libfprint still lists, and so holds: the handlers of
+        // devices it dropped went with them (``letGo(_:)``).
         for (device, handler) in box.deviceHandlers { g_signal_handler_disconnect(UnsafeMutableRawPointer(device), handler) }
         owned.release()
     }
@@ -68,6 +69,16 @@ private final class WatchBox {
         guard reportedGone.insert(device).inserted else { return }
         emit(.removed(LoopDevice.describe(device).identity))
     }
+
+    /// libfprint drops the device once this signal returns (and may free it, then reuse the
+    /// address): its handler goes now.
+    func letGo(_ device: DevicePointer) {
+        for entry in deviceHandlers where entry.device == device {
+            g_signal_handler_disconnect(UnsafeMutableRawPointer(device), entry.handler)
+        }
+        deviceHandlers.removeAll { $0.device == device }
+        reportedGone.remove(device)
+    }
 }
 
 private typealias ContextSignal = @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?, UnsafeMutableRawPointer?) -> Void
@@ -84,6 +95,7 @@ private let deviceRemoved: ContextSignal = { _, device, data in
     GLibLoop.assumeIsolated { [device = UInt(bitPattern: device), data = UInt(bitPattern: data)] in
         guard let box = WatchBox.from(data), let device = DevicePointer(bitPattern: device) else { return }
         box.gone(device)
+        box.letGo(device)
     }
 }
 
