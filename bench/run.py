@@ -215,6 +215,9 @@ def identification_rows(work, floor, fpbridge, smoke, rounds):
 
 
 FPBRIDGE_NO_MATCH = 1
+# The rows that need the warm service: it is started only when one of them runs.
+VERIFY_THROUGH_SERVICE = "verify through fpbridged (warm)"
+SIGN_THROUGH_SERVICE = "sign with a key through fpbridged (warm)"
 IDENTIFY_BOUNDS = {
     "first": "start-up, reading and checking every print file, one scan; libfprint stops at the first print",
     "last": "the same, then NBIS (bozorth3) against every print's 5 samples before the last one matches",
@@ -281,7 +284,7 @@ def main():
         service_socket, service_device = os.path.join(work, "fpbridged.sock"), os.path.join(work, "vd-service.sock")
         senv = dict(os.environ, FPBRIDGE_SERVICE=service_socket, FPBRIDGE_STATE_DIR=os.path.join(work, "service-client-state"),
                     FPBRIDGE_READER="libfprint:virtual_device")
-        if wanted("verify through fpbridged (warm)") or wanted("sign with a key through fpbridged (warm)"):
+        if any(wanted(name) for name in (VERIFY_THROUGH_SERVICE, SIGN_THROUGH_SERVICE)):
             service = start_service(fpbridge, work, service_socket, service_device)
             os.makedirs(senv["FPBRIDGE_STATE_DIR"], mode=0o700)
             for command in [
@@ -315,7 +318,7 @@ def main():
                  Command("fprintd-verify", drive(["p1"], ["fprintd-verify", "-f", "right-index-finger", user],
                                                  device=fprintd.socket, after="Verify started"), fenv)],
                 "open + one scan + match + close; fprintd's daemon is warm, its client is one process"),
-            Row("verify through fpbridged (warm)",
+            Row(VERIFY_THROUGH_SERVICE,
                 Command("fpbridge verify via fpbridged", drive(["p1"], [fpbridge, "verify", "--finger", "right-index"],
                                                                 device=service_device), senv),
                 [Command("fpbridge verify in-process", drive(["p1"], [fpbridge, "verify", "--finger", "right-index"]), env),
@@ -327,7 +330,7 @@ def main():
                 [Command("fpbridge verify", drive(["p1"], [fpbridge, "verify", "--finger", "right-index"]), env)],
                 "a verify, then the key's file read and decrypted and one ECDSA P-256 signature; "
                 "nothing outside fpbridge signs after a match, so the anchor is fpbridge's own verify"),
-            Row("sign with a key through fpbridged (warm)",
+            Row(SIGN_THROUGH_SERVICE,
                 Command("fpbridge key sign via fpbridged", drive(["p1"], sign, device=service_device), senv),
                 [Command("fpbridge key sign in-process", drive(["p1"], sign), env)],
                 "the CLI's start-up and one request; the service decrypts the key after the match and signs"),

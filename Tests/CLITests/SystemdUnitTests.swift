@@ -22,9 +22,10 @@ struct SystemdUnitTests {
     }
 
     @Test func theUnitParsesAndItsCommandLineIsOneTheServiceAccepts() throws {
-        let verified = Spawn.shell(["/usr/bin/systemd-analyze", "verify", try unit()])
+        let path = try unit()
+        let verified = Spawn.shell(["/usr/bin/systemd-analyze", "verify", path])
         #expect(verified.status == 0 && verified.output.isEmpty, "\(verified.output)")
-        let text = try String(contentsOfFile: try unit(), encoding: .utf8)
+        let text = try String(contentsOfFile: path, encoding: .utf8)
         let command = try #require(text.split(separator: "\n").first { $0.hasPrefix("ExecStart=") })
         let options = command.split(separator: " ").filter { $0.hasPrefix("--") }
         let help = Spawn.shell([ServiceProcess.executable, "--help"]).output
