@@ -14,7 +14,14 @@ trap 'bash scripts/postgres.sh stop "$pg_dir/cluster"; rm -rf "$pg_dir"' EXIT
 FPBRIDGE_TEST_POSTGRES=$(bash scripts/postgres.sh start "$pg_dir/cluster")
 export FPBRIDGE_TEST_POSTGRES
 
-swift test --skip-build --no-parallel
+# The whole log scrolls past; a failure is repeated at the end, where a reader of the tail sees it.
+test_log="$pg_dir/swift-test.log"
+if ! swift test --skip-build --no-parallel 2>&1 | tee "$test_log"; then
+  echo "=== swift test failed; the failures, repeated from above ==="
+  grep -E -A4 "recorded an issue|error: |Fatal error|Crash|caught signal" "$test_log" | grep -v "^◇\|passed after" | head -100
+  grep "✘" "$test_log" | grep -v "recorded an issue" | tail -20
+  exit 1
+fi
 
 # Hostile input against the real fpbridged over its socket: every answer 2xx/4xx in the
 # documented shape (api/fpbridged.openapi.yaml), slow and vanished clients, 100 at once.

@@ -1,3 +1,4 @@
+import FPCore
 import Foundation
 
 /// Where fpbridge keeps its state: `--state-dir`, else `FPBRIDGE_STATE_DIR`,
@@ -12,7 +13,7 @@ public struct StateDirectory: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Picks the directory by the rule above.
-    public static func resolve(explicit: String?, environment: [String: String] = ProcessInfo.processInfo.environment) -> StateDirectory {
+    public static func resolve(explicit: String?, environment: [String: String] = ProcessEnvironment.values("FPBRIDGE_STATE_DIR", "XDG_STATE_HOME", "HOME")) -> StateDirectory {
         if let explicit, !explicit.isEmpty { return StateDirectory(path: explicit) }
         if let fromEnvironment = environment["FPBRIDGE_STATE_DIR"], !fromEnvironment.isEmpty {
             return StateDirectory(path: fromEnvironment)

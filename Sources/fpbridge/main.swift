@@ -1,6 +1,7 @@
 import ArgumentParser
 internal import CProcessSecurity
 import FPAuthentication
+import FPCore
 import Foundation
 import Logging
 
@@ -16,7 +17,7 @@ if fpb_forbid_core_dumps() != 0 {
 let arguments = GlobalArguments.normalize(Array(CommandLine.arguments.dropFirst()))
 let console = Console(json: arguments.contains("--json"))
 let verbose = arguments.contains("--verbose") || arguments.contains("-v")
-    || ProcessInfo.processInfo.environment["FPBRIDGE_LOG"] == "debug"
+    || ProcessEnvironment.value("FPBRIDGE_LOG") == "debug"
 LoggingSystem.bootstrap { label in
     var handler = StreamLogHandler.standardError(label: label)
     handler.logLevel = verbose ? .debug : .warning

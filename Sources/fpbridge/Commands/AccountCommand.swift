@@ -1,5 +1,6 @@
 import ArgumentParser
 import FPAuthentication
+import FPCore
 import FPLocalAPI
 import FPTerminal
 import FingerprintLogin
@@ -31,7 +32,7 @@ struct AccountCommand: AsyncParsableCommand {
         var passwordStdin = false
 
         func client(_ options: GlobalOptions) throws -> FingerprintLogin {
-            let text = server ?? ProcessInfo.processInfo.environment["FPBRIDGE_ACCOUNT_SERVER"].flatMap { $0.isEmpty ? nil : $0 }
+            let text = server ?? ProcessEnvironment.value("FPBRIDGE_ACCOUNT_SERVER")
             guard let text, let url = URL(string: text), ["http", "https"].contains(url.scheme ?? ""), url.host != nil else {
                 throw AuthError(.invalidInput, "give the server as --server https://HOST[:PORT] (or FPBRIDGE_ACCOUNT_SERVER)")
             }
@@ -50,7 +51,7 @@ struct AccountCommand: AsyncParsableCommand {
 
         /// A session: --token, FPBRIDGE_ACCOUNT_TOKEN, or a password login.
         func session(_ token: String?, _ options: GlobalOptions, _ client: FingerprintLogin) async throws -> String {
-            if let token = token ?? ProcessInfo.processInfo.environment["FPBRIDGE_ACCOUNT_TOKEN"].flatMap({ $0.isEmpty ? nil : $0 }) {
+            if let token = token ?? ProcessEnvironment.value("FPBRIDGE_ACCOUNT_TOKEN") {
                 return token
             }
             return try await AccountCommand.run {

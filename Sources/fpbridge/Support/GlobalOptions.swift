@@ -1,5 +1,6 @@
 import ArgumentParser
 import FPAuthentication
+import FPCore
 import FPLocalAPI
 import FPReaders
 import FPStore
@@ -38,24 +39,23 @@ struct GlobalOptions: ParsableArguments {
     var userName: String {
         if let user { return user }
         if let entry = getpwuid(geteuid()), let name = entry.pointee.pw_name { return String(cString: name) }
-        return ProcessInfo.processInfo.environment["USER"] ?? "user"
+        return ProcessEnvironment.value("USER") ?? "user"
     }
 
     func selection() throws(AuthError) -> ReaderSelection {
-        let text = reader ?? ProcessInfo.processInfo.environment["FPBRIDGE_READER"].flatMap { $0.isEmpty ? nil : $0 } ?? "auto"
+        let text = reader ?? ProcessEnvironment.value("FPBRIDGE_READER") ?? "auto"
         do { return try ReaderSelection(parsing: text) } catch { throw AuthError(error) }
     }
 
     /// The service's socket to use, or nil to host the engine in this process.
     func serviceSocket() throws(AuthError) -> String? {
-        let environment = ProcessInfo.processInfo.environment
-        let choice = service ?? environment["FPBRIDGE_SERVICE"].flatMap { $0.isEmpty ? nil : $0 } ?? "auto"
+        let choice = service ?? ProcessEnvironment.value("FPBRIDGE_SERVICE") ?? "auto"
         switch choice {
         case "off": return nil
         case "auto":
             // A state directory or a fake reader chosen here is a development set-up: the
             // system service would refuse both, so the engine runs in this process.
-            let testSettings = stateDir != nil || environment["FPBRIDGE_STATE_DIR"].map { !$0.isEmpty } == true
+            let testSettings = stateDir != nil || ProcessEnvironment.value("FPBRIDGE_STATE_DIR") != nil
                 || ((try? selection()).map { if case .fake = $0 { true } else { false } } ?? false)
             var info = stat()
             guard !testSettings, lstat(LocalAPI.systemSocket, &info) == 0, info.st_mode & S_IFMT == S_IFSOCK else { return nil }

@@ -1,4 +1,5 @@
 import FPAuthentication
+import FPCore
 import FPLocalAPI
 import FPServiceClient
 import FPTerminal
@@ -25,9 +26,8 @@ enum ServiceSession {
     }
 
     private static func fields(_ options: GlobalOptions) -> (String?, String?, String?) {
-        let environment = ProcessInfo.processInfo.environment
-        let reader = options.reader ?? environment["FPBRIDGE_READER"].flatMap { $0.isEmpty ? nil : $0 }
-        let explicitState = options.stateDir ?? environment["FPBRIDGE_STATE_DIR"].flatMap { $0.isEmpty ? nil : $0 }
+        let reader = options.reader ?? ProcessEnvironment.value("FPBRIDGE_READER")
+        let explicitState = options.stateDir ?? ProcessEnvironment.value("FPBRIDGE_STATE_DIR")
         let stateDirectory = explicitState.map { path in
             path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
         }
