@@ -54,6 +54,7 @@ import TestSupport
 
     @Test(arguments: Storage.allCases)
     func passwordsAndSessions(storage: Storage) async throws {
+        try await Harness.clearOfMinuteBoundary()
         let harness = try await Harness.start(storage, arguments: ["--password-logins-per-account", "4"])
         let wrong = try await harness.server.request("POST", "/v1/sessions", json: PasswordRequest(username: "alice", password: "wrong password"))
         let unknown = try await harness.server.request("POST", "/v1/sessions", json: PasswordRequest(username: "nobody", password: "wrong password"))
@@ -81,6 +82,7 @@ import TestSupport
 
     @Test(arguments: Storage.allCases)
     func registrationsAreRateLimitedPerAddress(storage: Storage) async throws {
+        try await Harness.clearOfMinuteBoundary()
         let harness = try await Harness.start(storage, arguments: ["--password-logins-per-address", "2"])
         #expect(try await harness.server.request("POST", "/v1/accounts", json: PasswordRequest(username: "bob", password: Harness.password)).status == 201)
         let limited = try await harness.server.request("POST", "/v1/accounts", json: PasswordRequest(username: "carol", password: Harness.password))
@@ -89,6 +91,7 @@ import TestSupport
 
     @Test(arguments: Storage.allCases)
     func challengesAreRateLimitedPerCredential(storage: Storage) async throws {
+        try await Harness.clearOfMinuteBoundary()
         let harness = try await Harness.start(storage, arguments: ["--challenges-per-credential", "3"])
         for _ in 0..<3 { #expect(try await harness.challenge().status == 201) }
         let limited = try await harness.challenge()

@@ -93,8 +93,9 @@ struct HotPlugTests {
         try await VirtualReaderDriver.send(socket, Array(repeating: "SCAN p1", count: 5))
         #expect(try await enrolled.status == 0)
 
+        // The scan waits for a finger as long as it takes: time enough for a slow client to reach it.
         async let scanning = run(service, ["auth"])
-        try await Task.sleep(for: .milliseconds(800))
+        try await Task.sleep(for: .seconds(2))
         let pulled = Date()
         try await VirtualReaderDriver.send(socket, ["UNPLUG "])
         let ended = try await scanning

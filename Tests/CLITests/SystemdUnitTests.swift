@@ -13,10 +13,14 @@ struct SystemdUnitTests {
         .deletingLastPathComponent().deletingLastPathComponent().path
 
     /// The unit with ExecStart pointing at the fpbridged under test, as `make install` rewrites it.
+    /// The path is a link in the temporary directory: a checkout path with a space or a `%`
+    /// would need quoting in ExecStart, which is not what is under test.
     func unit() throws -> String {
         let text = try String(contentsOfFile: Self.root + "/systemd/fpbridged.service", encoding: .utf8)
+        let executable = directory.file("fpbridged")
+        try FileManager.default.createSymbolicLink(atPath: executable, withDestinationPath: ServiceProcess.executable)
         let path = directory.file("fpbridged.service")
-        try text.replacingOccurrences(of: "/usr/local/bin/fpbridged", with: ServiceProcess.executable)
+        try text.replacingOccurrences(of: "/usr/local/bin/fpbridged", with: executable)
             .write(toFile: path, atomically: true, encoding: .utf8)
         return path
     }
@@ -24,7 +28,9 @@ struct SystemdUnitTests {
     @Test func theUnitParsesAndItsCommandLineIsOneTheServiceAccepts() throws {
         let path = try unit()
         let verified = Spawn.shell(["/usr/bin/systemd-analyze", "verify", path])
-        #expect(verified.status == 0 && verified.output.isEmpty, "\(verified.output)")
+        // What systemd says of other units on the machine (the targets this one names) is not ours.
+        let aboutThisUnit = verified.output.split(separator: "\n").filter { $0.contains("fpbridged") }
+        #expect(verified.status == 0 && aboutThisUnit.isEmpty, "\(verified.output)")
         let text = try String(contentsOfFile: path, encoding: .utf8)
         let command = try #require(text.split(separator: "\n").first { $0.hasPrefix("ExecStart=") })
         let options = command.split(separator: " ").filter { $0.hasPrefix("--") }
