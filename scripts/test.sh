@@ -18,7 +18,7 @@ export FPBRIDGE_TEST_POSTGRES
 test_log="$pg_dir/swift-test.log"
 if ! swift test --skip-build --no-parallel 2>&1 | tee "$test_log"; then
   echo "=== swift test failed; the failures, repeated from above ==="
-  grep -E -A4 "recorded an issue|error: |Fatal error|[Cc]rash|caught signal" "$test_log" | grep -v "^◇\|passed after" | head -100
+  grep -E -A4 "recorded an issue|error: |Fatal error|crashed|caught signal" "$test_log" | grep -v "^◇\|passed after" | head -100
   grep "✘" "$test_log" | grep -v "recorded an issue" | tail -20
   exit 1
 fi
