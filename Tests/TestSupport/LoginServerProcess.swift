@@ -94,7 +94,9 @@ public enum TestPostgres {
 
     private static let base: Result<String, ServiceProcessError> = {
         if let url = ProcessInfo.processInfo.environment["FPBRIDGE_TEST_POSTGRES"], !url.isEmpty { return .success(url) }
-        let directory = NSTemporaryDirectory() + "fpbridge-test-postgres-\(getpid())"
+        // Under /tmp whatever TMPDIR says: the server's socket path must fit in 107 bytes, and the
+        // postgres user must reach it (a TMPDIR under /root it could not).
+        let directory = "/tmp/fpbridge-test-postgres-\(getpid())"
         // Stopped and removed by the script once this process is gone.
         let result = Spawn.shell(["bash", root + "/scripts/postgres.sh", "start", directory, "\(getpid())"])
         guard result.status == 0 else { return .failure(ServiceProcessError(message: "cannot start PostgreSQL: \(result.output)")) }
