@@ -42,8 +42,14 @@ struct GlobalOptions: ParsableArguments {
         return ProcessEnvironment.value("USER") ?? "user"
     }
 
+    /// The reader named by `--reader` or `FPBRIDGE_READER`; nil when neither names one.
+    var chosenReader: String? { reader ?? ProcessEnvironment.value("FPBRIDGE_READER") }
+
+    /// The state directory named by `--state-dir` or `FPBRIDGE_STATE_DIR`; nil when neither names one.
+    var chosenStateDirectory: String? { stateDir ?? ProcessEnvironment.value("FPBRIDGE_STATE_DIR") }
+
     func selection() throws(AuthError) -> ReaderSelection {
-        let text = reader ?? ProcessEnvironment.value("FPBRIDGE_READER") ?? "auto"
+        let text = chosenReader ?? "auto"
         do { return try ReaderSelection(parsing: text) } catch { throw AuthError(error) }
     }
 
@@ -55,7 +61,7 @@ struct GlobalOptions: ParsableArguments {
         case "auto":
             // A state directory or a fake reader chosen here is a development set-up: the
             // system service would refuse both, so the engine runs in this process.
-            let testSettings = stateDir != nil || ProcessEnvironment.value("FPBRIDGE_STATE_DIR") != nil
+            let testSettings = chosenStateDirectory != nil
                 || ((try? selection()).map { if case .fake = $0 { true } else { false } } ?? false)
             var info = stat()
             guard !testSettings, lstat(LocalAPI.systemSocket, &info) == 0, info.st_mode & S_IFMT == S_IFSOCK else { return nil }

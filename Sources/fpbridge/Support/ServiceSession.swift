@@ -1,5 +1,4 @@
 import FPAuthentication
-import FPCore
 import FPLocalAPI
 import FPServiceClient
 import FPTerminal
@@ -26,9 +25,8 @@ enum ServiceSession {
     }
 
     private static func fields(_ options: GlobalOptions) -> (String?, String?, String?) {
-        let reader = options.reader ?? ProcessEnvironment.value("FPBRIDGE_READER")
-        let explicitState = options.stateDir ?? ProcessEnvironment.value("FPBRIDGE_STATE_DIR")
-        let stateDirectory = explicitState.map { path in
+        let reader = options.chosenReader
+        let stateDirectory = options.chosenStateDirectory.map { path in
             path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
         }
         // A fake script named by a relative path is read by the service: make it absolute.
