@@ -66,8 +66,10 @@ final class Bench: Sendable {
 
     /// Runs `fpbridge --json ARGS` as `user`, playing `touches` on the reader.
     /// `script` replaces the touches on the fake reader.
+    /// `onStderr` sees the command's stderr as it grows (its prompts).
     func run(_ arguments: [String], user: String = "alice", touches: [Touch] = [], input: String = "",
-             socket: String? = nil, script: String? = nil) async throws -> CommandResult {
+             socket: String? = nil, script: String? = nil,
+             onStderr: (@Sendable (String) -> Void)? = nil) async throws -> CommandResult {
         let base = ["--json", "--state-dir", state, "--user", user]
         if backend.isFake {
             let path = directory.file("script-\(UUID().uuidString.prefix(8)).txt")
@@ -79,11 +81,24 @@ final class Bench: Sendable {
             }.joined(separator: "\n")
             try script.write(toFile: path, atomically: true, encoding: .utf8)
             return try await Fpbridge.run(base + ["--reader", "fake:" + path] + arguments, environment: serviceEnvironment,
-                                          input: input)
+                                          input: input, onStderr: onStderr)
         } else {
             let socket = socket ?? self.socket
-            async let result = Fpbridge.run(base + ["--reader", "libfprint:virtual_device"] + arguments,
-                                            environment: virtualDeviceEnvironment(socket: socket), input: input)
+            // The service keeps its reader open a few seconds after an operation and closes it
+            // then; a touch sent while it closes is dropped by virtual_device. So touches wait
+            // for the command's prompt, which comes once the service scans for it.
+            let prompts = backend.throughService && !touches.isEmpty ? PromptSignal("your finger") : nil
+            let watchPrompt = prompts?.watcher()
+            let environment = virtualDeviceEnvironment(socket: socket)
+            let command = Task {
+                defer { prompts?.finish() }
+                return try await Fpbridge.run(base + ["--reader", "libfprint:virtual_device"] + arguments,
+                                              environment: environment, input: input, onStderr: { text in
+                    watchPrompt?(text)
+                    onStderr?(text)
+                })
+            }
+            if let prompts, await !prompts.next(within: 30) { return try await command.value }
             for touch in touches {
                 switch touch {
                 case .finger(let id):
@@ -96,7 +111,7 @@ final class Bench: Sendable {
                     try await Task.sleep(for: .milliseconds(500))
                 }
             }
-            return try await result
+            return try await command.value
         }
     }
 

@@ -119,14 +119,17 @@ import TestSupport
         try await bench.enroll()
         let results: [CommandResult]
         if backend == .virtualDeviceThroughService {
-            // Two clients of one service, which serves them one after the other on its one reader.
-            // virtual_device loses a scan queued during another operation, so each touch comes
-            // once the previous client has its answer.
+            // Two clients of one service, which serves them one after the other on its one reader
+            // and prompts only the client it scans for. Each touch comes once a client shows the
+            // prompt: virtual_device drops a scan queued while the reader is being opened or closed.
+            let prompts = PromptSignal("your finger")
             results = try await withThrowingTaskGroup(of: CommandResult.self) { group in
-                group.addTask { try await bench.run(["verify"]) }
-                group.addTask { try await bench.run(["verify"]) }
+                group.addTask { try await bench.run(["verify"], onStderr: prompts.watcher()) }
+                group.addTask { try await bench.run(["verify"], onStderr: prompts.watcher()) }
                 var answers: [CommandResult] = []
                 for touch in ["x1", "x2"] {
+                    let prompted = await prompts.next(within: 20)
+                    #expect(prompted, "no client asked for touch \(touch) within 20 s: \(bench.service?.output ?? "")")
                     try await VirtualReaderDriver.send(bench.socket, ["SCAN \(touch)"])
                     if let answer = try await group.next() { answers.append(answer) }
                 }
@@ -139,7 +142,7 @@ import TestSupport
             async let second = bench.run(["verify"], touches: [.finger("x2")], socket: other)
             results = try await [first, second]
         }
-        #expect(results.allSatisfy { $0.errorCode == -1 }, "\(results.map(\.stdout))")
+        #expect(results.allSatisfy { $0.errorCode == -1 }, "\(results.map(\.stdout)) \(bench.service?.output ?? "")")
         #expect(try await bench.failures() == 2)
     }
 

@@ -8,7 +8,11 @@ import TestSupport
 @Suite struct ServiceKeyringTests {
     @Test func anAppBindsLogsInAndPaysThroughTheService() async throws {
         let reader = TemporaryDirectory.socketPath()
-        let service = try await ServiceProcess(environment: ["FP_VIRTUAL_DEVICE": reader, "FP_DRIVERS_WHITELIST": "virtual_device"])
+        // The reader stays open between operations: a finger played while the service closed
+        // an idle reader would be dropped by virtual_device, and this test plays each finger
+        // as soon as the reader listens.
+        let service = try await ServiceProcess(environment: ["FP_VIRTUAL_DEVICE": reader, "FP_DRIVERS_WHITELIST": "virtual_device"],
+                                               arguments: ["--reader-idle-seconds", "60"])
         let server = try await LoginServerProcess()
         // The caller's own user, prints and passcode in the service's state (set up with the CLI, as a user would).
         let cli = ["--json", "--reader", "libfprint:virtual_device"]

@@ -35,12 +35,40 @@ enum ReaderBench: String, CaseIterable, Sendable, CustomStringConvertible {
             defer { LAContext.fpbridgeDefaults.readerInstance = nil }
             return try await body()
         case .virtualDevice:
-            async let played: [String] = fingers.isEmpty ? [] : VirtualReaderDriver.send(InProcessLibfprint.deviceSocket,
-                                                                                            fingers.map { "SCAN \($0)" })
-            let result = try await body()
-            _ = try await played
+            let scans = PromptSignal("")
+            guard let reader = try await LAContext.fpbridgeDefaults.reader.reader() as? any PrintMatching else {
+                throw VirtualReaderDriver.DriverError(message: "virtual_device cannot match prints")
+            }
+            LAContext.fpbridgeDefaults.readerInstance = ScanSignallingReader(reader, scans: scans)
+            defer { LAContext.fpbridgeDefaults.readerInstance = nil }
+            let played = Task {
+                for finger in fingers {
+                    // A scan that never starts (the evaluation ended sooner) takes no finger.
+                    guard await scans.next(within: 30) else { return }
+                    try await VirtualReaderDriver.send(InProcessLibfprint.deviceSocket, ["SCAN \(finger)"])
+                }
+            }
+            let result: T
+            do {
+                result = try await body()
+            } catch {
+                scans.finish()
+                try? await played.value
+                throw error
+            }
+            scans.finish()
+            try await played.value
             return result
         }
+    }
+
+    /// Plays the fingers as soon as the reader listens, for a reader the test opens itself.
+    func touchingOwnReader<T: Sendable>(_ fingers: [String], _ body: @Sendable () async throws -> T) async throws -> T {
+        async let played: [String] = fingers.isEmpty || self == .fake ? [] : VirtualReaderDriver.send(
+            InProcessLibfprint.deviceSocket, fingers.map { "SCAN \($0)" })
+        let result = try await body()
+        _ = try await played
+        return result
     }
 
     /// Sets alice's passcode and enrolls one finger, as the Settings app does on iOS
@@ -48,7 +76,7 @@ enum ReaderBench: String, CaseIterable, Sendable, CustomStringConvertible {
     func enroll(_ finger: Finger, as id: String, setPasscode: Bool = true) async throws {
         let settings = LAContext.fpbridgeDefaults
         let stages = 5
-        try await touching(Array(repeating: id, count: stages)) {
+        try await touchingOwnReader(Array(repeating: id, count: stages)) {
             let reader: any FingerprintReader
             if self == .fake {
                 let script = try FakeScript.parse((["set stages \(stages)"] + Array(repeating: "scan \(id)", count: stages)).joined(separator: "\n"))

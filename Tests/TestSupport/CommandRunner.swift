@@ -62,9 +62,11 @@ public enum Fpbridge {
     /// Runs `fpbridge ARGS`, feeding `input` on stdin; kills it after `timeout` seconds.
     /// `launcher`, when given, runs first with `fpbridge ARGS` after it (e.g. the replay script).
     /// `standardInput`, when given, replaces `input`: the caller writes to it and closes it (or never does).
+    /// `onStderr`, when given, sees stderr as it grows (all of it so far, each time more arrives).
     public static func run(_ arguments: [String], environment: [String: String] = [:], input: String = "",
                            timeout: TimeInterval = 60, launcher: [String] = [], standardInput: Pipe? = nil,
-                           onStart: (@Sendable (Int32) -> Void)? = nil) async throws -> CommandResult {
+                           onStart: (@Sendable (Int32) -> Void)? = nil,
+                           onStderr: (@Sendable (String) -> Void)? = nil) async throws -> CommandResult {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: launcher.first ?? executable)
         process.arguments = launcher.isEmpty ? arguments : Array(launcher.dropFirst()) + [executable] + arguments
@@ -81,13 +83,27 @@ public enum Fpbridge {
         }
         let killer = killer(process.processIdentifier, after: timeout)
         async let out = blocking { stdout.fileHandleForReading.readDataToEndOfFile() }
-        async let err = blocking { stderr.fileHandleForReading.readDataToEndOfFile() }
+        async let err = blocking { readToEnd(stderr.fileHandleForReading, onStderr) }
         let (outData, errData) = try await (out, err)
         try await blocking { process.waitUntilExit() }
         killer.cancel()
         return CommandResult(status: process.terminationStatus,
                              stdout: String(decoding: outData, as: UTF8.self),
                              stderr: String(decoding: errData, as: UTF8.self))
+    }
+}
+
+extension Fpbridge {
+    /// Reads to end of file, showing `watcher` everything read so far after each chunk.
+    static func readToEnd(_ handle: FileHandle, _ watcher: (@Sendable (String) -> Void)?) -> Data {
+        guard let watcher else { return handle.readDataToEndOfFile() }
+        var all = Data()
+        while true {
+            let chunk = handle.availableData
+            if chunk.isEmpty { return all }
+            all += chunk
+            watcher(String(decoding: all, as: UTF8.self))
+        }
     }
 }
 

@@ -112,6 +112,7 @@ public enum VirtualReaderDriver {
 
     public struct DriverError: Error, CustomStringConvertible {
         public let message: String
+        public init(message: String) { self.message = message }
         public var description: String { message }
     }
 }
