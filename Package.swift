@@ -156,7 +156,8 @@ let package = Package(
         .testTarget(name: "FingerprintLoginTests", dependencies: ["FingerprintLogin", "TestSupport"]),
         .testTarget(
             name: "AccountServerTests",
-            dependencies: ["TestSupport", "FPAccountAPI", "FPAccountLoad", "FPKeyFormats", .product(name: "Crypto", package: "swift-crypto")]
+            dependencies: ["TestSupport", "FPAccountAPI", "FPAccountLoad", "FPAccountServer", "FPKeyFormats",
+                           .product(name: "Crypto", package: "swift-crypto")]
         ),
         .testTarget(name: "FuzzCorpusTests", dependencies: ["FPFuzzing", "TestSupport"]),
     ],

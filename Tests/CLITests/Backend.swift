@@ -85,8 +85,9 @@ final class Bench: Sendable {
         } else {
             let socket = socket ?? self.socket
             // The service keeps its reader open a few seconds after an operation and closes it
-            // then; a touch sent while it closes is dropped by virtual_device. So touches wait
-            // for the command's prompt, which comes once the service scans for it.
+            // then; a touch sent while it closes is dropped by virtual_device, and so is one sent
+            // as a scan ends. So each touch waits for its prompt (one per scan), which comes once
+            // the service scans for it; an enrollment prompts once for all its touches.
             let prompts = backend.throughService && !touches.isEmpty ? PromptSignal("your finger") : nil
             let watchPrompt = prompts?.watcher()
             let environment = virtualDeviceEnvironment(socket: socket)
@@ -98,8 +99,12 @@ final class Bench: Sendable {
                     onStderr?(text)
                 })
             }
-            if let prompts, await !prompts.next(within: 30) { return try await command.value }
-            for touch in touches {
+            let promptPerTouch = arguments.first != "enroll"
+            for (index, touch) in touches.enumerated() {
+                if let prompts, index == 0 || promptPerTouch {
+                    // No prompt: the command ended without scanning again; the touch would stay unused.
+                    guard await prompts.next(within: 30) else { break }
+                }
                 switch touch {
                 case .finger(let id):
                     try await VirtualReaderDriver.send(socket, ["SCAN \(id)"])

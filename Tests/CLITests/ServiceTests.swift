@@ -132,7 +132,7 @@ private let asNobody = ["/usr/bin/setpriv", "--reuid=nobody", "--regid=nogroup",
         // The reader is free again at once.
         let start = Date()
         #expect(try await run(service, ["auth"], reader: fake("scan a")).status == 0)
-        #expect(Date().timeIntervalSince(start) < 5)
+        #expect(Date().timeIntervalSince(start) < 20, "a busy reader would keep it waiting the 30 s scan timeout")
     }
 
     @Test func oneOperationPerReaderTheNextWaitsOrIsToldBusy() async throws {

@@ -25,7 +25,7 @@ import TestSupport
         try await logind.prepareForSleep(true)
         let ended = try await running
         #expect(ended.errorCode == -4 && ended.status == 1, "\(ended.stdout)")
-        #expect(Date().timeIntervalSince(start) < 3)
+        #expect(Date().timeIntervalSince(start) < 20, "ended by the sleep, not by the touch 30 s later")
         try await Task.sleep(for: .milliseconds(300))
         #expect(try await !logind.inhibitors().contains("fpbridged"), "the inhibitor is dropped once readers are closed")
         // Refused before any reader is opened: virtual_device is not even listening.

@@ -24,6 +24,10 @@ import TestSupport
     }
 
     @Test func droppingAnotherHandleNeverClosesAReaderInUse() async throws {
+        try await InProcessLibfprint.withDevice { try await droppingAnotherHandle() }
+    }
+
+    func droppingAnotherHandle() async throws {
         let (reader, print) = try await openedReader()
         do {
             // A second look at the readers (as `status` or a watcher takes), opened and dropped.
@@ -42,6 +46,10 @@ import TestSupport
     /// sometimes aborted (`fp_device_cancel_in_idle_cb: assertion failed`); dense timing after
     /// an idea of the parallel readers branch.
     @Test func cancellationsAroundCompletionNeverRaceLibfprint() async throws {
+        try await InProcessLibfprint.withDevice { try await cancellationsAroundCompletion() }
+    }
+
+    func cancellationsAroundCompletion() async throws {
         let (reader, print) = try await openedReader()
         let criticalsBefore = LibfprintLogging.criticals.load(ordering: .relaxed)
         var outcomes: [String: Int] = [:]

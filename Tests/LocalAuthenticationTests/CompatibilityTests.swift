@@ -10,6 +10,10 @@ import TestSupport
 @Suite(.serialized) struct CompatibilityTests {
     @Test(arguments: ReaderBench.allCases)
     func seedFlowFromNoReaderToRecoveredLockout(_ bench: ReaderBench) async throws {
+        try await bench.exclusively { try await seedFlow(bench) }
+    }
+
+    func seedFlow(_ bench: ReaderBench) async throws {
         let directory = TemporaryDirectory()
         try bench.configure(directory)
 
@@ -71,6 +75,10 @@ import TestSupport
 
     @Test(arguments: ReaderBench.allCases)
     func buttonsCancellationAndContextRules(_ bench: ReaderBench) async throws {
+        try await bench.exclusively { try await buttonsAndRules(bench) }
+    }
+
+    func buttonsAndRules(_ bench: ReaderBench) async throws {
         let directory = TemporaryDirectory()
         try bench.configure(directory)
         try await bench.enroll(.rightIndex, as: "alice-1")

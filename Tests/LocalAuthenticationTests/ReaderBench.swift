@@ -25,6 +25,11 @@ enum ReaderBench: String, CaseIterable, Sendable, CustomStringConvertible {
             configuration: configuration, prompt: ListedPasscodes([]), terminalInterface: false)
     }
 
+    /// Runs a test as the only user of the in-process `virtual_device` (the fake reader is per test).
+    func exclusively(_ body: () async throws -> Void) async throws {
+        if self == .fake { try await body() } else { try await InProcessLibfprint.withDevice(body) }
+    }
+
     /// Runs `body` while the given fingers touch the reader, in order (each one
     /// consumed by one scan). A context made inside `body` sees them.
     func touching<T: Sendable>(_ fingers: [String], _ body: @Sendable () async throws -> T) async throws -> T {

@@ -20,16 +20,16 @@ public final class PromptSignal: Sendable {
     /// No more prompts will come (the commands ended): a waiting ``next(within:)`` returns false.
     public func finish() { continuation.finish() }
 
-    /// The `onStderr` watcher for one command: signals the first time its stderr holds the marker.
+    /// The `onStderr` watcher for one command: signals each prompt that appears in its stderr.
     public func watcher() -> @Sendable (String) -> Void {
-        let seen = Mutex(false)
+        let seen = Mutex(0)
         return { [marker, continuation] text in
-            guard text.contains(marker) else { return }
-            let first = seen.withLock { seen in
-                defer { seen = true }
-                return !seen
+            let count = text.components(separatedBy: marker).count - 1
+            let new = seen.withLock { seen in
+                defer { seen = max(seen, count) }
+                return max(0, count - seen)
             }
-            if first { continuation.yield() }
+            for _ in 0..<new { continuation.yield() }
         }
     }
 

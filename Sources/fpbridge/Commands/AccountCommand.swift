@@ -191,7 +191,7 @@ struct AccountCommand: AsyncParsableCommand {
         static let configuration = CommandConfiguration(commandName: "unbind", abstract: "Unbind a device (needs the password).")
         @OptionGroup var options: GlobalOptions
         @OptionGroup var server: ServerOptions
-        @Option(help: "The device to unbind ('fpbridge account devices' lists them).")
+        @Option(help: "The device to unbind ('fpbridge account devices' lists them; write --device-id=ID for an id that starts with '-').")
         var deviceId: String
 
         func run() async throws {
