@@ -55,6 +55,10 @@ final class Bench: Sendable {
 
     var state: String { directory.file("state") }
 
+    /// What the CLI prints when a scan on `virtual_device` (a swipe sensor) waits for a finger;
+    /// not the retry hints ("Center your finger…").
+    static let scanPrompt = "Swipe your finger across the reader"
+
     /// What makes libfprint show `virtual_device` on `socket` (default: this bench's) and nothing else.
     func virtualDeviceEnvironment(socket: String? = nil) -> [String: String] {
         ["FP_VIRTUAL_DEVICE": socket ?? self.socket, "FP_DRIVERS_WHITELIST": "virtual_device"]
@@ -88,7 +92,7 @@ final class Bench: Sendable {
             // then; a touch sent while it closes is dropped by virtual_device, and so is one sent
             // as a scan ends. So each touch waits for its prompt (one per scan), which comes once
             // the service scans for it; an enrollment prompts once for all its touches.
-            let prompts = backend.throughService && !touches.isEmpty ? PromptSignal("your finger") : nil
+            let prompts = backend.throughService && !touches.isEmpty ? PromptSignal(Self.scanPrompt) : nil
             let watchPrompt = prompts?.watcher()
             let environment = virtualDeviceEnvironment(socket: socket)
             let command = Task {

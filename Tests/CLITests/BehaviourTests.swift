@@ -121,7 +121,7 @@ import TestSupport
             // Two clients of one service, which serves them one after the other on its one reader
             // and prompts only the client it scans for. Each touch comes once a client shows the
             // prompt: virtual_device drops a scan queued while the reader is being opened or closed.
-            let prompts = PromptSignal("your finger")
+            let prompts = PromptSignal(Bench.scanPrompt)
             results = try await withThrowingTaskGroup(of: CommandResult.self) { group in
                 group.addTask { try await bench.run(["verify"], onStderr: prompts.watcher()) }
                 group.addTask { try await bench.run(["verify"], onStderr: prompts.watcher()) }

@@ -30,7 +30,6 @@ import TestSupport
         let bench = try await Bench(backend)
         try await bench.setPasscode("1357")
         try await bench.enroll()
-        let start = Date()
         // Enter at 0.5 s: no button yet, nothing happens. Enter at 3.5 s: the passcode prompt.
         let result = try await auth(bench, policy: "device-owner",
                                     keystrokes: [(.milliseconds(500), "\n"), (.seconds(3), "\n"), (.seconds(1.5), "1357\n")])
@@ -39,8 +38,8 @@ import TestSupport
         #expect(result.stdout.contains("Press Enter for [Enter Passcode]"))
         #expect(result.stdout.contains("Authenticated alice by passcode."))
         #expect(!result.stdout.contains("1357"), "the passcode must not be echoed")
-        // The scan that would end it otherwise comes after 41.5 s.
-        #expect(Date().timeIntervalSince(start) < 30, "the fallback key did not end the scan")
+        // The passcode ended it (status 0 above): the 8 s scan timeout would have ended the
+        // command with -2003, and the fake reader's matching touch comes only after 41.5 s.
     }
 
     @Test(arguments: Backend.allCases)

@@ -40,7 +40,7 @@ enum ReaderBench: String, CaseIterable, Sendable, CustomStringConvertible {
             defer { LAContext.fpbridgeDefaults.readerInstance = nil }
             return try await body()
         case .virtualDevice:
-            let scans = PromptSignal("")
+            let scans = PromptSignal("scan")
             guard let reader = try await LAContext.fpbridgeDefaults.reader.reader() as? any PrintMatching else {
                 throw VirtualReaderDriver.DriverError(message: "virtual_device cannot match prints")
             }

@@ -128,7 +128,7 @@ struct AccountCommand: AsyncParsableCommand {
         @OptionGroup var server: ServerOptions
         @Option(help: "A name for this device (default: the host name).")
         var deviceName: String?
-        @Option(help: "When binding a device again: the id the server gave it (it then insists on the same identity key).")
+        @Option(help: "When binding a device again: the id the server gave it (it then insists on the same identity key); write --device-id=ID for an id that starts with '-'.")
         var deviceId: String?
 
         func run() async throws {
