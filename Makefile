@@ -15,8 +15,7 @@ SYSTEMD_RUNNING = [ -z "$(DESTDIR)" ] && command -v systemctl >/dev/null && [ -d
 .PHONY: build demo test bench fuzz rules install uninstall
 
 build:
-	swift build -c release --static-swift-stdlib --product fpbridge
-	swift build -c release --static-swift-stdlib --product fpbridged
+	bash scripts/build-release.sh
 
 demo:
 	bash scripts/demo.sh

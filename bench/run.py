@@ -106,6 +106,12 @@ class Command:
         self.argv = [self.argv[0], "--rss", Command.rss_file] + self.argv[1:]
         self.seconds, self.rss_kb = [], []
 
+    def replacing(self, binary, other, label):
+        """The same command with another binary in place of `binary`, labelled `label`."""
+        argv = [other if argument == binary else argument for argument in self.argv]
+        # Without the "--rss FILE" the constructor puts back.
+        return Command(label, argv[:1] + argv[3:], self.env, self.stdin, self.expect)
+
     def run(self):
         read, write = os.pipe()
         if self.stdin:
@@ -230,6 +236,9 @@ def main():
     parser.add_argument("--rounds", type=int, default=15)
     parser.add_argument("--binary", default=None, help="the fpbridge binary (default: the release build)")
     parser.add_argument("--smoke", action="store_true", help="2 rounds: proves every command runs, measures nothing")
+    parser.add_argument("--baseline", default=None, metavar="BINARY",
+                        help="another fpbridge binary (e.g. one built before a change) run in every row beside "
+                             "--binary, on the same state: a before/after in one run")
     parser.add_argument("--only", default=None, metavar="TEXT",
                         help="only the rows whose name contains TEXT (e.g. 'cold start', 'verify'): a quick before/after")
     arguments = parser.parse_args()
@@ -240,6 +249,8 @@ def main():
     if not os.access(fpbridge, os.X_OK):
         raise SystemExit(f"bench: no fpbridge binary at {fpbridge}; build it first (bench/run.sh does)")
 
+    if arguments.baseline is not None and not os.access(arguments.baseline, os.X_OK):
+        parser.error(f"--baseline {arguments.baseline}: not an executable file")
     wanted = lambda row: arguments.only is None or arguments.only in row
     work = tempfile.mkdtemp(prefix="fpbridge-bench-")
     fprintd = Fprintd(work)
@@ -343,6 +354,9 @@ def main():
             rows = [row for row in rows if wanted(row.name)]
             if not rows:
                 parser.error(f"--only {arguments.only!r} names no row")
+        if arguments.baseline is not None:
+            for row in rows:
+                row.anchors.insert(0, row.subject.replacing(fpbridge, arguments.baseline, row.subject.label + " (baseline)"))
         for round in range(rounds):
             for row in rows:
                 if row.rounds is not None and round >= row.rounds:

@@ -20,11 +20,12 @@ if [ "${1:-}" = "--smoke" ]; then
   swift build --product fpbridged >/dev/null
   swift build --product fpbridge-server >/dev/null
   swift build --product fpbridge-login-bench >/dev/null
-  /usr/bin/python3 bench/run.py --smoke --binary "$(swift build --show-bin-path)/fpbridge"
+  # --baseline with the same binary: the side-by-side mode runs too.
+  /usr/bin/python3 bench/run.py --smoke --binary "$(swift build --show-bin-path)/fpbridge" \
+    --baseline "$(swift build --show-bin-path)/fpbridge"
   exec /usr/bin/python3 bench/login.py --smoke --bin "$(swift build --show-bin-path)"
 fi
-swift build -c release --static-swift-stdlib --product fpbridge >/dev/null
-swift build -c release --static-swift-stdlib --product fpbridged >/dev/null
+bash scripts/build-release.sh >/dev/null
 swift build -c release --product fpbridge-server >/dev/null
 swift build -c release --product fpbridge-login-bench >/dev/null
 /usr/bin/python3 bench/run.py --binary "$(swift build -c release --show-bin-path)/fpbridge" "$@"

@@ -85,8 +85,11 @@ package struct CounterSet {
             return counter
         }
         set {
+            // A counter set to what it already holds is not written: a match with no failures
+            // to clear would otherwise cost an atomic write and two fsyncs on every verify.
+            let current = loaded[scope] ?? store.counter(for: scope)
             loaded[scope] = newValue
-            changed.insert(scope)
+            if newValue != current { changed.insert(scope) }
         }
     }
 

@@ -76,6 +76,38 @@ import TestSupport
         #expect(FileManager.default.contents(atPath: path) == Data("{ not json".utf8))
     }
 
+    // What a match does to its counter: clear the failures. With none to clear, nothing is
+    // written (an atomic write would replace the file, so its inode tells).
+    @Test func aCounterSetToWhatItHoldsIsNotRewritten() throws {
+        let counters = CounterStore(directory: StateDirectory(path: directory.file("state")))
+        let alice = CounterScope.user("alice")
+        let clearFailures = { (set: inout CounterSet) in
+            var counter = set[alice]
+            counter.biometricFailures = 0
+            set[alice] = counter
+        }
+        try counters.transaction(clearFailures)
+        #expect(!FileManager.default.fileExists(atPath: counters.path(for: alice)))
+
+        try counters.transaction { $0[alice].biometricFailures = 2 }
+        let written = try inode(counters.path(for: alice))
+        try counters.transaction(clearFailures)
+        let cleared = try inode(counters.path(for: alice))
+        #expect(cleared != written)
+        #expect(try counters.load(alice) == AttemptCounter())
+
+        try counters.transaction(clearFailures)
+        #expect(try inode(counters.path(for: alice)) == cleared)
+        // Set without being read first, to a different value: still written.
+        try counters.transaction { $0[alice] = { var c = AttemptCounter(); c.passcodeFailures = 1; return c }() }
+        #expect(try inode(counters.path(for: alice)) != cleared)
+        #expect(try counters.load(alice).passcodeFailures == 1)
+    }
+
+    func inode(_ path: String) throws -> UInt64 {
+        (try FileManager.default.attributesOfItem(atPath: path)[.systemFileNumber] as! NSNumber).uint64Value
+    }
+
     @Test func concurrentUpdatesLoseNoCount() async throws {
         let counters = CounterStore(directory: StateDirectory(path: directory.file("state")))
         await withTaskGroup(of: Void.self) { group in
