@@ -4,7 +4,8 @@
 
 1. bench/gallery/synth.py draws two impressions of each finger (plus spares and
    fingers that are never enrolled, for the no-match probe).
-2. gallery-enroll (bench/c) enrolls impression 1 of each on virtual_image, in
+2. gallery-enroll (bench/c) enrolls impression 1 of each on virtual_image (the
+   fingers split over the cores, each part on its own reader), in
    processes of at most ENROLL_BUDGET seconds each: libfprint's thermal model
    makes an image reader HOT after about 180 s of continuous work, and a new
    process starts with a cold reader.
@@ -24,6 +25,7 @@ Everything lands in the cache (~/.cache/fpbridge-bench, or $FPBRIDGE_BENCH_CACHE
 keyed by the generator's and the enroller's sources, so later runs reuse it.
 """
 import base64
+import concurrent.futures
 import hashlib
 import json
 import os
@@ -103,18 +105,38 @@ def run_batches(command, jobs, env, budget, parse):
     return results
 
 
-def reader_env(directory):
-    socket = os.path.join(directory, "vi.sock")
+def reader_env(directory, worker=0):
+    socket = os.path.join(directory, f"vi-{worker}.sock")
     return dict(os.environ, FP_VIRTUAL_IMAGE=socket, FP_DRIVERS_WHITELIST="virtual_image",
                 FP_DRIVERS_ALLOWLIST="virtual_image")
 
 
-def score(tools, directory, list_file, probes, env):
+def on_every_core(directory, jobs, work):
+    """work(part, env) over contiguous parts of jobs, one process chain per core, each with its
+    own virtual_image socket; the parts' result dictionaries merged. NBIS is single-threaded, so
+    this divides the first build of a gallery by the number of cores."""
+    if not jobs:
+        return {}
+    workers = min(os.cpu_count() or 1, len(jobs))
+    size = -(-len(jobs) // workers)
+    parts = [jobs[i:i + size] for i in range(0, len(jobs), size)]
+    results = {}
+    with concurrent.futures.ThreadPoolExecutor(len(parts)) as pool:
+        for part in pool.map(lambda indexed: work(indexed[1], reader_env(directory, indexed[0])), enumerate(parts)):
+            results.update(part)
+    return results
+
+
+def score(tools, directory, list_file, probes):
     """gallery-score over probes: [(image, own, genuine_only)] -> {image: (genuine, [false lines])}."""
+    jobs = [f"{image} {own}{' g' if only else ''}" for image, own, only in probes]
+    return on_every_core(directory, jobs, lambda part, env: score_part(tools, list_file, part, env))
+
+
+def score_part(tools, list_file, jobs, env):
     def parse(line):
         fields = line.split()   # probe IMAGE genuine G false N [LINE...]
         return fields[1], (fields[3], [int(x) for x in fields[6:]])
-    jobs = [f"{image} {own}{' g' if only else ''}" for image, own, only in probes]
     command = [os.path.join(tools, "gallery-score"), str(SCORE_BUDGET), list_file]
     results = {}
     remaining = jobs
@@ -177,7 +199,6 @@ def build(sizes, tools, scored, log=lambda text: print(text, file=sys.stderr)):
     started = time.time()
     images = os.path.join(directory, "images")
     os.makedirs(images, exist_ok=True)
-    env = reader_env(directory)
     total = enrolled + UNENROLLED
     log(f"bench: drawing {total} synthetic fingers, 2 impressions each, into {images}")
     subprocess.run(["/usr/bin/python3", os.path.join(BENCH, "gallery", "synth.py"), "--fingers", str(total),
@@ -194,7 +215,8 @@ def build(sizes, tools, scored, log=lambda text: print(text, file=sys.stderr)):
     def parse_enroll(line):
         fields = line.split()
         return fields[1], fields[0] == "ok"
-    outcome = run_batches([os.path.join(tools, "gallery-enroll")], jobs, env, ENROLL_BUDGET, parse_enroll)
+    outcome = on_every_core(directory, jobs, lambda part, env: run_batches(
+        [os.path.join(tools, "gallery-enroll")], part, env, ENROLL_BUDGET, parse_enroll))
     refused = [path for path, ok in outcome.items() if not ok]
     usable = [f for f in range(enrolled) if os.path.exists(print_path(f))]
     enrolled_at = time.time()
@@ -208,9 +230,9 @@ def build(sizes, tools, scored, log=lambda text: print(text, file=sys.stderr)):
     write_list(sample_list, [print_path(f) for f in sample])
     log(f"bench: scoring the gallery: genuine over {len(usable)} fingers, impostors over {len(sample)}x{len(sample) - 1} pairs")
     impostor = score(tools, directory, sample_list, [(os.path.join(images, f"f{f:04d}-2.pgm"), i + 1, False)
-                                                      for i, f in enumerate(sample)], env)
+                                                      for i, f in enumerate(sample)])
     genuine = score(tools, directory, everyone, [(os.path.join(images, f"f{f:04d}-2.pgm"), line_of[f], True)
-                                                 for f in usable[scored:]], env)
+                                                 for f in usable[scored:]])
     genuine.update(impostor)
     matched = sum(1 for g, _ in genuine.values() if g == "1")
     false_pairs = sum(len(falses) for _, falses in impostor.values())
@@ -231,7 +253,7 @@ def build(sizes, tools, scored, log=lambda text: print(text, file=sys.stderr)):
         write_list(pool_list, [print_path(f) for f in pool])
         found = score(tools, directory, pool_list,
                       [(os.path.join(images, f"f{f:04d}-2.pgm"), pool.index(f) + 1 if f in pool else 0, False)
-                       for f in checks], env)
+                       for f in checks])
         offenders = {pool[line - 1] for _, falses in found.values() for line in falses}
         if not offenders:
             break
