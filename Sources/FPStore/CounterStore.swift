@@ -87,7 +87,7 @@ package struct CounterSet {
         set {
             // A counter set to what it already holds is not written: a match with no failures
             // to clear would otherwise cost an atomic write and two fsyncs on every verify.
-            let current = loaded[scope] ?? store.counter(for: scope)
+            let current = self[scope]
             loaded[scope] = newValue
             if newValue != current { changed.insert(scope) }
         }
