@@ -1,6 +1,12 @@
 // swift-tools-version:6.1
 import PackageDescription
 
+// The library layers use FoundationEssentials only (Foundation proper, with its NS classes
+// and ICU, is a third of a statically linked CLI and slows every start: BENCHMARKS.md).
+// They import FoundationEssentials, and with MemberImportVisibility an API that Foundation
+// adds is not reachable through another module's import either: the compiler keeps it so.
+let foundationEssentialsOnly: [SwiftSetting] = [.enableUpcomingFeature("MemberImportVisibility")]
+
 let package = Package(
     name: "fpbridge",
     platforms: [.macOS(.v14)],
@@ -24,6 +30,7 @@ let package = Package(
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
+        .package(url: "https://github.com/apple/swift-system", from: "1.8.1"),
     ],
     targets: [
         .systemLibrary(
@@ -37,9 +44,9 @@ let package = Package(
             providers: [.apt(["libpng-dev"])]
         ),
         .systemLibrary(name: "CProcessSecurity"),
-        .target(name: "FPCore"),
-        .target(name: "FPJSON"),
-        .target(name: "FPKeyFormats", dependencies: [.product(name: "Crypto", package: "swift-crypto")]),
+        .target(name: "FPCore", dependencies: ["CProcessSecurity"], swiftSettings: foundationEssentialsOnly),
+        .target(name: "FPJSON", swiftSettings: foundationEssentialsOnly),
+        .target(name: "FPKeyFormats", dependencies: [.product(name: "Crypto", package: "swift-crypto")], swiftSettings: foundationEssentialsOnly),
         .target(name: "FPAccountAPI", dependencies: ["FPKeyFormats"]),
         .target(
             name: "FPAccountServer",
@@ -85,20 +92,23 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
-        .target(name: "FPImaging", dependencies: ["CLibpng"]),
+        .target(name: "FPImaging", dependencies: ["CLibpng"], swiftSettings: foundationEssentialsOnly),
         .target(
             name: "FPReaders",
             dependencies: [
                 "FPCore", "CLibfprint",
                 .product(name: "Logging", package: "swift-log"),
-            ]
+            ],
+            swiftSettings: foundationEssentialsOnly
         ),
         .target(
             name: "FPStore",
             dependencies: [
                 "FPCore",
                 .product(name: "Crypto", package: "swift-crypto"),
-            ]
+                .product(name: "SystemPackage", package: "swift-system"),
+            ],
+            swiftSettings: foundationEssentialsOnly
         ),
         .target(
             name: "FPAuthentication",
@@ -107,11 +117,12 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "CryptoExtras", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
-            ]
+            ],
+            swiftSettings: foundationEssentialsOnly
         ),
-        .target(name: "FPTerminal", dependencies: ["FPAuthentication"]),
+        .target(name: "FPTerminal", dependencies: ["FPCore", "FPAuthentication"], swiftSettings: foundationEssentialsOnly),
         .target(name: "LocalAuthentication", dependencies: ["FPAuthentication", "FPTerminal", "FPLocalAPI", "FPServiceClient"]),
-        .target(name: "FPLocalAPI", dependencies: ["FPCore", "FPReaders", "FPStore", "FPAuthentication", "FPJSON"]),
+        .target(name: "FPLocalAPI", dependencies: ["FPCore", "FPReaders", "FPStore", "FPAuthentication", "FPJSON"], swiftSettings: foundationEssentialsOnly),
         .target(
             name: "FPService",
             dependencies: [
@@ -139,10 +150,12 @@ let package = Package(
             name: "fpbridge",
             dependencies: [
                 "FPCore", "FPReaders", "FPStore", "FPAuthentication", "FPTerminal", "FPImaging", "CProcessSecurity",
-                "FPLocalAPI", "FPServiceClient", "FingerprintLogin",
+                "FPJSON", "FPLocalAPI", "FPServiceClient", "FingerprintLogin",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
-            ]
+                .product(name: "SystemPackage", package: "swift-system"),
+            ],
+            swiftSettings: foundationEssentialsOnly
         ),
         .target(name: "FPFuzzing", dependencies: ["FPCore", "FPReaders", "FPStore", "FPAuthentication"]),
         .executableTarget(name: "fpbridge-fuzz", dependencies: ["FPFuzzing"]),

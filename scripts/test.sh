@@ -32,6 +32,8 @@ bash scripts/example.sh
 
 # Every public declaration documented, and DocC without a warning.
 python3 scripts/doc-coverage.py
+# The library layers never import Foundation proper (Package.swift: foundationEssentialsOnly).
+python3 scripts/essentials-check.py
 bash scripts/docs.sh
 
 # The benchmark builds and every measured command runs (2 rounds; it asserts no time).

@@ -1,5 +1,5 @@
 import FPStore
-import Foundation
+import FoundationEssentials
 
 /// The policy's numbers. Every one has the spec's default and can be changed
 /// in `config.json` in the state directory (same keys as the properties).

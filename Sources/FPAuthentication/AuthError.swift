@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Why an authentication (or any fpbridge operation) did not succeed: a code,
 /// a message for people, and when a retry may succeed.

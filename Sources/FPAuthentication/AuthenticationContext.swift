@@ -1,7 +1,7 @@
 import FPCore
 import FPReaders
 import FPStore
-import Foundation
+import FoundationEssentials
 import Synchronization
 
 /// One authentication session, in the image of Apple's `LAContext`.

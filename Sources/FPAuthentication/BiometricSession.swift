@@ -1,7 +1,7 @@
 import FPCore
 import FPReaders
 import FPStore
-import Foundation
+import FoundationEssentials
 
 /// One biometric evaluation: scan, count, and stop at the first decision.
 struct BiometricSession {

@@ -1,7 +1,7 @@
 import FPCore
 import FPReaders
 import FPStore
-import Foundation
+import FoundationEssentials
 
 /// What an enrollment reports, in order.
 public enum EnrollmentUpdate: Sendable, Hashable {

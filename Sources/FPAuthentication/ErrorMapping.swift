@@ -1,6 +1,6 @@
 import FPReaders
 import FPStore
-import Foundation
+import FoundationEssentials
 
 extension AuthError {
     /// Gives any error from the layers below its authentication code.

@@ -1,6 +1,6 @@
 import FPCore
 import FPStore
-import Foundation
+import FoundationEssentials
 
 /// The prints one evaluation matches against, each file read and decoded once.
 struct Gallery {

@@ -1,6 +1,6 @@
 import Crypto
 import FPKeyFormats
-import Foundation
+import FoundationEssentials
 
 /// The device identity key's statement about a new key: which key, whose,
 /// under which access control, made when, by which fpbridge, guarded how.

@@ -1,6 +1,6 @@
 import Crypto
 import FPStore
-import Foundation
+import FoundationEssentials
 
 /// A key's public data: everything about it but the private key.
 public struct KeyDescription: Sendable, Hashable {
@@ -57,7 +57,7 @@ public struct KeyDescription: Sendable, Hashable {
 
     private static func base64URL(_ bytes: Data) -> String {
         Data(bytes).base64EncodedString()
-            .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: "=", with: "")
+            .replacing("+", with: "-").replacing("/", with: "_")
+            .replacing("=", with: "")
     }
 }

@@ -1,5 +1,5 @@
 import FPStore
-import Foundation
+import FoundationEssentials
 
 /// Every rule about keys released by a match, in one place: what a key needs
 /// to be made, which evaluation releases it, and when it is invalidated.

@@ -1,5 +1,5 @@
 import FPKeyFormats
-import Foundation
+import FoundationEssentials
 
 /// A signature a key made after the evaluation its access control demands.
 ///

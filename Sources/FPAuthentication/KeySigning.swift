@@ -1,6 +1,6 @@
 import Crypto
 import FPStore
-import Foundation
+import FoundationEssentials
 
 extension KeyVault {
     /// Signs `data` with the key, after the evaluation its access control

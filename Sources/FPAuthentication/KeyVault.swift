@@ -1,6 +1,6 @@
 import Crypto
 import FPStore
-import Foundation
+import FoundationEssentials
 
 /// Keys released by a match: the Linux counterpart of a Secure Enclave key
 /// with `SecAccessControl`.

@@ -1,5 +1,5 @@
 import FPStore
-import Foundation
+import FoundationEssentials
 
 /// Every rule of the spec about failure counts and lockouts, in one place.
 ///

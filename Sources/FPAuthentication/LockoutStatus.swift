@@ -1,5 +1,5 @@
 import FPStore
-import Foundation
+import FoundationEssentials
 
 /// What the counters of one scope mean right now, as the engine will apply them.
 public struct LockoutStatus: Sendable, Hashable, Codable {

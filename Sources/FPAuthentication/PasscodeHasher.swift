@@ -1,7 +1,7 @@
 import Crypto
 import CryptoExtras
 import FPStore
-import Foundation
+import FoundationEssentials
 
 /// Passcodes as slow salted hashes (scrypt), compared in constant time.
 enum PasscodeHasher {

@@ -1,5 +1,5 @@
 import FPStore
-import Foundation
+import FoundationEssentials
 
 /// Setting, changing and removing a user's passcode, with Apple's rules:
 /// replacing or removing a passcode needs the current one (checked with the

@@ -1,5 +1,5 @@
 import FPStore
-import Foundation
+import FoundationEssentials
 
 /// Asks for the passcode until it is right, the user gives up, or the passcode locks.
 ///

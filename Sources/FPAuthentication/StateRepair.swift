@@ -1,5 +1,5 @@
 import FPStore
-import Foundation
+import FoundationEssentials
 
 /// Finds and repairs damaged state files: the administrator's way out of the
 /// fail-closed state that damage leaves (biometry locked out, passcode refused).

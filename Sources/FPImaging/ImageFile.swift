@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Reads and writes greyscale images as PGM or PNG, chosen by the file's extension.
 public enum ImageFile {
@@ -6,10 +6,8 @@ public enum ImageFile {
     public static func write(_ image: GreyImage, to path: String) throws(ImageFileError) {
         switch try ImageFormat(path: path) {
         case .pgm:
-            do {
-                try PGMCodec.encode(image).write(to: URL(fileURLWithPath: path), options: .atomic)
-            } catch {
-                throw .unwritable(path: path, reason: (error as NSError).localizedDescription)
+            if let reason = ReplacingWrite.write(Array(PGMCodec.encode(image)), to: path) {
+                throw .unwritable(path: path, reason: reason)
             }
         case .png:
             try PNGCodec.write(image, to: path)

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Binary PGM (`P5`), the format libfprint's own image tools and the shared prints use.
 enum PGMCodec {

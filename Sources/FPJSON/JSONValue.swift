@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A JSON value, built with literals: command output and the service's free-form fields.
 package enum JSONValue: Codable, Hashable, Sendable, ExpressibleByStringLiteral, ExpressibleByIntegerLiteral,

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Synchronization
 
 /// Reads a request body as exactly one type: malformed JSON, a wrong type, a

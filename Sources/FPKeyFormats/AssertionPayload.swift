@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The data a device key signs to log in or to confirm a payment.
 ///

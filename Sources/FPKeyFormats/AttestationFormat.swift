@@ -1,5 +1,5 @@
 import Crypto
-import Foundation
+import FoundationEssentials
 
 /// The device identity key's statement about a new key, and its check.
 ///

@@ -1,5 +1,5 @@
 import Crypto
-import Foundation
+import FoundationEssentials
 
 /// Names derived from public keys, so that a client and a server agree on them
 /// without storing anything: the first 16 bytes of SHA-256 over the key's

@@ -1,5 +1,5 @@
 import Crypto
-import Foundation
+import FoundationEssentials
 
 /// What a key of fpbridge signs, and how a server checks it, without libfprint:
 /// `"fpbridge-signature-v1"`, a zero byte, the key's counter (8 bytes,

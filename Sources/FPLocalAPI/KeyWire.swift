@@ -1,5 +1,5 @@
 import FPAuthentication
-import Foundation
+import FoundationEssentials
 
 /// `POST /v1/keys`: makes a key for the user.
 package struct KeyCreateRequest: TargetedRequest {

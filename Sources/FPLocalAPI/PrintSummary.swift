@@ -1,5 +1,5 @@
 import FPAuthentication
-import Foundation
+import FoundationEssentials
 
 /// What is said of an enrolled print outside the store: never its template.
 package struct PrintSummary: Codable, Sendable, Hashable {

@@ -1,5 +1,5 @@
 import FPAuthentication
-import Foundation
+import FoundationEssentials
 
 /// Everything `fpbridge status` shows, computed where the state lives (in the CLI's
 /// process, or in the service) and rendered by the CLI.

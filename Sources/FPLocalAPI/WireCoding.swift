@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The JSON coders of the local API: dates as whole milliseconds since 1970, keys sorted.
 package enum WireCoding {

@@ -1,5 +1,5 @@
 import FPCore
-import Foundation
+import FoundationEssentials
 
 /// An 8-bit greyscale image as the reader returned it.
 public struct CapturedImage: Sendable, Hashable {

@@ -1,5 +1,5 @@
 import FPCore
-import Foundation
+import FoundationEssentials
 
 /// A print kept in a reader's own storage, as the reader lists it.
 public struct DeviceStoredPrint: Sendable, Hashable {

@@ -1,5 +1,5 @@
 import FPCore
-import Foundation
+import FoundationEssentials
 
 /// The metadata an enrollment writes into the new print.
 ///

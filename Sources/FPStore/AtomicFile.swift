@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -17,7 +17,7 @@ enum AtomicFile {
 
     /// The file's bytes, or nil when it does not exist.
     static func read(_ path: String) throws(StoreError) -> Data? {
-        try DirectorySafety.check((path as NSString).deletingLastPathComponent)
+        try DirectorySafety.check(StatePath.parent(of: path))
         let fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
         if fd < 0 {
             switch errno {
@@ -55,10 +55,10 @@ enum AtomicFile {
     /// Writes atomically; call under the state lock. Stale temporary files that a
     /// killed process left in the same directory are removed first.
     static func write(_ data: Data, to path: String) throws(StoreError) {
-        let directory = (path as NSString).deletingLastPathComponent
+        let directory = StatePath.parent(of: path)
         try makeDirectories(directory)
         StaleTemporaryFiles.remove(in: directory)
-        let temporary = directory + "/.\((path as NSString).lastPathComponent)\(StaleTemporaryFiles.marker)\(getpid())-\(UInt32.random(in: .min ... .max))"
+        let temporary = directory + "/.\(StatePath.name(of: path))\(StaleTemporaryFiles.marker)\(getpid())-\(UInt32.random(in: .min ... .max))"
         let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
         guard fd >= 0 else { throw .io(path: temporary, reason: String(cString: strerror(errno))) }
         var written = 0
@@ -88,11 +88,11 @@ enum AtomicFile {
 
     /// Removes a file; a missing file is not an error.
     static func remove(_ path: String) throws(StoreError) {
-        try DirectorySafety.check((path as NSString).deletingLastPathComponent)
+        try DirectorySafety.check(StatePath.parent(of: path))
         if unlink(path) != 0 && errno != ENOENT {
             throw .io(path: path, reason: String(cString: strerror(errno)))
         }
-        syncDirectory((path as NSString).deletingLastPathComponent)
+        syncDirectory(StatePath.parent(of: path))
     }
 
     /// Creates the directory and any missing parents with mode 0700; an
@@ -105,7 +105,7 @@ enum AtomicFile {
             try DirectorySafety.check(path)
             return
         }
-        let parent = (path as NSString).deletingLastPathComponent
+        let parent = StatePath.parent(of: path)
         if !parent.isEmpty && parent != path && !FileManager.default.fileExists(atPath: parent) { try makeDirectories(parent) }
         if mkdir(path, 0o700) != 0 && errno != EEXIST {
             throw .io(path: path, reason: "cannot create directory: \(String(cString: strerror(errno)))")

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Whose failures a counter tracks: a user's (verification) or a reader's
 /// (identification, where no user is known yet).

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Reads `config.json` in the state directory: the policy numbers a site
 /// wants to change. A missing file means every default.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Attempt counters on disk, `counters/SCOPE.json`.
 ///

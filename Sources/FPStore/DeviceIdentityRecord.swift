@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// `service/identity.json`: the device identity key that attests every new key,
 /// its private half sealed like any other private key.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -10,7 +10,7 @@ struct FileLock {
     let path: String
 
     func withLock<T>(_ body: () throws -> T) throws -> T {
-        try AtomicFile.makeDirectories((path as NSString).deletingLastPathComponent)
+        try AtomicFile.makeDirectories(StatePath.parent(of: path))
         let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
         guard fd >= 0 else {
             throw StoreError.io(path: path, reason: "cannot open lock file: \(String(cString: strerror(errno)))")

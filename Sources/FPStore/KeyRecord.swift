@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// One key released by a match, as stored in `keys/USER/LABEL.json`: public
 /// data in the clear, the private key sealed under the master key.

@@ -1,5 +1,5 @@
 import Crypto
-import Foundation
+import FoundationEssentials
 
 /// Keys released by a match, one file per user and label:
 /// `keys/USER/LABEL.json` (see ``KeyRecord``).

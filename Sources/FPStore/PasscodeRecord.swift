@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A passcode as stored: never the passcode, only a slow salted hash of it
 /// and the parameters that made it.

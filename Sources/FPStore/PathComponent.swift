@@ -29,7 +29,8 @@ package enum PathComponent {
     }
 }
 
-private extension String {
+extension String {
+    /// The string with zeros in front up to `width` characters (hex bytes).
     func leftPadded(to width: Int) -> String {
         String(repeating: "0", count: max(0, width - count)) + self
     }

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import Synchronization
 
 /// Decoded print files kept between operations of a long-running process (the service),

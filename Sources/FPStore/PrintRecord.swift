@@ -1,5 +1,5 @@
 import FPCore
-import Foundation
+import FoundationEssentials
 
 /// One enrolled print as stored: the reader's serialised bytes plus who, which
 /// finger, which reader and when.

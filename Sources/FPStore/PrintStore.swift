@@ -1,6 +1,6 @@
 import Crypto
 import FPCore
-import Foundation
+import FoundationEssentials
 
 /// Enrolled prints on disk, one file per user, reader and finger:
 /// `prints/USER/DRIVER/DEVICE-ID/FINGER.json`.
@@ -130,7 +130,7 @@ public struct PrintStore: Sendable {
             hasher.update(data: Array(line.utf8))
             hasher.update(data: Array(printDigest))
         }
-        return hasher.finalize().map { String(format: "%02x", $0) }.joined()
+        return hasher.finalize().map { String($0, radix: 16).leftPadded(to: 2) }.joined()
     }
 
     private func readerDirectory(user: String, reader: ReaderIdentity) throws(StoreError) -> String {
@@ -144,7 +144,7 @@ public struct PrintStore: Sendable {
         // signature, which the next look no longer matches.
         let signature = cache != nil ? PrintFileCache.Signature(path: path) : nil
         if let cache, let signature {
-            try DirectorySafety.check((path as NSString).deletingLastPathComponent)
+            try DirectorySafety.check(StatePath.parent(of: path))
             if let record = cache.record(path, signature) { return record }
         }
         guard let record = try decode(path) else { return nil }

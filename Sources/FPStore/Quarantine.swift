@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -17,7 +17,7 @@ package struct Quarantine: Sendable {
         guard path.hasPrefix(directory.path + "/") else {
             throw .io(path: path, reason: "is not inside the state directory \(directory.path)")
         }
-        let relative = String(path.dropFirst(directory.path.count + 1)).replacingOccurrences(of: "/", with: "_")
+        let relative = String(path.dropFirst(directory.path.count + 1)).replacing("/", with: "_")
         let stamp = Int(Date().timeIntervalSince1970)
         let target = directory.file("damaged", "\(stamp)-\(relative)")
         try AtomicFile.makeDirectories(directory.file("damaged"))

@@ -1,5 +1,5 @@
 import Crypto
-import Foundation
+import FoundationEssentials
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -1,5 +1,5 @@
 import Crypto
-import Foundation
+import FoundationEssentials
 
 /// The service's own secrets under `service/`: the master key that seals every
 /// private key at rest (`master.key`, 32 bytes, 0600) and the device identity

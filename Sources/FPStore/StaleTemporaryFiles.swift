@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -21,7 +21,7 @@ enum StaleTemporaryFiles {
     }
 
     static func isStale(name: String, path: String) -> Bool {
-        guard let range = name.range(of: marker, options: .backwards),
+        guard let range = name.ranges(of: marker).last,
               let pid = name[range.upperBound...].split(separator: "-").first.flatMap({ Int32($0) }), pid > 0
         else { return true }
         var info = stat()

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// JSON as every state file uses it: sorted keys, ISO 8601 dates with
 /// milliseconds, and decoding failures reported as damage to the named file.

@@ -1,5 +1,5 @@
 import FPCore
-import Foundation
+import FoundationEssentials
 
 /// Where fpbridge keeps its state: `--state-dir`, else `FPBRIDGE_STATE_DIR`,
 /// else `$XDG_STATE_HOME/fpbridge`, else `~/.local/state/fpbridge`.
@@ -21,7 +21,7 @@ public struct StateDirectory: Sendable, Hashable, CustomStringConvertible {
         if let xdg = environment["XDG_STATE_HOME"], xdg.hasPrefix("/") {
             return StateDirectory(path: xdg + "/fpbridge")
         }
-        let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
+        let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? FileManager.default.homeDirectoryForCurrentUser.path(percentEncoded: false)
         return StateDirectory(path: home + "/.local/state/fpbridge")
     }
 

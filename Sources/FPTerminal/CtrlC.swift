@@ -1,5 +1,6 @@
 import Dispatch
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Turns Ctrl-C into an event while a command waits on the reader, so that the
 /// command can end cleanly (close the reader, report, exit with its status)

@@ -1,6 +1,7 @@
 import FPAuthentication
 import FPReaders
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Shows an evaluation's events on stderr as a terminal prompt would.
 package enum EventPrinter {

@@ -1,4 +1,7 @@
-import Foundation
+import FPCore
+import FoundationEssentials
+import Dispatch
+import Glibc
 import Synchronization
 
 /// Watches the terminal for Enter while a fingerprint prompt is open, so that the
@@ -18,11 +21,7 @@ package final class FallbackKey: Sendable {
         let fd = open("/dev/tty", O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         guard fd >= 0 else { return nil }
         let key = FallbackKey(fd: fd)
-        let thread = Thread {
-            Thread.current.name = "fpb-fallbackkey"
-            key.watch(onPress)
-        }
-        thread.start()
+        DetachedThread.start(name: "fpb-fallbackkey") { key.watch(onPress) }
         return key
     }
 

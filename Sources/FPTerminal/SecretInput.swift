@@ -1,5 +1,7 @@
 import FPAuthentication
-import Foundation
+import FPCore
+import FoundationEssentials
+import Glibc
 import Synchronization
 
 /// Reads one secret line (a passcode) from the terminal without echo, or from
@@ -31,11 +33,9 @@ package enum SecretInput {
         let stop = StopFlag()
         return await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
-                let thread = Thread {
+                DetachedThread.start(name: "fpb-passcode") {
                     continuation.resume(returning: readBlocking(source, deadline: .now + timeout, stop: stop))
                 }
-                thread.name = "fpb-passcode"
-                thread.start()
             }
         } onCancel: {
             stop.raise()
@@ -49,7 +49,7 @@ package enum SecretInput {
         case .terminal(let prompt):
             let fd = open("/dev/tty", O_RDWR | O_CLOEXEC | O_NONBLOCK)
             guard fd >= 0 else {
-                FileHandle.standardError.write(Data("fpbridge: no terminal to ask for the passcode; pass it with --passcode-stdin\n".utf8))
+                StandardError.write("fpbridge: no terminal to ask for the passcode; pass it with --passcode-stdin\n")
                 return .noInput
             }
             defer { close(fd) }

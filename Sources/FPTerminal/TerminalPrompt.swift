@@ -1,5 +1,6 @@
 import FPAuthentication
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Asks for passcodes: one line of standard input each with `--passcode-stdin`,
 /// otherwise a no-echo prompt on the controlling terminal (see ``SecretInput``).

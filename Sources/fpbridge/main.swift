@@ -2,13 +2,14 @@ import ArgumentParser
 internal import CProcessSecurity
 import FPAuthentication
 import FPCore
-import Foundation
+import FoundationEssentials
+import Glibc
 import Logging
 
 // Any command may hold a passcode in memory: never in a core dump, never readable
 // by another process of the same user.
 if fpb_forbid_core_dumps() != 0 {
-    FileHandle.standardError.write(Data("fpbridge: cannot turn core dumps off (\(String(cString: strerror(errno)))); refusing to run\n".utf8))
+    StandardError.write("fpbridge: cannot turn core dumps off (\(String(cString: strerror(errno)))); refusing to run\n")
     exit(3)
 }
 
@@ -37,7 +38,7 @@ do {
 } catch let failure as CommandFailure {
     exit(console.failure(failure.error, failure.fields))
 } catch let exit as ExitCode {
-    Foundation.exit(exit.rawValue)
+    Glibc.exit(exit.rawValue)
 } catch {
     if FPBridge.exitCode(for: error) == .success {
         print(FPBridge.fullMessage(for: error))
@@ -47,7 +48,7 @@ do {
     if console.json {
         _ = console.failure(AuthError(.invalidInput, message))
     } else {
-        FileHandle.standardError.write(Data((message + "\n").utf8))
+        StandardError.write(message + "\n")
     }
     exit(AuthErrorCode.invalidInput.exitStatus)
 }

@@ -88,11 +88,12 @@ final class Bench: Sendable {
                                           input: input, onStderr: onStderr)
         } else {
             let socket = socket ?? self.socket
-            // The service keeps its reader open a few seconds after an operation and closes it
-            // then; a touch sent while it closes is dropped by virtual_device, and so is one sent
-            // as a scan ends. So each touch waits for its prompt (one per scan), which comes once
-            // the service scans for it; an enrollment prompts once for all its touches.
-            let prompts = backend.throughService && !touches.isEmpty ? PromptSignal(Self.scanPrompt) : nil
+            // A touch sent as a scan ends reaches virtual_device inside the operation that is
+            // ending: libfprint reports twice (`result_reported == FALSE` fails) and the touch is
+            // lost, in process as through the service; the service also drops one sent while it
+            // closes its idle reader. So each touch waits for its prompt (one per scan), which
+            // comes once the previous scan has finished; an enrollment prompts once for all its touches.
+            let prompts = touches.isEmpty ? nil : PromptSignal(Self.scanPrompt)
             let watchPrompt = prompts?.watcher()
             let environment = virtualDeviceEnvironment(socket: socket)
             let command = Task {

@@ -22,11 +22,26 @@ extension VirtualReaderHarness {
                         "virtual_image": "FP_VIRTUAL_IMAGE"][driver]!
         let environment = [variable: socket, "FP_DRIVERS_WHITELIST": driver, "FP_DRIVERS_ALLOWLIST": driver]
         let state = directory.file("state")
-        async let result = Fpbridge.run(["--json", "--reader", "libfprint:\(driver)", "--state-dir", state,
-                                         "--user", user] + arguments, environment: environment, input: input, timeout: 60)
-        if !commands.isEmpty { try await VirtualReaderDriver.send(socket, commands) }
+        // A scan sent as the previous one ends reaches virtual_device inside the ending
+        // operation (libfprint reports twice and the scan is lost), so beyond an enrollment,
+        // which takes its scans in one operation, each scan waits for its prompt.
+        let prompts = arguments.first == "enroll" || driver == "virtual_image" ? nil : PromptSignal(Bench.scanPrompt)
+        let watchPrompt = prompts?.watcher()
+        let command = Task {
+            defer { prompts?.finish() }
+            return try await Fpbridge.run(["--json", "--reader", "libfprint:\(driver)", "--state-dir", state, "--user", user]
+                                          + arguments, environment: environment, input: input, timeout: 60,
+                                          onStderr: watchPrompt)
+        }
+        for command in commands {
+            if let prompts, command.hasPrefix("SCAN ") || command.hasPrefix("RETRY ") {
+                // No prompt: the command ended without scanning again; the scan would stay unused.
+                guard await prompts.next(within: 30) else { break }
+            }
+            try await VirtualReaderDriver.send(socket, [command])
+        }
         if !images.isEmpty { try await VirtualReaderDriver.sendImages(socket, images, lead: lead) }
-        return try await result
+        return try await command.value
     }
 
     /// Starts `fpbridge ARGS` on a virtual reader and returns once the reader is open

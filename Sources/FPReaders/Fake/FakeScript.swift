@@ -1,4 +1,6 @@
-import Foundation
+import FPCore
+import FoundationEssentials
+import Glibc
 
 /// One thing that happens at the fake reader, as a script line describes it.
 public enum FakeEvent: Sendable, Hashable {

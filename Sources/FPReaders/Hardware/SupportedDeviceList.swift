@@ -1,4 +1,5 @@
-import Foundation
+import FPCore
+import FoundationEssentials
 
 /// libfprint's own list of the USB readers it knows, read from the hwdb file it
 /// installs (`60-autosuspend-libfprint-2.hwdb`): supported ids grouped by driver,
@@ -45,7 +46,7 @@ public struct SupportedDeviceList: Sendable, Hashable {
         var inUnsupported = false
         for (number, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
             if line.hasPrefix("# Supported by libfprint driver ") {
-                driver = String(line.dropFirst("# Supported by libfprint driver ".count)).trimmingCharacters(in: .whitespaces)
+                driver = String(line.dropFirst("# Supported by libfprint driver ".count)).trimmed
                 inUnsupported = false
             } else if line.hasPrefix("# Known unsupported devices") {
                 inUnsupported = true

@@ -1,4 +1,6 @@
-import Foundation
+import FPCore
+import FoundationEssentials
+import Glibc
 
 /// The USB devices present, read from sysfs: what is plugged in, whether or not
 /// libfprint (or this user) can open it.
@@ -12,15 +14,21 @@ public enum USBBus {
                   let id = USBDeviceID(vendor + ":" + product),
                   let bus = read(directory + "/busnum").flatMap({ Int($0) }),
                   let number = read(directory + "/devnum").flatMap({ Int($0) }) else { return nil }
-            let devnode = String(format: "/dev/bus/usb/%03d/%03d", bus, number)
+            let devnode = "/dev/bus/usb/\(threeDigits(bus))/\(threeDigits(number))"
             return USBDevice(id: id, devnode: devnode, product: read(directory + "/product"),
                              accessible: access(devnode, R_OK | W_OK) == 0)
         }
     }
 
+    /// A bus or device number as udev names its node: at least three digits.
+    private static func threeDigits(_ number: Int) -> String {
+        let digits = String(number)
+        return String(repeating: "0", count: max(0, 3 - digits.count)) + digits
+    }
+
     private static func read(_ path: String) -> String? {
         guard let data = FileManager.default.contents(atPath: path) else { return nil }
-        let text = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        let text = String(decoding: data, as: UTF8.self).trimmed
         return text.isEmpty ? nil : text
     }
 }

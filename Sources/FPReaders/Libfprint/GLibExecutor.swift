@@ -1,5 +1,6 @@
 internal import CLibfprint
-import Foundation
+import FPCore
+import FoundationEssentials
 import Synchronization
 
 /// GLib's global default main context, owned and run by one dedicated thread,
@@ -26,7 +27,7 @@ final class GLibExecutor: SerialExecutor {
     private let state = Mutex(State.starting([]))
 
     private init() {
-        let thread = Thread {
+        DetachedThread.start(name: "fpb-glib-loop") {
             let context = g_main_context_default()
             g_main_context_acquire(context)
             LibfprintLogging.install()
@@ -34,9 +35,6 @@ final class GLibExecutor: SerialExecutor {
             GLibExecutor.shared.becomeReady()
             g_main_loop_run(g_main_loop_new(context, 0))
         }
-        // Linux keeps 15 bytes of a thread name; without one it shows its creator's.
-        thread.name = "fpb-glib-loop"
-        thread.start()
     }
 
     func enqueue(_ job: consuming ExecutorJob) {

@@ -36,7 +36,7 @@ enum LibfprintError {
             default: return .error(.general(message))
             }
         }
-        if message.localizedCaseInsensitiveContains("permission") || message.contains("LIBUSB_ERROR_ACCESS") {
+        if message.lowercased().contains("permission") || message.contains("LIBUSB_ERROR_ACCESS") {
             return .error(.permissionDenied(message))
         }
         return .error(.general(message))

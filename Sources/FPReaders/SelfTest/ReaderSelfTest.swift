@@ -1,5 +1,5 @@
 import FPCore
-import Foundation
+import FoundationEssentials
 
 /// A hardware check for a new reader: the steps it supports, in one open session.
 ///

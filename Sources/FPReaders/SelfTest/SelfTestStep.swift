@@ -32,7 +32,7 @@ public enum SelfTestStep: String, Sendable, CaseIterable, Comparable {
     public static func parseList(_ text: String) throws(ReaderError) -> [SelfTestStep] {
         var steps = Set<SelfTestStep>()
         for name in text.split(separator: ",", omittingEmptySubsequences: false) {
-            let trimmed = name.trimmingCharacters(in: .whitespaces)
+            let trimmed = name.trimmed
             guard let step = SelfTestStep(rawValue: trimmed) else {
                 throw .invalidSelection("unknown self-test step '\(trimmed)'; steps are "
                                         + allCases.map(\.rawValue).joined(separator: ","))

@@ -1,5 +1,5 @@
 internal import CLibfprint
-import Foundation
+import FoundationEssentials
 
 /// logind's sleep announcements on the system bus, with a delay inhibitor, so that a service
 /// can end its fingerprint operations and close its readers before the machine sleeps

@@ -4,7 +4,8 @@ import FPCore
 import FPLocalAPI
 import FPTerminal
 import FingerprintLogin
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Fingerprint login and payment against `fpbridge-server` (seeds 000 and 002).
 struct AccountCommand: AsyncParsableCommand {

@@ -1,5 +1,6 @@
 import ArgumentParser
 import FPAuthentication
+import FPJSON
 import FPImaging
 import FPReaders
 

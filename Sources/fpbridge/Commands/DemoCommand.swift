@@ -5,7 +5,8 @@ import FPTerminal
 import FPCore
 import FPReaders
 import FPStore
-import Foundation
+import FoundationEssentials
+import Glibc
 
 struct DemoCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -30,7 +31,8 @@ struct DemoCommand: AsyncParsableCommand {
     func run() async throws {
         let temporary = options.stateDir == nil
         let directory = temporary
-            ? StateDirectory(path: NSTemporaryDirectory() + "fpbridge-demo-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
+            ? StateDirectory(path: FileManager.default.temporaryDirectory
+                .appending(component: "fpbridge-demo-\(getpid())-\(UInt32.random(in: 0...UInt32.max))").path(percentEncoded: false))
             : options.stateDirectory
         defer { if temporary { try? FileManager.default.removeItem(atPath: directory.path) } }
         var configuration = AuthConfiguration()

@@ -1,5 +1,6 @@
 import ArgumentParser
 import FPAuthentication
+import FPJSON
 
 struct DoctorCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

@@ -3,7 +3,9 @@ import ArgumentParser
 import FPAuthentication
 import FPServiceClient
 import FPTerminal
-import Foundation
+import FoundationEssentials
+import Glibc
+import SystemPackage
 
 /// Keys released by a match, hosted in this process: development mode, since
 /// the private keys then live in the caller's own state directory.
@@ -132,14 +134,23 @@ struct KeyCommand: AsyncParsableCommand {
                 guard let data = Data(base64Encoded: dataBase64) else { throw AuthError(.invalidInput, "--data-base64 is not base64") }
                 return data
             }
-            guard let path = dataFile, let handle = FileHandle(forReadingAtPath: path) else {
+            guard let path = dataFile, let file = try? FileDescriptor.open(FilePath(path), .readOnly, options: .closeOnExec) else {
                 throw AuthError(.invalidInput, "cannot read --data-file \(dataFile ?? "")")
             }
-            defer { try? handle.close() }
+            defer { try? file.close() }
             // One byte past the limit tells an oversized file without reading all of it.
-            let data = (try? handle.read(upToCount: limit + 1)) ?? Data()
-            guard data.count <= limit else { throw AuthError(.invalidInput, "--data-file is over \(limit) bytes") }
-            return data
+            var bytes = [UInt8](repeating: 0, count: limit + 1)
+            var filled = 0
+            while filled < bytes.count {
+                let count = bytes.withUnsafeMutableBytes { buffer in
+                    try? file.read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[filled...]))
+                }
+                guard let count else { throw AuthError(.invalidInput, "cannot read --data-file \(path)") }
+                if count == 0 { break }
+                filled += count
+            }
+            guard filled <= limit else { throw AuthError(.invalidInput, "--data-file is over \(limit) bytes") }
+            return Data(bytes[..<filled])
         }
     }
 

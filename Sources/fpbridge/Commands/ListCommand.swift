@@ -3,7 +3,8 @@ import FPAuthentication
 import FPLocalAPI
 import FPServiceClient
 import FPStore
-import Foundation
+import FoundationEssentials
+import Glibc
 
 struct ListCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -24,7 +25,7 @@ struct ListCommand: AsyncParsableCommand {
                 throw AuthError(error)
             }
         }
-        let lines = list.prints.map { "\($0.finger.rawValue)\t\($0.reader)\t\(ISO8601DateFormatter().string(from: $0.enrolledAt))" }
+        let lines = list.prints.map { "\($0.finger.rawValue)\t\($0.reader)\t\($0.enrolledAt.formatted(.iso8601))" }
             + list.damaged.map { "DAMAGED\t\($0) (fpbridge repair)" }
         let text = lines.isEmpty ? "\(list.user) has no enrolled fingers." : lines.joined(separator: "\n")
         options.console.success(text, ["user": .string(list.user), "prints": .array(list.prints.map(Self.json).map(JSONValue.object)),
@@ -35,7 +36,7 @@ struct ListCommand: AsyncParsableCommand {
         [
             "user": .string(print.user), "finger": .string(print.finger.rawValue),
             "driver": .string(print.reader.driver), "deviceId": .string(print.reader.deviceID),
-            "enrolledAt": .string(ISO8601DateFormatter().string(from: print.enrolledAt)),
+            "enrolledAt": .string(print.enrolledAt.formatted(.iso8601)),
             "storedOnDevice": .bool(print.storedOnDevice),
         ]
     }

@@ -1,7 +1,8 @@
 import FPAuthentication
 import FPLocalAPI
 import FingerprintLogin
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// `fpbridge demo login`: seeds 000 and 002 end to end, against a real `fpbridge-server`
 /// started on loopback with an empty SQLite database, on the fake reader.

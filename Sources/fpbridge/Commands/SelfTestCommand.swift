@@ -2,7 +2,8 @@ import FPLocalAPI
 import ArgumentParser
 import FPAuthentication
 import FPReaders
-import Foundation
+import FoundationEssentials
+import Glibc
 
 struct SelfTestCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -75,7 +76,8 @@ struct SelfTestCommand: AsyncParsableCommand {
     }
 
     static func line(_ result: SelfTestResult) -> String {
-        let seconds = String(format: "%.2f s", Self.seconds(result.duration))
+        let hundredths = Int((Self.seconds(result.duration) * 100).rounded())
+        let seconds = "\(hundredths / 100).\(hundredths % 100 < 10 ? "0" : "")\(hundredths % 100) s"
         switch result.outcome {
         case .passed(let detail): return "ok      \(result.step.rawValue) (\(seconds)): \(detail)"
         case .failed(let detail): return "FAILED  \(result.step.rawValue) (\(seconds)): \(detail)"

@@ -4,7 +4,8 @@ import FPAuthentication
 import FPServiceClient
 import FPReaders
 import FPStore
-import Foundation
+import FoundationEssentials
+import Glibc
 
 struct StatusCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

@@ -1,7 +1,9 @@
 import ArgumentParser
 import FPAuthentication
 import FPReaders
-import Foundation
+import FPJSON
+import FoundationEssentials
+import Glibc
 
 struct UdevRulesCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -23,7 +25,7 @@ struct UdevRulesCommand: AsyncParsableCommand {
     var group = UdevRules.defaultGroup
 
     func validate() throws {
-        guard group.range(of: "^[a-z_][a-z0-9_-]{0,31}$", options: .regularExpression) != nil else {
+        guard group.wholeMatch(of: /[a-z_][a-z0-9_-]{0,31}/) != nil else {
             throw ValidationError("'\(group)' is not a valid group name")
         }
     }

@@ -1,6 +1,7 @@
 import FPLocalAPI
 import FPReaders
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Everything `fpbridge doctor` looks at, turned into findings.
 struct DoctorChecks {

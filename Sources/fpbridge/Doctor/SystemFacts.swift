@@ -1,5 +1,6 @@
 import FPReaders
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Facts about this machine that decide whether a reader works for this user.
 enum SystemFacts {
@@ -51,22 +52,14 @@ enum SystemFacts {
         let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
         return entries.contains { entry in
             guard Int(entry) != nil, let comm = FileManager.default.contents(atPath: "/proc/\(entry)/comm") else { return false }
-            return String(decoding: comm, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines) == "fprintd"
+            return String(decoding: comm, as: UTF8.self).trimmed == "fprintd"
         }
     }
 
     private static func run(_ tool: String, _ arguments: [String]) -> String? {
         guard FileManager.default.isExecutableFile(atPath: tool) else { return nil }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: tool)
-        process.arguments = arguments
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        do { try process.run() } catch { return nil }
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        let text = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-        return process.terminationStatus == 0 && !text.isEmpty ? text : nil
+        guard let process = try? SpawnedProcess(tool, arguments, quiet: true) else { return nil }
+        let text = String(decoding: process.readAll(), as: UTF8.self).trimmed
+        return process.wait() == 0 && !text.isEmpty ? text : nil
     }
 }

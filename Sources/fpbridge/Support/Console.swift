@@ -1,6 +1,7 @@
 import FPLocalAPI
 import FPAuthentication
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Where command output goes: results on stdout (one JSON object with
 /// `--json`), progress and prompts on stderr, so that scripts can parse stdout.
@@ -9,7 +10,7 @@ struct Console: Sendable {
 
     /// Progress and hints for the person at the terminal.
     func note(_ text: String) {
-        FileHandle.standardError.write(Data((text + "\n").utf8))
+        StandardError.write(text + "\n")
     }
 
     /// A command's result: the text for people, or the JSON object with `"ok": true`.

@@ -1,6 +1,7 @@
 import FPAuthentication
 import FPTerminal
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Runs one engine call with its events shown and Ctrl-C mapped to a user cancel.
 enum Evaluation {

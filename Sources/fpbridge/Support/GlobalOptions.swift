@@ -4,7 +4,8 @@ import FPCore
 import FPLocalAPI
 import FPReaders
 import FPStore
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Options every subcommand takes.
 struct GlobalOptions: ParsableArguments {

@@ -3,7 +3,8 @@ import FPLocalAPI
 import FPServiceClient
 import FPTerminal
 import FingerprintLogin
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// The key operations of the command line, through `fpbridged` or in-process (development
 /// mode): `fpbridge key` and the login keys of `fpbridge account` share them.

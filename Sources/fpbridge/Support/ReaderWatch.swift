@@ -2,7 +2,8 @@ import FPLocalAPI
 import FPAuthentication
 import FPTerminal
 import FPReaders
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// `readers --watch`: a line (or a JSON object) per reader change, until Ctrl-C or the duration ends.
 enum ReaderWatch {

@@ -2,7 +2,8 @@ import FPAuthentication
 import FPLocalAPI
 import FPServiceClient
 import FPTerminal
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Commands run through `fpbridged`: the same output and exit statuses as in-process,
 /// the engine and the state in the service.
