@@ -10,7 +10,10 @@ import sys
 root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 package = json.loads(subprocess.run(["swift", "package", "dump-package"], cwd=root, check=True,
                                     capture_output=True, text=True).stdout)
-importing = re.compile(r"^\s*(@\w+\s+)*((public|package|internal|private|fileprivate)\s+)?import\s+(class\s+|struct\s+|enum\s+|func\s+)?Foundation(\.|\s*$)")
+# Foundation itself and its other parts (FoundationInternationalization, FoundationNetworking),
+# whatever follows the name on the line; only FoundationEssentials is allowed.
+importing = re.compile(r"^\s*(@\w+(\([^)]*\))?\s+)*((public|package|internal|private|fileprivate)\s+)?import\s+"
+                       r"((class|struct|enum|func|var|let|protocol|typealias)\s+)?Foundation(?!Essentials\b)\w*\b")
 checked, offenders = [], []
 for target in package["targets"]:
     if "MemberImportVisibility" not in json.dumps(target.get("settings", [])):

@@ -4,8 +4,10 @@ import Glibc
 #endif
 
 /// Starts a named POSIX thread that runs `body` once and ends: the GLib loop, the
-/// key-derivation worker, the terminal readers. The thread blocks every signal. Foundation's `Thread` would do the
-/// same but brings the rest of Foundation into every program that links it.
+/// key-derivation worker, the terminal readers. (Foundation's `Thread` brings the rest of
+/// Foundation into every program that links it.) The thread takes no signal but those a
+/// fault raises in it: a SIGCHLD or SIGTERM taken here would be lost to the signalfd that
+/// Dispatch waits on elsewhere, while a crash must still reach the runtime's backtracer.
 package enum DetachedThread {
     /// Runs `body` on a new thread named `name` (Linux keeps its first 15 bytes; without a
     /// name a thread shows its creator's). A thread that cannot be created stops the
@@ -13,17 +15,19 @@ package enum DetachedThread {
     package static func start(name: String, _ body: @escaping @Sendable () -> Void) {
         let work = Unmanaged.passRetained(Work(name: name, body: body)).toOpaque()
         var thread = pthread_t()
+        // A new thread starts with its creator's mask: set here, it holds from the thread's
+        // first instruction, and the creator gets its own back once the thread exists.
+        var blocked = sigset_t(), creators = sigset_t()
+        sigfillset(&blocked)
+        for fault in [SIGSEGV, SIGBUS, SIGILL, SIGTRAP, SIGFPE, SIGSYS, SIGABRT] { sigdelset(&blocked, fault) }
+        pthread_sigmask(SIG_SETMASK, &blocked, &creators)
         let result = pthread_create(&thread, nil, { raw in
-            // No signal is delivered here: a SIGCHLD taken by this thread would be lost to the
-            // signalfd that Dispatch (and so Foundation's Process) waits on elsewhere.
-            var all = sigset_t()
-            sigfillset(&all)
-            pthread_sigmask(SIG_BLOCK, &all, nil)
             let work = Unmanaged<Work>.fromOpaque(raw!).takeRetainedValue()
             _ = fpb_name_this_thread(work.name)
             work.body()
             return nil
         }, work)
+        pthread_sigmask(SIG_SETMASK, &creators, nil)
         guard result == 0 else {
             Unmanaged<Work>.fromOpaque(work).release()
             fatalError("cannot start the thread \(name): \(String(cString: strerror(result)))")

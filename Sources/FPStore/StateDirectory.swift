@@ -1,5 +1,6 @@
 import FPCore
 import FoundationEssentials
+import SystemPackage
 
 /// Where fpbridge keeps its state: `--state-dir`, else `FPBRIDGE_STATE_DIR`,
 /// else `$XDG_STATE_HOME/fpbridge`, else `~/.local/state/fpbridge`.
@@ -21,7 +22,7 @@ public struct StateDirectory: Sendable, Hashable, CustomStringConvertible {
         if let xdg = environment["XDG_STATE_HOME"], xdg.hasPrefix("/") {
             return StateDirectory(path: xdg + "/fpbridge")
         }
-        let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? FileManager.default.homeDirectoryForCurrentUser.path(percentEncoded: false)
+        let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? FilePath(FileManager.default.homeDirectoryForCurrentUser.path(percentEncoded: false)).string
         return StateDirectory(path: home + "/.local/state/fpbridge")
     }
 

@@ -46,3 +46,22 @@ struct ImageFileTests {
         #expect(whorl.width > 0 && whorl.pixels.count == whorl.width * whorl.height)
     }
 }
+
+/// An image file is replaced whole: through a temporary file beside it that no earlier run can block.
+struct ImageReplacementTests {
+    let directory = TemporaryDirectory()
+    let image = GreyImage(width: 2, height: 2, pixels: [9, 8, 7, 6])!
+
+    @Test func aTemporaryFileLeftByAKilledRunNeverBlocksTheNextWrite() throws {
+        let path = directory.file("capture.pgm")
+        // What a run killed mid-write leaves, named as a run with this pid would name it
+        // (PID 1 in every container run): the next write goes on and leaves it alone.
+        let leftover = path + ".partial-\(getpid())"
+        try "half an image".write(toFile: leftover, atomically: false, encoding: .utf8)
+        try ImageFile.write(image, to: path)
+        try ImageFile.write(image, to: path)
+        #expect(try ImageFile.read(path) == image)
+        let names = try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted()
+        #expect(names == ["capture.pgm", "capture.pgm.partial-\(getpid())"], "no temporary file of ours is left: \(names)")
+    }
+}
