@@ -1,3 +1,4 @@
+import FPCore
 /// Turns driver and device ids into safe single path components, and checks user names.
 package enum PathComponent {
     private static let safe = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-".utf8)
@@ -26,12 +27,5 @@ package enum PathComponent {
 
     private static func isSafeName(_ name: String) -> Bool {
         !name.isEmpty && name.utf8.count <= 64 && !name.hasPrefix(".") && name.utf8.allSatisfy { safe.contains($0) }
-    }
-}
-
-extension String {
-    /// The string with zeros in front up to `width` characters (hex bytes).
-    func leftPadded(to width: Int) -> String {
-        String(repeating: "0", count: max(0, width - count)) + self
     }
 }

@@ -14,16 +14,10 @@ public enum USBBus {
                   let id = USBDeviceID(vendor + ":" + product),
                   let bus = read(directory + "/busnum").flatMap({ Int($0) }),
                   let number = read(directory + "/devnum").flatMap({ Int($0) }) else { return nil }
-            let devnode = "/dev/bus/usb/\(threeDigits(bus))/\(threeDigits(number))"
+            let devnode = "/dev/bus/usb/\(String(bus).leftPadded(to: 3))/\(String(number).leftPadded(to: 3))"
             return USBDevice(id: id, devnode: devnode, product: read(directory + "/product"),
                              accessible: access(devnode, R_OK | W_OK) == 0)
         }
-    }
-
-    /// A bus or device number as udev names its node: at least three digits.
-    private static func threeDigits(_ number: Int) -> String {
-        let digits = String(number)
-        return String(repeating: "0", count: max(0, 3 - digits.count)) + digits
     }
 
     private static func read(_ path: String) -> String? {

@@ -1,3 +1,4 @@
+import FPCore
 import FPLocalAPI
 import ArgumentParser
 import FPAuthentication
@@ -77,7 +78,7 @@ struct SelfTestCommand: AsyncParsableCommand {
 
     static func line(_ result: SelfTestResult) -> String {
         let hundredths = Int((Self.seconds(result.duration) * 100).rounded())
-        let seconds = "\(hundredths / 100).\(hundredths % 100 < 10 ? "0" : "")\(hundredths % 100) s"
+        let seconds = "\(hundredths / 100).\(String(hundredths % 100).leftPadded(to: 2)) s"
         switch result.outcome {
         case .passed(let detail): return "ok      \(result.step.rawValue) (\(seconds)): \(detail)"
         case .failed(let detail): return "FAILED  \(result.step.rawValue) (\(seconds)): \(detail)"
