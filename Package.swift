@@ -31,6 +31,7 @@ let package = Package(
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
         .package(url: "https://github.com/apple/swift-system", from: "1.8.1"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
     ],
     targets: [
         .systemLibrary(
@@ -135,8 +136,11 @@ let package = Package(
             name: "FPServiceClient",
             dependencies: [
                 "FPLocalAPI", "FPAuthentication",
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
-            ]
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ],
+            swiftSettings: foundationEssentialsOnly
         ),
         .executableTarget(
             name: "fpbridged",

@@ -62,6 +62,11 @@ import TestSupport
         #expect(option.status == 2)
         let reader = try await run(["readers"], reader: "usb")
         #expect(reader.status == 2)
+        // A group that would break out of the rule's quotes is refused, no rule printed.
+        let group = try await Fpbridge.run(["udev-rules", "--group", #"x", MODE="0666"#])
+        #expect(group.status == 2 && group.stdout.isEmpty && group.stderr.contains("not a valid group name"),
+                "\(group.status) \(group.stdout) \(group.stderr)")
+        #expect(try await Fpbridge.run(["udev-rules", "--group", "kiosk_users"]).stdout.contains(#"GROUP="kiosk_users""#))
     }
 
     @Test func anExhaustedScriptIsAnErrorNotAHang() async throws {

@@ -89,6 +89,17 @@ struct UdevRulesTests {
         return process.terminationStatus == 0
     }
 
+    @Test(arguments: ["fpbridge", "_kiosk", "plugdev", "a", "fp-users_2", String(repeating: "g", count: 32)])
+    func groupNamesUseraddAcceptsAreValid(_ name: String) {
+        #expect(UdevRules.isValidGroupName(name))
+    }
+
+    @Test(arguments: ["", "Fpbridge", "2fp", "-fp", "fp users", "fp\"", "fp\n", "fpé", "fp.users", "fp$",
+                      String(repeating: "g", count: 33)])
+    func otherGroupNamesAreRefused(_ name: String) {
+        #expect(!UdevRules.isValidGroupName(name))
+    }
+
     @Test func aMalformedHwdbIsNamedByLine() {
         #expect {
             try SupportedDeviceList.parse("# Supported by libfprint driver x\nusb:v08FFpZZZZ*\n", path: "h.hwdb")

@@ -8,6 +8,22 @@ public enum UdevRules {
     /// The group whose members may open every supported reader.
     public static let defaultGroup = "fpbridge"
 
+    /// Whether `name` can be written into a rule as a group: what `useradd` accepts by default
+    /// (`[a-z_][a-z0-9_-]*`, at most 32 characters), so that a rule never names a group that
+    /// cannot exist nor breaks out of its quotes.
+    public static func isValidGroupName(_ name: String) -> Bool {
+        let bytes = Array(name.utf8)
+        guard let first = bytes.first, bytes.count <= 32, first == UInt8(ascii: "_") || isLowercase(first) else {
+            return false
+        }
+        return bytes.dropFirst().allSatisfy { byte in
+            isLowercase(byte) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
+                || byte == UInt8(ascii: "_") || byte == UInt8(ascii: "-")
+        }
+    }
+
+    private static func isLowercase(_ byte: UInt8) -> Bool { (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) }
+
     /// The rules text for `list`, one rule per supported id, grouped by driver.
     public static func generate(from list: SupportedDeviceList, group: String = defaultGroup) -> String {
         var lines = [

@@ -25,7 +25,7 @@ struct UdevRulesCommand: AsyncParsableCommand {
     var group = UdevRules.defaultGroup
 
     func validate() throws {
-        guard group.wholeMatch(of: /[a-z_][a-z0-9_-]{0,31}/) != nil else {
+        guard UdevRules.isValidGroupName(group) else {
             throw ValidationError("'\(group)' is not a valid group name")
         }
     }

@@ -1,0 +1,127 @@
+import FPAuthentication
+import Glibc
+import NIOCore
+import NIOHTTP1
+import NIOPosix
+
+/// One request to `fpbridged` on a connection of its own, through NIO's HTTP/1.1 codec.
+///
+/// The service is on this machine and a command makes one or two requests, so a connection
+/// pool, TLS and redirects (what a general HTTP client sets up before its first request) cost
+/// start-up time for nothing: see BENCHMARKS.md, "The service client".
+struct ServiceExchange {
+    typealias Connection = NIOAsyncChannel<HTTPClientResponsePart, HTTPClientRequestPart>
+
+    let socketPath: String
+
+    /// Sends `method uri` (with `body` as JSON when given) and hands the response to `read`;
+    /// the connection closes when `read` returns.
+    func perform<T: Sendable>(_ method: HTTPMethod, _ uri: String, body: [UInt8]?,
+                              _ read: (inout ServiceResponse) async throws -> T) async throws -> T {
+        let connection = try await connect()
+        do {
+            return try await connection.executeThenClose { inbound, outbound in
+                try await outbound.write(.head(head(method, uri, bodyLength: body?.count)))
+                if let body { try await outbound.write(.body(.byteBuffer(ByteBuffer(bytes: body)))) }
+                try await outbound.write(.end(nil))
+                var parts = inbound.makeAsyncIterator()
+                var answer: HTTPResponseHead?
+                while answer == nil, let part = try await parts.next() {
+                    // 1xx heads announce the real one; fpbridged sends none, but HTTP allows them.
+                    if case .head(let head) = part, head.status.code >= 200 { answer = head }
+                }
+                guard let answer else {
+                    if Task.isCancelled { throw CancellationError() }
+                    throw unreachable("it closed the connection without answering")
+                }
+                var response = ServiceResponse(status: answer.status, socketPath: socketPath, parts: parts)
+                return try await read(&response)
+            }
+        } catch let error as AuthError {
+            throw error
+        } catch is CancellationError {
+            throw CancellationError()
+        } catch {
+            throw AuthError(.readerFailure, "the fpbridge service at \(socketPath) failed: \(error)")
+        }
+    }
+
+    private func connect() async throws -> Connection {
+        do {
+            return try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+                .connectTimeout(.seconds(5))
+                .connect(unixDomainSocketPath: socketPath) { channel in
+                    channel.eventLoop.makeCompletedFuture {
+                        try channel.pipeline.syncOperations.addHTTPClientHandlers()
+                        return try Connection(wrappingChannelSynchronously: channel)
+                    }
+                }
+        } catch let error as IOError {
+            throw unreachable(String(cString: strerror(error.errnoCode)))
+        } catch ChannelError.connectTimeout {
+            throw unreachable("no connection within 5 seconds")
+        } catch {
+            throw unreachable("\(error)")
+        }
+    }
+
+    private func head(_ method: HTTPMethod, _ uri: String, bodyLength: Int?) -> HTTPRequestHead {
+        var head = HTTPRequestHead(version: .http1_1, method: method, uri: uri)
+        head.headers.add(name: "Host", value: "localhost")
+        if let bodyLength {
+            head.headers.add(name: "Content-Type", value: "application/json")
+            head.headers.add(name: "Content-Length", value: String(bodyLength))
+        }
+        return head
+    }
+
+    func unreachable(_ why: String) -> AuthError {
+        AuthError(.biometryNotAvailable, "the fpbridge service does not answer at \(socketPath) (\(why)); "
+                  + "is fpbridged running?")
+    }
+}
+
+/// A response of the service as it arrives: its status, then its body in the pieces the socket
+/// delivers them.
+struct ServiceResponse {
+    let status: HTTPResponseStatus
+    let socketPath: String
+    var parts: NIOAsyncChannelInboundStream<HTTPClientResponsePart>.AsyncIterator
+
+    /// The next piece of the body; nil once the body is complete.
+    mutating func nextPiece() async throws -> ByteBuffer? {
+        while true {
+            let part: HTTPClientResponsePart?
+            do { part = try await parts.next() } catch is CancellationError { throw CancellationError() } catch {
+                // What the codec says of a connection cut mid-body ("stream ended at an
+                // unexpected time"), or of a broken body: either way the answer never came.
+                throw cutShort(because: "\(error)")
+            }
+            switch part {
+            case .body(let piece): return piece
+            case .end: return nil
+            case .head: continue
+            case nil:
+                if Task.isCancelled { throw CancellationError() }
+                throw cutShort(because: nil)
+            }
+        }
+    }
+
+    private func cutShort(because reason: String?) -> AuthError {
+        AuthError(.systemCancel, "the fpbridge service at \(socketPath) closed the connection before its answer was "
+                  + "complete\(reason.map { " (\($0))" } ?? ""); was it stopped?")
+    }
+
+    /// The whole body, refused beyond `limit` bytes.
+    mutating func collect(upTo limit: Int) async throws -> [UInt8] {
+        var bytes: [UInt8] = []
+        while let piece = try await nextPiece() {
+            guard bytes.count + piece.readableBytes <= limit else {
+                throw AuthError(.readerFailure, "the fpbridge service at \(socketPath) sent an answer over \(limit) bytes")
+            }
+            bytes.append(contentsOf: piece.readableBytesView)
+        }
+        return bytes
+    }
+}

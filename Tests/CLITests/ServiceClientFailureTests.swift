@@ -1,0 +1,60 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// A service that is missing or answers wrongly is a clear error naming its socket, within
+/// moments: never a hang, a crash or a success.
+@Suite struct ServiceClientFailureTests {
+    let directory = TemporaryDirectory()
+    static let helper = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("Helpers/misbehaving-service.py").path
+
+    /// Runs `fpbridge --service SOCKET ARGS` against a server behaving as `mode`.
+    func run(_ arguments: [String], against mode: String) async throws -> CommandResult {
+        let socket = directory.file("\(mode).sock")
+        let server = Process()
+        server.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        server.arguments = [Self.helper, socket, mode]
+        try server.run()
+        defer {
+            kill(server.processIdentifier, SIGKILL)
+            server.waitUntilExit()
+        }
+        let deadline = Date().addingTimeInterval(10)
+        while !FileManager.default.fileExists(atPath: socket) && Date() < deadline {
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        return try await Fpbridge.run(["--json", "--service", socket] + arguments, timeout: 30)
+    }
+
+    @Test func aMissingServiceIsNotAvailableAndNamed() async throws {
+        let socket = directory.file("nobody-listens.sock")
+        let result = try await Fpbridge.run(["--json", "--service", socket, "status"], timeout: 30)
+        #expect(result.status != 0 && result.errorCode == -6, "\(result.stdout) \(result.stderr)")
+        #expect(result.errorMessage.contains(socket) && result.errorMessage.contains("is fpbridged running"))
+    }
+
+    @Test func aServiceThatClosesWithoutAWordIsNotAvailable() async throws {
+        let result = try await run(["status"], against: "silent-close")
+        #expect(result.status != 0 && result.errorCode == -6, "\(result.stdout) \(result.stderr)")
+        #expect(result.errorMessage.contains("without answering"), "\(result.errorMessage)")
+    }
+
+    @Test func somethingElseOnTheSocketIsAFailureNamingIt() async throws {
+        let result = try await run(["status"], against: "garbage")
+        #expect(result.status != 0 && result.errorCode == -2006, "\(result.stdout) \(result.stderr)")
+        #expect(result.errorMessage.contains(directory.file("garbage.sock")), "\(result.errorMessage)")
+    }
+
+    @Test func anEvaluationCutOffMidStreamIsCancelledNotPassed() async throws {
+        let result = try await run(["verify"], against: "cut-stream")
+        #expect(result.status != 0 && result.errorCode == -4, "\(result.stdout) \(result.stderr)")
+        #expect(result.errorMessage.contains("before its answer was complete"), "\(result.errorMessage)")
+    }
+
+    @Test func anOversizedAnswerIsRefused() async throws {
+        let result = try await run(["status"], against: "oversized")
+        #expect(result.status != 0 && result.errorCode == -2006, "\(result.stdout) \(result.stderr)")
+        #expect(result.errorMessage.contains("over 16777216 bytes"), "\(result.errorMessage)")
+    }
+}
