@@ -93,7 +93,7 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
-        .target(name: "FPImaging", dependencies: ["CLibpng"], swiftSettings: foundationEssentialsOnly),
+        .target(name: "FPImaging", dependencies: ["FPCore", "CLibpng"], swiftSettings: foundationEssentialsOnly),
         .target(
             name: "FPReaders",
             dependencies: [

@@ -7,12 +7,7 @@ import Glibc
 package enum StandardError {
     /// Writes `text` whole, or as much as file descriptor 2 takes (closed: nothing).
     package static func write(_ text: String) {
-        var bytes = Array(text.utf8)[...]
-        while !bytes.isEmpty {
-            let written = bytes.withUnsafeBytes { Glibc.write(2, $0.baseAddress, $0.count) }
-            if written < 0 && errno == EINTR { continue }
-            guard written > 0 else { return }
-            bytes = bytes.dropFirst(written)
-        }
+        var text = text
+        _ = text.withUTF8 { FileDescriptorWrite.all(UnsafeRawBufferPointer($0), to: 2) }
     }
 }

@@ -1,3 +1,4 @@
+import FPCore
 import FoundationEssentials
 
 /// Reads and writes greyscale images as PGM or PNG, chosen by the file's extension.
@@ -6,7 +7,14 @@ public enum ImageFile {
     public static func write(_ image: GreyImage, to path: String) throws(ImageFileError) {
         switch try ImageFormat(path: path) {
         case .pgm:
-            if let reason = ReplacingWrite.write(Array(PGMCodec.encode(image)), to: path) {
+            // A random name: one left behind by a killed run (or a run with the same pid, as
+            // PID 1 in every container run) never blocks the next write.
+            let replaced = Array(PGMCodec.encode(image)).withUnsafeBytes { bytes in
+                FileReplacement.replace(path, with: bytes, mode: 0o644) {
+                    path + ".partial-" + String(UInt64.random(in: .min ... .max), radix: 36)
+                }
+            }
+            if let reason = replaced {
                 throw .unwritable(path: path, reason: reason)
             }
         case .png:

@@ -1,3 +1,4 @@
+import FPCore
 import FoundationEssentials
 #if canImport(Glibc)
 import Glibc
@@ -58,31 +59,12 @@ enum AtomicFile {
         let directory = StatePath.parent(of: path)
         try makeDirectories(directory)
         StaleTemporaryFiles.remove(in: directory)
-        let temporary = directory + "/.\(StatePath.name(of: path))\(StaleTemporaryFiles.marker)\(getpid())-\(UInt32.random(in: .min ... .max))"
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
-        guard fd >= 0 else { throw .io(path: temporary, reason: String(cString: strerror(errno))) }
-        var written = 0
-        let failure: String? = data.withUnsafeBytes { bytes in
-            while written < bytes.count {
-                let count = Glibc.write(fd, bytes.baseAddress! + written, bytes.count - written)
-                if count < 0 {
-                    if errno == EINTR { continue }
-                    return String(cString: strerror(errno))
-                }
-                written += count
+        let failure = data.withUnsafeBytes { bytes in
+            FileReplacement.replace(path, with: bytes, mode: 0o600) {
+                directory + "/.\(StatePath.name(of: path))\(StaleTemporaryFiles.marker)\(getpid())-\(UInt32.random(in: .min ... .max))"
             }
-            return fsync(fd) == 0 ? nil : String(cString: strerror(errno))
         }
-        Glibc.close(fd)
-        if let failure {
-            unlink(temporary)
-            throw .io(path: path, reason: failure)
-        }
-        guard rename(temporary, path) == 0 else {
-            let reason = String(cString: strerror(errno))
-            unlink(temporary)
-            throw .io(path: path, reason: reason)
-        }
+        if let failure { throw .io(path: path, reason: failure) }
         syncDirectory(directory)
     }
 
