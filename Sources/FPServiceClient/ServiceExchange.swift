@@ -21,18 +21,17 @@ struct ServiceExchange {
         let connection = try await connect()
         do {
             return try await connection.executeThenClose { inbound, outbound in
-                try await outbound.write(.head(head(method, uri, bodyLength: body?.count)))
-                if let body { try await outbound.write(.body(.byteBuffer(ByteBuffer(bytes: body)))) }
-                try await outbound.write(.end(nil))
                 var parts = inbound.makeAsyncIterator()
-                var answer: HTTPResponseHead?
-                while answer == nil, let part = try await parts.next() {
-                    // 1xx heads announce the real one; fpbridged sends none, but HTTP allows them.
-                    if case .head(let head) = part, head.status.code >= 200 { answer = head }
-                }
-                guard let answer else {
-                    if Task.isCancelled { throw CancellationError() }
-                    throw unreachable("it closed the connection without answering")
+                let answer: HTTPResponseHead
+                do {
+                    try await outbound.write(.head(head(method, uri, bodyLength: body?.count)))
+                    if let body { try await outbound.write(.body(.byteBuffer(ByteBuffer(bytes: body)))) }
+                    try await outbound.write(.end(nil))
+                    answer = try await responseHead(&parts)
+                } catch let error where ConnectionLoss.matches(error) {
+                    // A service that drops the connection before it answers (at its connection
+                    // limit, or stopping) did not answer: the same as one that is not there.
+                    throw unreachable("it closed the connection: \(ConnectionLoss.describe(error))")
                 }
                 var response = ServiceResponse(status: answer.status, socketPath: socketPath, parts: parts)
                 return try await read(&response)
@@ -44,6 +43,17 @@ struct ServiceExchange {
         } catch {
             throw AuthError(.readerFailure, "the fpbridge service at \(socketPath) failed: \(error)")
         }
+    }
+
+    /// The response's head: 1xx heads announce the real one (fpbridged sends none, but HTTP
+    /// allows them).
+    private func responseHead(_ parts: inout NIOAsyncChannelInboundStream<HTTPClientResponsePart>.AsyncIterator)
+        async throws -> HTTPResponseHead {
+        while let part = try await parts.next() {
+            if case .head(let head) = part, head.status.code >= 200 { return head }
+        }
+        if Task.isCancelled { throw CancellationError() }
+        throw unreachable("it closed the connection without answering")
     }
 
     private func connect() async throws -> Connection {
@@ -93,9 +103,10 @@ struct ServiceResponse {
         while true {
             let part: HTTPClientResponsePart?
             do { part = try await parts.next() } catch is CancellationError { throw CancellationError() } catch {
-                // What the codec says of a connection cut mid-body ("stream ended at an
-                // unexpected time"), or of a broken body: either way the answer never came.
-                throw cutShort(because: "\(error)")
+                guard ConnectionLoss.matches(error) else {
+                    throw AuthError(.readerFailure, "the fpbridge service at \(socketPath) sent a broken answer: \(error)")
+                }
+                throw cutShort(because: ConnectionLoss.describe(error))
             }
             switch part {
             case .body(let piece): return piece

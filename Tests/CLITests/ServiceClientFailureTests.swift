@@ -40,6 +40,14 @@ import TestSupport
         #expect(result.errorMessage.contains("without answering"), "\(result.errorMessage)")
     }
 
+    /// What a service at its connection limit, or stopping, does: the connection is reset
+    /// before any answer. Not there, as far as the client can tell.
+    @Test func aConnectionResetBeforeTheAnswerIsNotAvailable() async throws {
+        let result = try await run(["status"], against: "reset")
+        #expect(result.status != 0 && result.errorCode == -6, "\(result.stdout) \(result.stderr)")
+        #expect(result.errorMessage.contains("is fpbridged running"), "\(result.errorMessage)")
+    }
+
     @Test func somethingElseOnTheSocketIsAFailureNamingIt() async throws {
         let result = try await run(["status"], against: "garbage")
         #expect(result.status != 0 && result.errorCode == -2006, "\(result.stdout) \(result.stderr)")
@@ -50,6 +58,12 @@ import TestSupport
         let result = try await run(["verify"], against: "cut-stream")
         #expect(result.status != 0 && result.errorCode == -4, "\(result.stdout) \(result.stderr)")
         #expect(result.errorMessage.contains("before its answer was complete"), "\(result.errorMessage)")
+    }
+
+    @Test func aBrokenBodyIsAFailureNotACancellation() async throws {
+        let result = try await run(["verify"], against: "bad-chunk")
+        #expect(result.status != 0 && result.errorCode == -2006, "\(result.stdout) \(result.stderr)")
+        #expect(result.errorMessage.contains("sent a broken answer"), "\(result.errorMessage)")
     }
 
     @Test func anOversizedAnswerIsRefused() async throws {

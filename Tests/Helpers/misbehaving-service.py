@@ -2,11 +2,15 @@
 """A Unix-socket server that answers every connection wrongly, in one way, for the tests of
 fpbridge's service client: misbehaving-service.py SOCKET MODE. Runs until killed.
 
-Modes: silent-close (reads the request, closes without a word), garbage (not HTTP),
-cut-stream (a streamed 200 that stops after its first line), oversized (a 17 MB body)."""
+Modes: silent-close (reads the request, closes without a word), reset (closes without reading
+it), garbage (not HTTP), cut-stream (a streamed 200 that stops after its first line),
+bad-chunk (a streamed 200 whose chunk size is not a number), oversized (a 17 MB body).
+The socket appears at SOCKET only once it listens."""
+import os
 import signal
 import socket
 import sys
+import time
 
 # A child of a Swift test inherits the signal mask of the thread that spawned it (Dispatch
 # threads block most signals): without this, SIGTERM would not end it.
@@ -14,8 +18,9 @@ signal.pthread_sigmask(signal.SIG_SETMASK, set())
 
 path, mode = sys.argv[1], sys.argv[2]
 server = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-server.bind(path)
+server.bind(path + ".binding")
 server.listen(8)
+os.rename(path + ".binding", path)
 
 
 def read_request(connection):
@@ -39,6 +44,10 @@ def read_request(connection):
 while True:
     connection, _ = server.accept()
     with connection:
+        if mode == "reset":
+            # Unread bytes at close make the kernel reset the connection.
+            time.sleep(0.1)
+            continue
         read_request(connection)
         if mode == "garbage":
             connection.sendall(b"SSH-2.0-OpenSSH_9.2\r\n\r\n")
@@ -46,6 +55,9 @@ while True:
             line = b'{"type":"started","operation":"op-1"}\n'
             connection.sendall(b"HTTP/1.1 200 OK\r\nContent-Type: application/x-ndjson\r\n"
                                b"Transfer-Encoding: chunked\r\n\r\n" + b"%x\r\n" % len(line) + line + b"\r\n")
+        elif mode == "bad-chunk":
+            connection.sendall(b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n{}\r\n")
+            time.sleep(0.5)
         elif mode == "oversized":
             size = 17 * 1024 * 1024
             connection.sendall(b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n" % size)
