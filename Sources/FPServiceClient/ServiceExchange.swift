@@ -16,6 +16,9 @@ struct ServiceExchange {
 
     /// Sends `method uri` (with `body` as JSON when given) and hands the response to `read`;
     /// the connection closes when `read` returns.
+    ///
+    /// No read timeout: a stream is silent while the engine waits for a finger or a passcode,
+    /// and the engine bounds those waits itself.
     func perform<T: Sendable>(_ method: HTTPMethod, _ uri: String, body: [UInt8]?,
                               _ read: (inout ServiceResponse) async throws -> T) async throws -> T {
         let connection = try await connect()
