@@ -169,7 +169,7 @@ let package = Package(
         .testTarget(name: "FPStoreTests", dependencies: ["FPStore", "TestSupport"]),
         .testTarget(name: "FPAuthenticationTests", dependencies: ["FPAuthentication", "FPReaders", "FPStore", "TestSupport"]),
         .testTarget(name: "LocalAuthenticationTests", dependencies: ["LocalAuthentication", "TestSupport"]),
-        .testTarget(name: "CLITests", dependencies: ["TestSupport", "FPImaging"]),
+        .testTarget(name: "CLITests", dependencies: ["TestSupport", "FPImaging", "FPServiceClient", "FPAuthentication", "FPLocalAPI"]),
         .testTarget(name: "FingerprintLoginTests", dependencies: ["FingerprintLogin", "TestSupport"]),
         .testTarget(
             name: "AccountServerTests",

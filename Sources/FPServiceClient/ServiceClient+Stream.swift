@@ -9,7 +9,8 @@ extension ServiceClient {
     /// questions with what it returns, and gives the result's value (or throws its error).
     package func stream(_ path: String, _ body: some Encodable, controls: OperationControls = OperationControls(),
                         handler: some StreamHandler) async throws -> JSONValue {
-        try await exchange.perform(.POST, LocalAPI.prefix + "/" + path, body: try encode(body)) { response in
+        try await exchange.perform(.POST, LocalAPI.prefix + "/" + path, body: try encode(body),
+                                   answerWithin: answerDeadline) { response in
             guard response.status == .ok else {
                 throw Self.refusal(Data(try await response.collect(upTo: 1024 * 1024)), status: response.status)
             }

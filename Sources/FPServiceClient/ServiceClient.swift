@@ -9,6 +9,13 @@ import NIOHTTP1
 /// reached is ``AuthErrorCode/biometryNotAvailable`` naming the socket.
 package struct ServiceClient: Sendable {
     package let socketPath: String
+    /// How long a read request, or a streamed operation, may wait for the service to start
+    /// answering (it answers those at once, whatever the operation then waits for).
+    package var answerDeadline: Duration = .seconds(30)
+
+    package init(socketPath: String) {
+        self.socketPath = socketPath
+    }
 
     /// Runs `body` with a client for the service at `socket`. Each request has a connection of
     /// its own, open only while it runs: there is nothing to shut down afterwards.
@@ -24,12 +31,14 @@ package struct ServiceClient: Sendable {
         var components = URLComponents()
         components.path = LocalAPI.prefix + "/" + path
         components.queryItems = items.isEmpty ? nil : items.sorted { $0.name < $1.name }
-        return try await send(.GET, components.string ?? LocalAPI.prefix + "/" + path, body: nil, as: T.self)
+        return try await send(.GET, components.string ?? LocalAPI.prefix + "/" + path, body: nil,
+                              answerWithin: answerDeadline, as: T.self)
     }
 
     /// `POST path` with a JSON body, decoded as `T` from an `{"ok": true, …}` body.
     package func post<T: Decodable & Sendable>(_ path: String, _ body: some Encodable) async throws -> T {
-        try await send(.POST, LocalAPI.prefix + "/" + path, body: try encode(body), as: T.self)
+        // Some of these wait for a busy reader before they answer (removing a print does).
+        try await send(.POST, LocalAPI.prefix + "/" + path, body: try encode(body), answerWithin: nil, as: T.self)
     }
 
     func encode(_ body: some Encodable) throws -> [UInt8] {
@@ -37,8 +46,8 @@ package struct ServiceClient: Sendable {
     }
 
     private func send<T: Decodable & Sendable>(_ method: HTTPMethod, _ uri: String, body: [UInt8]?,
-                                               as type: T.Type) async throws -> T {
-        let (status, data) = try await exchange.perform(method, uri, body: body) { response in
+                                               answerWithin: Duration?, as type: T.Type) async throws -> T {
+        let (status, data) = try await exchange.perform(method, uri, body: body, answerWithin: answerWithin) { response in
             (response.status, Data(try await response.collect(upTo: 16 * 1024 * 1024)))
         }
         guard status == .ok else { throw Self.refusal(data, status: status) }

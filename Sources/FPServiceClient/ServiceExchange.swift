@@ -17,20 +17,33 @@ struct ServiceExchange {
     /// Sends `method uri` (with `body` as JSON when given) and hands the response to `read`;
     /// the connection closes when `read` returns.
     ///
-    /// No read timeout: a stream is silent while the engine waits for a finger or a passcode,
-    /// and the engine bounds those waits itself.
-    func perform<T: Sendable>(_ method: HTTPMethod, _ uri: String, body: [UInt8]?,
+    /// Without `answerWithin`, the service may take as long as it likes to start its answer (a
+    /// request that waits for a busy reader does); with it, a service that has not started
+    /// answering by then is taken for one that is not there. No deadline once the answer has
+    /// started: a stream is silent while the engine waits for a finger or a passcode, and the
+    /// engine bounds those waits itself.
+    func perform<T: Sendable>(_ method: HTTPMethod, _ uri: String, body: [UInt8]?, answerWithin: Duration?,
                               _ read: (inout ServiceResponse) async throws -> T) async throws -> T {
         let connection = try await connect()
         do {
             return try await connection.executeThenClose { inbound, outbound in
                 var parts = inbound.makeAsyncIterator()
                 let answer: HTTPResponseHead
+                // The deadline reaches the reading side as an error in the pipeline.
+                let deadline = answerWithin.map { limit in
+                    connection.channel.eventLoop.scheduleTask(in: .nanoseconds(Int64(limit / .nanoseconds(1)))) {
+                        connection.channel.pipeline.fireErrorCaught(NoAnswer(within: limit))
+                    }
+                }
+                defer { deadline?.cancel() }
                 do {
                     try await outbound.write(.head(head(method, uri, bodyLength: body?.count)))
                     if let body { try await outbound.write(.body(.byteBuffer(ByteBuffer(bytes: body)))) }
                     try await outbound.write(.end(nil))
                     answer = try await responseHead(&parts)
+                    deadline?.cancel()
+                } catch let error as NoAnswer {
+                    throw unreachable("no answer within \(error.within)")
                 } catch let error where ConnectionLoss.matches(error) {
                     // A service that drops the connection before it answers (at its connection
                     // limit, or stopping) did not answer: the same as one that is not there.
@@ -138,4 +151,9 @@ struct ServiceResponse {
         }
         return bytes
     }
+}
+
+/// The service did not start its answer in time.
+struct NoAnswer: Error {
+    let within: Duration
 }

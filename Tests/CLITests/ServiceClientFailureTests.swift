@@ -1,3 +1,6 @@
+import FPAuthentication
+import FPLocalAPI
+import FPServiceClient
 import Foundation
 import Testing
 import TestSupport
@@ -9,8 +12,8 @@ import TestSupport
     static let helper = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent("Helpers/misbehaving-service.py").path
 
-    /// Runs `fpbridge --service SOCKET ARGS` against a server behaving as `mode`.
-    func run(_ arguments: [String], against mode: String) async throws -> CommandResult {
+    /// Runs `body` with the socket of a server behaving as `mode`.
+    func against<T>(_ mode: String, _ body: (String) async throws -> T) async throws -> T {
         let socket = directory.file("\(mode).sock")
         let server = Process()
         server.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
@@ -24,7 +27,12 @@ import TestSupport
         while !FileManager.default.fileExists(atPath: socket) && Date() < deadline {
             try await Task.sleep(for: .milliseconds(20))
         }
-        return try await Fpbridge.run(["--json", "--service", socket] + arguments, timeout: 30)
+        return try await body(socket)
+    }
+
+    /// Runs `fpbridge --service SOCKET ARGS` against a server behaving as `mode`.
+    func run(_ arguments: [String], against mode: String) async throws -> CommandResult {
+        try await against(mode) { socket in try await Fpbridge.run(["--json", "--service", socket] + arguments, timeout: 30) }
     }
 
     @Test func aMissingServiceIsNotAvailableAndNamed() async throws {
@@ -71,4 +79,31 @@ import TestSupport
         #expect(result.status != 0 && result.errorCode == -2006, "\(result.stdout) \(result.stderr)")
         #expect(result.errorMessage.contains("over 16777216 bytes"), "\(result.errorMessage)")
     }
+
+    /// A service that takes the request and never starts its answer (stopped, or stuck) is given
+    /// up on for reads and streamed operations; the CLI waits 30 s, here 1.
+    @Test(.timeLimit(.minutes(1)), arguments: ["read", "stream"])
+    func aServiceThatNeverAnswersIsGivenUpOn(_ kind: String) async throws {
+        try await against("mute") { socket in
+            var client = ServiceClient(socketPath: socket)
+            client.answerDeadline = .seconds(1)
+            let started = ContinuousClock.now
+            let error = await #expect(throws: AuthError.self) {
+                if kind == "read" {
+                    let _: JSONValue = try await client.get("service")
+                } else {
+                    _ = try await client.stream("evaluations", ["operation": "evaluate"], handler: SilentHandler())
+                }
+            }
+            #expect(error?.code == .biometryNotAvailable && error?.message.contains("no answer within") == true,
+                    "\(String(describing: error))")
+            #expect(ContinuousClock.now - started < .seconds(10))
+        }
+    }
+}
+
+private struct SilentHandler: StreamHandler {
+    func event(_ event: AuthEvent) {}
+    func enrollment(_ progress: EnrollmentProgress) {}
+    func passcode(reason: String, attemptsLeftBeforeLockout: Int) async -> Passcode? { nil }
 }

@@ -4,7 +4,8 @@ fpbridge's service client: misbehaving-service.py SOCKET MODE. Runs until killed
 
 Modes: silent-close (reads the request, closes without a word), reset (closes without reading
 it), garbage (not HTTP), cut-stream (a streamed 200 that stops after its first line),
-bad-chunk (a streamed 200 whose chunk size is not a number), oversized (a 17 MB body).
+bad-chunk (a streamed 200 whose chunk size is not a number), oversized (a 17 MB body),
+mute (reads the request and never answers).
 The socket appears at SOCKET only once it listens."""
 import os
 import signal
@@ -58,6 +59,8 @@ while True:
         elif mode == "bad-chunk":
             connection.sendall(b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n{}\r\n")
             time.sleep(0.5)
+        elif mode == "mute":
+            time.sleep(3600)
         elif mode == "oversized":
             size = 17 * 1024 * 1024
             connection.sendall(b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n" % size)
