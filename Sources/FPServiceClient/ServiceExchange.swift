@@ -1,5 +1,4 @@
 import FPAuthentication
-import Glibc
 import NIOCore
 import NIOHTTP1
 import NIOPosix
@@ -11,6 +10,11 @@ import NIOPosix
 /// start-up time for nothing: see BENCHMARKS.md, "The service client".
 struct ServiceExchange {
     typealias Connection = NIOAsyncChannel<HTTPClientResponsePart, HTTPClientRequestPart>
+
+    /// The service did not start its answer in time.
+    struct NoAnswer: Error {
+        let within: Duration
+    }
 
     let socketPath: String
 
@@ -31,7 +35,7 @@ struct ServiceExchange {
                 let answer: HTTPResponseHead
                 // The deadline reaches the reading side as an error in the pipeline.
                 let deadline = answerWithin.map { limit in
-                    connection.channel.eventLoop.scheduleTask(in: .nanoseconds(Int64(limit / .nanoseconds(1)))) {
+                    connection.channel.eventLoop.scheduleTask(in: TimeAmount(limit)) {
                         connection.channel.pipeline.fireErrorCaught(NoAnswer(within: limit))
                     }
                 }
@@ -82,12 +86,10 @@ struct ServiceExchange {
                         return try Connection(wrappingChannelSynchronously: channel)
                     }
                 }
-        } catch let error as IOError {
-            throw unreachable(String(cString: strerror(error.errnoCode)))
         } catch ChannelError.connectTimeout {
             throw unreachable("no connection within 5 seconds")
         } catch {
-            throw unreachable("\(error)")
+            throw unreachable(ConnectionLoss.describe(error))
         }
     }
 
@@ -105,55 +107,4 @@ struct ServiceExchange {
         AuthError(.biometryNotAvailable, "the fpbridge service does not answer at \(socketPath) (\(why)); "
                   + "is fpbridged running?")
     }
-}
-
-/// A response of the service as it arrives: its status, then its body in the pieces the socket
-/// delivers them.
-struct ServiceResponse {
-    let status: HTTPResponseStatus
-    let socketPath: String
-    var parts: NIOAsyncChannelInboundStream<HTTPClientResponsePart>.AsyncIterator
-
-    /// The next piece of the body; nil once the body is complete.
-    mutating func nextPiece() async throws -> ByteBuffer? {
-        while true {
-            let part: HTTPClientResponsePart?
-            do { part = try await parts.next() } catch is CancellationError { throw CancellationError() } catch {
-                guard ConnectionLoss.matches(error) else {
-                    throw AuthError(.readerFailure, "the fpbridge service at \(socketPath) sent a broken answer: \(error)")
-                }
-                throw cutShort(because: ConnectionLoss.describe(error))
-            }
-            switch part {
-            case .body(let piece): return piece
-            case .end: return nil
-            case .head: continue
-            case nil:
-                if Task.isCancelled { throw CancellationError() }
-                throw cutShort(because: nil)
-            }
-        }
-    }
-
-    private func cutShort(because reason: String?) -> AuthError {
-        AuthError(.systemCancel, "the fpbridge service at \(socketPath) closed the connection before its answer was "
-                  + "complete\(reason.map { " (\($0))" } ?? ""); was it stopped?")
-    }
-
-    /// The whole body, refused beyond `limit` bytes.
-    mutating func collect(upTo limit: Int) async throws -> [UInt8] {
-        var bytes: [UInt8] = []
-        while let piece = try await nextPiece() {
-            guard bytes.count + piece.readableBytes <= limit else {
-                throw AuthError(.readerFailure, "the fpbridge service at \(socketPath) sent an answer over \(limit) bytes")
-            }
-            bytes.append(contentsOf: piece.readableBytesView)
-        }
-        return bytes
-    }
-}
-
-/// The service did not start its answer in time.
-struct NoAnswer: Error {
-    let within: Duration
 }

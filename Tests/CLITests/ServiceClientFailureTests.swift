@@ -42,42 +42,36 @@ import TestSupport
         #expect(result.errorMessage.contains(socket) && result.errorMessage.contains("is fpbridged running"))
     }
 
-    @Test func aServiceThatClosesWithoutAWordIsNotAvailable() async throws {
-        let result = try await run(["status"], against: "silent-close")
-        #expect(result.status != 0 && result.errorCode == -6, "\(result.stdout) \(result.stderr)")
-        #expect(result.errorMessage.contains("without answering"), "\(result.errorMessage)")
+    /// Each way a server answers wrongly: the command the CLI ran against it, the error code it
+    /// must end with, and what its message must say beside the socket's path.
+    struct Misbehaviour: Sendable, CustomTestStringConvertible {
+        let mode: String
+        let command: String
+        let code: Int
+        let says: String
+        var testDescription: String { mode }
     }
 
-    /// What a service at its connection limit, or stopping, does: the connection is reset
-    /// before any answer. Not there, as far as the client can tell.
-    @Test func aConnectionResetBeforeTheAnswerIsNotAvailable() async throws {
-        let result = try await run(["status"], against: "reset")
-        #expect(result.status != 0 && result.errorCode == -6, "\(result.stdout) \(result.stderr)")
-        #expect(result.errorMessage.contains("is fpbridged running"), "\(result.errorMessage)")
-    }
+    static let misbehaviours = [
+        // Closed without a word, or reset before any answer (what a service at its connection
+        // limit, or stopping, does): not there, as far as the client can tell.
+        Misbehaviour(mode: "silent-close", command: "status", code: -6, says: "without answering"),
+        Misbehaviour(mode: "reset", command: "status", code: -6, says: "is fpbridged running"),
+        // Something else on the socket.
+        Misbehaviour(mode: "garbage", command: "status", code: -2006, says: "failed"),
+        // An evaluation cut off mid-stream is cancelled, never passed; a broken body is a
+        // failure, not a cancellation.
+        Misbehaviour(mode: "cut-stream", command: "verify", code: -4, says: "before its answer was complete"),
+        Misbehaviour(mode: "bad-chunk", command: "verify", code: -2006, says: "sent a broken answer"),
+        Misbehaviour(mode: "oversized", command: "status", code: -2006, says: "over 16777216 bytes"),
+    ]
 
-    @Test func somethingElseOnTheSocketIsAFailureNamingIt() async throws {
-        let result = try await run(["status"], against: "garbage")
-        #expect(result.status != 0 && result.errorCode == -2006, "\(result.stdout) \(result.stderr)")
-        #expect(result.errorMessage.contains(directory.file("garbage.sock")), "\(result.errorMessage)")
-    }
-
-    @Test func anEvaluationCutOffMidStreamIsCancelledNotPassed() async throws {
-        let result = try await run(["verify"], against: "cut-stream")
-        #expect(result.status != 0 && result.errorCode == -4, "\(result.stdout) \(result.stderr)")
-        #expect(result.errorMessage.contains("before its answer was complete"), "\(result.errorMessage)")
-    }
-
-    @Test func aBrokenBodyIsAFailureNotACancellation() async throws {
-        let result = try await run(["verify"], against: "bad-chunk")
-        #expect(result.status != 0 && result.errorCode == -2006, "\(result.stdout) \(result.stderr)")
-        #expect(result.errorMessage.contains("sent a broken answer"), "\(result.errorMessage)")
-    }
-
-    @Test func anOversizedAnswerIsRefused() async throws {
-        let result = try await run(["status"], against: "oversized")
-        #expect(result.status != 0 && result.errorCode == -2006, "\(result.stdout) \(result.stderr)")
-        #expect(result.errorMessage.contains("over 16777216 bytes"), "\(result.errorMessage)")
+    @Test(arguments: misbehaviours)
+    func aServerAnsweringWronglyIsAClearErrorNamingItsSocket(_ misbehaviour: Misbehaviour) async throws {
+        let result = try await run([misbehaviour.command], against: misbehaviour.mode)
+        #expect(result.status != 0 && result.errorCode == misbehaviour.code, "\(result.stdout) \(result.stderr)")
+        #expect(result.errorMessage.contains(directory.file("\(misbehaviour.mode).sock")), "\(result.errorMessage)")
+        #expect(result.errorMessage.contains(misbehaviour.says), "\(result.errorMessage)")
     }
 
     /// A service that takes the request and never starts its answer (stopped, or stuck) is given
