@@ -25,8 +25,6 @@ if [ "${1:-}" = "--smoke" ]; then
     --baseline "$(swift build --show-bin-path)/fpbridge"
   exec /usr/bin/python3 bench/login.py --smoke --bin "$(swift build --show-bin-path)"
 fi
-bash scripts/build-release.sh >/dev/null
-swift build -c release --product fpbridge-server >/dev/null
-swift build -c release --product fpbridge-login-bench >/dev/null
+bash scripts/build-release.sh --all >/dev/null
 /usr/bin/python3 bench/run.py --binary "$(swift build -c release --show-bin-path)/fpbridge" "$@"
 exec /usr/bin/python3 bench/login.py --bin "$(swift build -c release --show-bin-path)"

@@ -1,16 +1,27 @@
 #!/usr/bin/env bash
-# The release build of the CLI and the service, as `make install` installs them
-# and the benchmark measures them.
+# The release build, as `make install` installs it and the benchmark measures it.
 #
-#   bash scripts/build-release.sh [SWIFT BUILD OPTION]...
+#   bash scripts/build-release.sh             # the CLI and the service (fpbridge, fpbridged)
+#   bash scripts/build-release.sh --all       # every product (the benchmark's server and load generator too)
 #
 # The Swift runtime and Foundation are linked in (no Swift toolchain needed on
 # the machine, and a faster start). Linking them statically makes swiftc export
 # every symbol of our own code from the executable (35,000 of them); nothing
 # looks them up, but the loader's symbol lookups and the runtime's dladdr at
 # start-up scan them, so they are not exported (see BENCHMARKS.md).
+#
+# Every release product is built here, with these same options: SwiftPM compiles
+# every Swift module again when a build's options differ from the last build's,
+# so a product built without them after one built with them costs minutes.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-for product in fpbridge fpbridged; do
-  swift build -c release --static-swift-stdlib -Xlinker --no-export-dynamic --product "$product" "$@"
-done
+options=(-c release --static-swift-stdlib -Xlinker --no-export-dynamic)
+case "${1:-}" in
+  "")
+    for product in fpbridge fpbridged; do swift build "${options[@]}" --product "$product"; done ;;
+  --all)
+    # One build of everything, so that linking one program overlaps compiling the next.
+    swift build "${options[@]}" ;;
+  *)
+    echo "usage: bash scripts/build-release.sh [--all]" >&2; exit 2 ;;
+esac
