@@ -12,7 +12,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 # systemctl is used only on a host booted with systemd (not in containers, chroots or with DESTDIR).
 SYSTEMD_RUNNING = [ -z "$(DESTDIR)" ] && command -v systemctl >/dev/null && [ -d /run/systemd/system ]
 
-.PHONY: build demo test bench fuzz rules install uninstall
+.PHONY: build demo test bench bench-inprocess fuzz rules install uninstall
 
 build:
 	bash scripts/build-release.sh
@@ -26,6 +26,10 @@ test:
 # fpbridge against the C floor and fprintd; prints the table (see BENCHMARKS.md).
 bench:
 	bash bench/run.sh
+
+# The engine's in-process benchmarks on the fake reader (ordo-one's benchmark plugin).
+bench-inprocess:
+	bash bench/inprocess.sh
 
 # Coverage-guided fuzzing of every parser; SECONDS per target (default 60).
 fuzz:

@@ -23,6 +23,7 @@ import sys
 import tempfile
 import time
 
+import crosscheck
 import gallery
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -135,8 +136,10 @@ class Command:
 
 
 class Row:
-    def __init__(self, name, subject, anchors, bound, rounds=None):
+    def __init__(self, name, subject, anchors, bound, rounds=None, cross_check=False):
         self.name, self.subject, self.anchors, self.bound, self.rounds = name, subject, anchors, bound, rounds
+        # Timed again by hyperfine after the table (bench/crosscheck.py).
+        self.cross_check = cross_check
 
     @property
     def commands(self):
@@ -311,11 +314,11 @@ def main():
         sign = [fpbridge, "key", "sign", "--label", "bench", "--data-base64", "YmVuY2htYXJr"]
         rows = [
             Row("cold start: --help", Command("fpbridge --help", [fpbridge, "--help"], env), [enumerate_floor()],
-                "process start-up: dynamic loading, Swift runtime, argument parsing"),
+                "process start-up: dynamic loading, Swift runtime, argument parsing", cross_check=True),
             Row("cold start: status", Command("fpbridge status", [fpbridge, "status"], env), [enumerate_floor()],
-                "start-up plus libfprint context and enumeration, state files read"),
+                "start-up plus libfprint context and enumeration, state files read", cross_check=True),
             Row("cold start: can-evaluate", Command("fpbridge can-evaluate", [fpbridge, "can-evaluate"], env),
-                [enumerate_floor()], "start-up plus enumeration, passcode, prints and counter read"),
+                [enumerate_floor()], "start-up plus enumeration, passcode, prints and counter read", cross_check=True),
             Row("enroll (virtual_device, 5 scans)",
                 Command("fpbridge enroll", drive(five, [fpbridge, "enroll", "--finger", "left-index", "--replace",
                                                         "--passcode-stdin"]), env, PASSCODE),
@@ -328,7 +331,8 @@ def main():
                 [Command("C floor verify", drive(["p1"], [floor("floor-verify"), os.path.join(work, "print.fp")]), env),
                  Command("fprintd-verify", drive(["p1"], ["fprintd-verify", "-f", "right-index-finger", user],
                                                  device=fprintd.socket, after="Verify started"), fenv)],
-                "open + one scan + match + close; fprintd's daemon is warm, its client is one process"),
+                "open + one scan + match + close; fprintd's daemon is warm, its client is one process",
+                cross_check=True),
             Row(VERIFY_THROUGH_SERVICE,
                 Command("fpbridge verify via fpbridged", drive(["p1"], [fpbridge, "verify", "--finger", "right-index"],
                                                                 device=service_device), senv),
@@ -364,6 +368,9 @@ def main():
                 for command in row.commands:
                     command.run()
         print(table(rows, rounds))
+        cross_check = crosscheck.table(rows, rounds, 0 if arguments.smoke else 2, work)
+        if cross_check:
+            print(cross_check)
         if gallery_note:
             print(gallery_note)
         print("What bounds each row:")

@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# The engine's in-process benchmarks (Benchmarks/EngineBenchmarks): verify, identify over
+# 1,001 prints with the files read every time and kept decoded as fpbridged keeps them, and
+# the passcode check, on the fake reader, with no process start and no real reader. Run by
+# ordo-one's benchmark plugin, which builds them in release and prints a table for each.
+#
+#   bash bench/inprocess.sh [BENCHMARK OPTION]...    # e.g. --filter identify
+#
+# Built under .build-benchmarks: .build/release holds the release build with other
+# options (scripts/build-release.sh), and SwiftPM would compile every module again each
+# time the two alternated.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/install-packages.sh libfprint-2-dev libglib2.0-dev libpng-dev pkg-config
+exec swift package --scratch-path .build-benchmarks benchmark --no-progress "$@"

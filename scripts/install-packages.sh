@@ -1,0 +1,12 @@
+#!/usr/bin/env bash
+# Installs the Debian packages named that are not installed yet (apt-get, with sudo when not root).
+#
+#   bash scripts/install-packages.sh PACKAGE...
+set -euo pipefail
+missing=()
+for p in "$@"; do dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p"); done
+if [ ${#missing[@]} -gt 0 ]; then
+  sudo=""; [ "$(id -u)" -eq 0 ] || sudo="sudo"
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}"
+fi
