@@ -32,9 +32,6 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
         .package(url: "https://github.com/apple/swift-system", from: "1.8.1"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
-        // In-process benchmarks (Benchmarks/); its malloc counting only, not the Swift 6.3
-        // runtime interposer, which this machine's package list does not carry.
-        .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
     ],
     targets: [
         .systemLibrary(
@@ -163,15 +160,6 @@ let package = Package(
                 .product(name: "SystemPackage", package: "swift-system"),
             ],
             swiftSettings: foundationEssentialsOnly
-        ),
-        .executableTarget(
-            name: "EngineBenchmarks",
-            dependencies: [
-                "FPAuthentication", "FPCore", "FPReaders", "FPStore",
-                .product(name: "Benchmark", package: "benchmark"),
-            ],
-            path: "Benchmarks/EngineBenchmarks",
-            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),
         .target(name: "FPFuzzing", dependencies: ["FPCore", "FPReaders", "FPStore", "FPAuthentication"]),
         .executableTarget(name: "fpbridge-fuzz", dependencies: ["FPFuzzing"]),

@@ -57,8 +57,8 @@ def table(rows, rounds, warmup, work):
             if command is row.subject:
                 ratio = " ".join(f"{subject / statistics.median(times[anchor.label]):.2f}× {anchor.label}"
                                  for anchor in commands[1:])
-                ours = " ".join(f"{statistics.median(command.seconds) / statistics.median(anchor.seconds):.2f}×"
-                                for anchor in commands[1:] if anchor.seconds)
+                ours = " ".join(f"{statistics.median(command.seconds) / statistics.median(anchor.seconds):.2f}× {anchor.label}"
+                                for anchor in commands[1:])
             else:
                 ratio, ours = "anchor", ""
             lines.append(f"| {row.name if command is row.subject else ''} | {command.label} | "

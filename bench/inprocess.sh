@@ -6,10 +6,9 @@
 #
 #   bash bench/inprocess.sh [BENCHMARK OPTION]...    # e.g. --filter identify
 #
-# Built under .build-benchmarks: .build/release holds the release build with other
-# options (scripts/build-release.sh), and SwiftPM would compile every module again each
-# time the two alternated.
+# Benchmarks/ is a package of its own (with its own .build), so that fpbridge's package
+# and the packages depending on it never resolve the benchmark library. Needs Swift 6.3.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/install-packages.sh libfprint-2-dev libglib2.0-dev libpng-dev pkg-config
-exec swift package --scratch-path .build-benchmarks benchmark --no-progress "$@"
+exec swift package --package-path Benchmarks benchmark --no-progress "$@"

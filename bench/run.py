@@ -252,6 +252,9 @@ def main():
     if not os.access(fpbridge, os.X_OK):
         raise SystemExit(f"bench: no fpbridge binary at {fpbridge}; build it first (bench/run.sh does)")
 
+    if shutil.which("hyperfine") is None:
+        raise SystemExit("bench: hyperfine is not installed (apt-get install hyperfine; bench/run.sh installs it): "
+                         "it times the short rows a second time after the table")
     if arguments.baseline is not None and not os.access(arguments.baseline, os.X_OK):
         parser.error(f"--baseline {arguments.baseline}: not an executable file")
     wanted = lambda row: arguments.only is None or arguments.only in row

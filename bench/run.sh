@@ -10,18 +10,17 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/install-packages.sh libfprint-2-dev libglib2.0-dev libsqlite3-dev pkg-config gcc fprintd python3-dbusmock dbus-daemon libglib2.0-bin python3-numpy postgresql hyperfine
 if [ "${1:-}" = "--smoke" ]; then
-  swift build --product fpbridge >/dev/null
-  swift build --product fpbridged >/dev/null
-  swift build --product fpbridge-server >/dev/null
-  swift build --product fpbridge-login-bench >/dev/null
-  swift build --product EngineBenchmarks >/dev/null
-  # The in-process benchmarks, run once each on the debug build (bench/inprocess.sh runs them for real).
-  FPBRIDGE_BENCH_SMOKE=1 "$(swift build --show-bin-path)/EngineBenchmarks" >/dev/null
+  for product in fpbridge fpbridged fpbridge-server fpbridge-login-bench; do swift build --product "$product" >/dev/null; done
+  bin="$(swift build --show-bin-path)"
   # --baseline with the same binary: the side-by-side mode runs too.
-  /usr/bin/python3 bench/run.py --smoke --binary "$(swift build --show-bin-path)/fpbridge" \
-    --baseline "$(swift build --show-bin-path)/fpbridge"
-  exec /usr/bin/python3 bench/login.py --smoke --bin "$(swift build --show-bin-path)"
+  /usr/bin/python3 bench/run.py --smoke --binary "$bin/fpbridge" --baseline "$bin/fpbridge"
+  /usr/bin/python3 bench/login.py --smoke --bin "$bin"
+  # The in-process benchmarks (a package of their own), each run once on the debug build.
+  swift build --package-path Benchmarks --product EngineBenchmarks >/dev/null
+  FPBRIDGE_BENCH_SMOKE=1 "$(swift build --package-path Benchmarks --show-bin-path)/EngineBenchmarks" >/dev/null
+  exit 0
 fi
 bash scripts/build-release.sh --all >/dev/null
-/usr/bin/python3 bench/run.py --binary "$(swift build -c release --show-bin-path)/fpbridge" "$@"
-exec /usr/bin/python3 bench/login.py --bin "$(swift build -c release --show-bin-path)"
+bin="$(swift build -c release --show-bin-path)"
+/usr/bin/python3 bench/run.py --binary "$bin/fpbridge" "$@"
+exec /usr/bin/python3 bench/login.py --bin "$bin"

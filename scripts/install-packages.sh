@@ -4,7 +4,10 @@
 #   bash scripts/install-packages.sh PACKAGE...
 set -euo pipefail
 missing=()
-for p in "$@"; do dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p"); done
+# Installed means "ii": dpkg -s also succeeds for a package removed with its configuration kept.
+for p in "$@"; do
+  dpkg-query -W -f='${db:Status-Abbrev}' "$p" 2>/dev/null | grep -q '^ii' || missing+=("$p")
+done
 if [ ${#missing[@]} -gt 0 ]; then
   sudo=""; [ "$(id -u)" -eq 0 ] || sudo="sudo"
   $sudo apt-get update -qq

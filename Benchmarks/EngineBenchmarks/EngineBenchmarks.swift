@@ -1,8 +1,7 @@
 import Benchmark
 import FPAuthentication
-import FPCore
 import FPStore
-import Glibc
+import Foundation
 import Synchronization
 
 // In-process measures of the engine on the fake reader: what an evaluation costs without a
@@ -14,10 +13,12 @@ private let smoke = getenv("FPBRIDGE_BENCH_SMOKE") != nil
 private let galleryUsers = smoke ? 20 : 1_000
 private let shared = Mutex<EngineFixture?>(nil)
 
-/// Ends the run with what failed. Run directly (the smoke run), the benchmark library drops a
-/// benchmark's error and exits 0, so a failure must end the process itself to be seen.
+/// Ends the run with what failed, the fixture removed. Run directly (the smoke run), the
+/// benchmark library drops a benchmark's error and exits 0, so a failure must end the
+/// process itself to be seen.
 private func fail(_ what: String, _ error: any Error) -> Never {
-    StandardError.write("EngineBenchmarks: \(what) failed: \(error)\n")
+    shared.withLock { $0 }?.remove()
+    FileHandle.standardError.write(Data("EngineBenchmarks: \(what) failed: \(error)\n".utf8))
     exit(1)
 }
 
@@ -47,7 +48,10 @@ let benchmarks: @Sendable () -> Void = {
         }
     }
     Benchmark.teardown = {
-        shared.withLock { $0 = nil }
+        shared.withLock { fixture in
+            fixture?.remove()
+            fixture = nil
+        }
     }
 
     // `fpbridge verify`'s engine path: the lockout check, the user's prints read and checked,

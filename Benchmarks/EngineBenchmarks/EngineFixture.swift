@@ -1,29 +1,33 @@
 import FPAuthentication
-import FPCore
 import FPReaders
 import FPStore
-import FoundationEssentials
-import Glibc
+import Foundation
 
 /// A state directory made for the benchmarks: one user with a passcode and a print on the
 /// fake reader, and `galleryUsers` more users with a print each (the identify gallery).
-/// Made again for each benchmark (the library's set-up hook runs before each one).
+/// Made again for each benchmark (the library's set-up hook runs before each one) and
+/// removed by `remove()`, which the teardown hook and a failure call.
 final class EngineFixture: Sendable {
+    /// The temporary directory the state directory lives in.
+    let root: String
     let state: StateDirectory
     let configuration: AuthConfiguration
-    let galleryUsers: Int
     /// Decoded print files kept as fpbridged keeps them, filled once by the set-up.
     let printCache = PrintFileCache()
 
     init(galleryUsers: Int) async throws {
-        var template = Array("/tmp/fpbridge-bench-XXXXXX".utf8CString)
-        guard let made = mkdtemp(&template) else { throw FixtureError("mkdtemp: \(String(cString: strerror(errno)))") }
-        state = StateDirectory(path: String(cString: made) + "/state")
-        guard mkdir(state.path, 0o700) == 0 else { throw FixtureError("mkdir \(state.path): \(String(cString: strerror(errno)))") }
+        root = FileManager.default.temporaryDirectory.path + "/fpbridge-engine-bench-" + UUID().uuidString.prefix(8)
+        state = StateDirectory(path: root + "/state")
         // The defaults a user gets (scrypt N=32768 included): the numbers are the product's.
         configuration = AuthConfiguration()
-        self.galleryUsers = galleryUsers
-        try await setUp()
+        do {
+            try FileManager.default.createDirectory(atPath: state.path, withIntermediateDirectories: true,
+                                                    attributes: [.posixPermissions: 0o700])
+            try await setUp(galleryUsers: galleryUsers)
+        } catch {
+            remove()
+            throw error
+        }
     }
 
     /// A context for `user` on a fake reader that plays `script`; `cache` as fpbridged keeps one.
@@ -35,28 +39,45 @@ final class EngineFixture: Sendable {
         return AuthenticationContext(environment: environment)
     }
 
-    private func setUp() async throws {
+    func remove() {
+        try? FileManager.default.removeItem(atPath: root)
+    }
+
+    private func setUp(galleryUsers: Int) async throws {
         let noReader = AuthEnvironment(user: "alice", reader: nil, stateDirectory: state, configuration: configuration)
         try await AuthenticationContext(environment: noReader).passcode.set(Passcode("2468"))
         let enroll = try await context(String(repeating: "scan alice-1\n", count: 5))
         for try await _ in enroll.enroll(.rightIndex, prompt: ListedPasscodes([Passcode("2468")])) {}
-        // The gallery: copies of alice's print under other names. The fake reader matches by
-        // the id inside a print, so a scan of alice-1 matches; what identify costs before the
-        // match, reading and checking every user's file, does not depend on what the files hold.
-        let store = PrintStore(directory: state)
-        guard let print = try store.prints(user: "alice", reader: nil).first else { throw FixtureError("alice's print was not stored") }
-        for index in 0..<galleryUsers {
-            var copy = print
-            copy.user = "user\(index)"
-            try store.save(copy)
+        try copyPrint(to: (0..<galleryUsers).map { "user\($0)" })
+        // Identify passes over a damaged file without a word: make sure every copy reads.
+        let readable = try PrintStore(directory: state).users(reader: ReaderIdentity(driver: "fake", deviceID: "0")).count
+        guard readable == galleryUsers + 1 else {
+            throw FixtureError("\(readable) of \(galleryUsers + 1) users' print files read back")
         }
         _ = try await context("scan alice-1", cache: printCache).identify(reason: "filling the cache")
     }
 
-    deinit {
-        // The temporary directory above the state directory, and everything in it.
-        let parent = String(state.path.dropLast("/state".count))
-        _ = try? FileManager.default.removeItem(atPath: parent)
+    /// The gallery: alice's print file copied to other users, its "user" field changed to
+    /// theirs (a file must name the user its path names). The fake reader matches by the id
+    /// inside a print, so a scan of alice-1 matches; what identify costs before the match,
+    /// reading and checking every user's file, does not depend on what the files hold.
+    private func copyPrint(to users: [String]) throws {
+        let store = PrintStore(directory: state)
+        guard let print = try store.prints(user: "alice", reader: nil).first else { throw FixtureError("alice's print was not stored") }
+        let source = try store.path(user: "alice", reader: print.reader, finger: print.finger)
+        guard var fields = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: source))) as? [String: Any] else {
+            throw FixtureError("\(source) is not a JSON object")
+        }
+        for user in users {
+            fields["user"] = user
+            let path = try store.path(user: user, reader: print.reader, finger: print.finger)
+            try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent,
+                                                    withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            guard FileManager.default.createFile(atPath: path, contents: try JSONSerialization.data(withJSONObject: fields),
+                                                 attributes: [.posixPermissions: 0o600]) else {
+                throw FixtureError("could not write \(path)")
+            }
+        }
     }
 }
 

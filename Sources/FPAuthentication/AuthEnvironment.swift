@@ -22,8 +22,9 @@ public struct AuthEnvironment: Sendable {
         self.configuration = configuration
     }
 
-    /// Decoded print files kept between operations by a long-running host (the service).
-    package var printCache: PrintFileCache?
+    /// Decoded print files kept between operations by a long-running host (fpbridged keeps
+    /// one per state directory); nil reads every file each time, as a one-process CLI does.
+    public var printCache: PrintFileCache?
 
     var prints: PrintStore { PrintStore(directory: stateDirectory, cache: printCache) }
     var counters: CounterStore { CounterStore(directory: stateDirectory) }

@@ -7,7 +7,7 @@ import Synchronization
 /// renames, so a changed print is a new inode and is read again; a deleted one is no longer
 /// listed and never consulted. What the cache saves is the read, the JSON decoding and the
 /// check of the reader's bytes, not the listing or the directory checks.
-package final class PrintFileCache: Sendable {
+public final class PrintFileCache: Sendable {
     /// What identifies one version of a file.
     struct Signature: Hashable, Sendable {
         let device: UInt64
@@ -38,7 +38,8 @@ package final class PrintFileCache: Sendable {
     private let entries = Mutex<[String: Entry]>([:])
     private let hits = Atomic<Int>(0)
 
-    package init() {}
+    /// An empty cache; keep one for the life of the process and hand it to every operation.
+    public init() {}
 
     /// How many reads the cache saved (tests, status).
     package var savedReads: Int { hits.load(ordering: .relaxed) }
