@@ -14,8 +14,9 @@ from standard input.
 import json
 import os
 import shlex
-import statistics
 import subprocess
+
+from figures import milliseconds, ratios
 
 
 def commands_of(row):
@@ -51,19 +52,16 @@ def table(rows, rounds, warmup, work):
         if not row.cross_check or len(commands) < 2:
             continue
         times = time_row(commands, rounds, warmup, work)
-        subject = statistics.median(times[row.subject.label])
+        anchors = commands[1:]
         for command in commands:
-            values = times[command.label]
             if command is row.subject:
-                ratio = " ".join(f"{subject / statistics.median(times[anchor.label]):.2f}× {anchor.label}"
-                                 for anchor in commands[1:])
-                ours = " ".join(f"{statistics.median(command.seconds) / statistics.median(anchor.seconds):.2f}× {anchor.label}"
-                                for anchor in commands[1:])
+                ratio = ratios(times[command.label], [(anchor.label, times[anchor.label]) for anchor in anchors])
+                ours = ratios(command.seconds, [(anchor.label, anchor.seconds) for anchor in anchors])
             else:
                 ratio, ours = "anchor", ""
+            median, low, high = milliseconds(times[command.label])
             lines.append(f"| {row.name if command is row.subject else ''} | {command.label} | "
-                         f"{statistics.median(values) * 1000:.1f} | {min(values) * 1000:.1f} | "
-                         f"{max(values) * 1000:.1f} | {ratio} | {ours} |")
+                         f"{median:.1f} | {low:.1f} | {high:.1f} | {ratio} | {ours} |")
     if len(lines) == 2:
         return None
     return ("Cross-check: the same processes timed by hyperfine (`hyperfine --shell=none`, "

@@ -25,6 +25,7 @@ import time
 
 import crosscheck
 import gallery
+from figures import milliseconds, ratios
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BENCH = os.path.join(ROOT, "bench")
@@ -146,10 +147,6 @@ class Row:
         return [self.subject] + self.anchors
 
 
-def milliseconds(values):
-    return statistics.median(values) * 1000, min(values) * 1000, max(values) * 1000
-
-
 def table(rows, rounds):
     # A row with fewer rounds than the rest (the 1,000-print gallery) says so in its name.
     for row in rows:
@@ -158,12 +155,11 @@ def table(rows, rounds):
     lines = [f"| measure | command | median ms | min | max | peak RSS MB | ratio |",
              "|---|---|---:|---:|---:|---:|---|"]
     for row in rows:
-        subject_median = statistics.median(row.subject.seconds)
         for command in row.commands:
             median, low, high = milliseconds(command.seconds)
             rss = statistics.median(command.rss_kb) / 1024
             if command is row.subject:
-                ratio = " ".join(f"{subject_median / statistics.median(a.seconds):.2f}× {a.label}" for a in row.anchors)
+                ratio = ratios(row.subject.seconds, [(a.label, a.seconds) for a in row.anchors])
             else:
                 ratio = "anchor"
             lines.append(f"| {row.name if command is row.subject else ''} | {command.label} | {median:.1f} | "

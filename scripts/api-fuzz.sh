@@ -11,21 +11,13 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-SUDO=""
-[ "$(id -u)" = 0 ] || SUDO="sudo"
-apt_updated=""
-apt_install() {
-    if [ -z "$apt_updated" ]; then $SUDO apt-get update -qq; apt_updated=1; fi
-    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "$@" >/dev/null
-}
-
 schemathesis=""
 for arg in "$@"; do [ "$arg" = "--schemathesis" ] && schemathesis=1; done
 
-command -v python3 >/dev/null || apt_install python3
+command -v python3 >/dev/null || bash scripts/install-packages.sh python3
 venv="${XDG_CACHE_HOME:-$HOME/.cache}/fpbridge-api-fuzz-venv"
 if [ ! -x "$venv/bin/python" ]; then
-    python3 -m venv "$venv" 2>/dev/null || { apt_install python3-venv; python3 -m venv "$venv"; }
+    python3 -m venv "$venv" 2>/dev/null || { bash scripts/install-packages.sh python3-venv; python3 -m venv "$venv"; }
 fi
 packages=(jsonschema pyyaml)
 [ -n "$schemathesis" ] && packages+=(schemathesis)
@@ -34,7 +26,7 @@ if ! "$venv/bin/python" -c 'import jsonschema, yaml' 2>/dev/null \
     "$venv/bin/python" -m pip install --quiet --disable-pip-version-check "${packages[@]}"
 fi
 if [ -n "$schemathesis" ]; then
-    command -v socat >/dev/null || apt_install socat
+    command -v socat >/dev/null || bash scripts/install-packages.sh socat
 fi
 
 export PATH="$venv/bin:$PATH"
