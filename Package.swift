@@ -127,7 +127,7 @@ let package = Package(
         .target(
             name: "FPService",
             dependencies: [
-                "FPLocalAPI", "FPAuthentication", "FPReaders", "FPStore",
+                "FPLocalAPI", "FPAuthentication", "FPReaders", "FPStore", "CProcessSecurity",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -168,7 +168,7 @@ let package = Package(
         .testTarget(name: "FPImagingTests", dependencies: ["FPImaging", "TestSupport"]),
         .testTarget(name: "FPStoreTests", dependencies: ["FPStore", "TestSupport"]),
         .testTarget(name: "FPAuthenticationTests", dependencies: ["FPAuthentication", "FPReaders", "FPStore", "TestSupport"]),
-        .testTarget(name: "LocalAuthenticationTests", dependencies: ["LocalAuthentication", "TestSupport"]),
+        .testTarget(name: "LocalAuthenticationTests", dependencies: ["LocalAuthentication", "FPTerminal", "TestSupport"]),
         .testTarget(name: "CLITests", dependencies: ["TestSupport", "FPImaging", "FPServiceClient", "FPAuthentication", "FPLocalAPI"]),
         .testTarget(name: "FingerprintLoginTests", dependencies: ["FingerprintLogin", "TestSupport"]),
         .testTarget(

@@ -1,8 +1,15 @@
 #ifndef FPBRIDGE_CPROCESSSECURITY_SHIM_H
 #define FPBRIDGE_CPROCESSSECURITY_SHIM_H
 
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <sys/auxv.h>
+#include <sys/fsuid.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 // prctl is variadic, which Swift does not import: one typed twin per use.
 
@@ -20,5 +27,36 @@ static inline int fpb_is_dumpable(void) { return prctl(PR_GET_DUMPABLE, 0, 0, 0,
 
 /// Names the calling thread (the kernel keeps 15 bytes). 0 on success.
 static inline int fpb_name_this_thread(const char *name) { return prctl(PR_SET_NAME, name, 0, 0, 0); }
+
+/// 1 when the kernel started this program with elevated rights that its caller does not have
+/// (setuid, setgid, file capabilities: AT_SECURE, what glibc's secure_getenv reads), else 0.
+static inline int fpb_is_secure_execution(void) { return getauxval(AT_SECURE) != 0; }
+
+/// Opens `path` read-only with the rights of another user (uid, gid and supplementary groups)
+/// instead of this process's: a service running as root reads a file a client named as that
+/// client could, no more. Only the calling thread's credentials change, and only for the open:
+/// the kernel keeps them per thread, and these raw calls (unlike glibc's setgroups) are not
+/// broadcast to other threads. Returns the descriptor, or -errno (EPERM when this process may
+/// not take the client's rights, so that nothing is read with more than the client's).
+static inline int fpb_open_as(const char *path, uid_t uid, gid_t gid, const gid_t *groups, int count) {
+    gid_t saved[1024];
+    int saved_count = getgroups(1024, saved);
+    if (saved_count < 0) return -errno;
+    if (syscall(SYS_setgroups, (size_t)count, groups) != 0) return -errno;
+    uid_t old_uid = (uid_t)setfsuid(uid);
+    gid_t old_gid = (gid_t)setfsgid(gid);
+    int fd = -1, error = EPERM;
+    // setfsuid reports no failure: ask for the current values (an invalid id changes nothing).
+    if ((uid_t)setfsuid((uid_t)-1) == uid && (gid_t)setfsgid((gid_t)-1) == gid) {
+        fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+        error = fd < 0 ? errno : 0;
+    }
+    setfsuid(old_uid);
+    setfsgid(old_gid);
+    // A thread left with a client's groups must not go on serving anyone.
+    if (syscall(SYS_setgroups, (size_t)saved_count, saved) != 0 || (uid_t)setfsuid((uid_t)-1) != old_uid) abort();
+    if (fd < 0) return -error;
+    return fd;
+}
 
 #endif

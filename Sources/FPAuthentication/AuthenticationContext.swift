@@ -203,6 +203,24 @@ public final class AuthenticationContext: Sendable {
         environment.counters.counter(for: scope)
     }
 
+    /// Runs a counter transaction that records a decision for `scope`; a counter that cannot
+    /// be written ends the evaluation as locked out (``LockoutRules/unrecordable(_:scope:passcode:)``).
+    func recording<T>(_ scope: CounterScope, passcode: Bool, _ body: (inout CounterSet) throws -> T) throws -> T {
+        do {
+            return try environment.counters.transaction(body)
+        } catch let failure as CounterWriteFailure {
+            throw LockoutRules.unrecordable(failure, scope: scope, passcode: passcode)
+        }
+    }
+
+    /// Makes sure the scope's counter file is in place at its fixed size before the user is
+    /// asked for anything: on a full disk the file cannot be made, and the evaluation is
+    /// refused before a scan rather than after it.
+    func reserveCounter(_ scope: CounterScope, passcode: Bool) throws {
+        guard !environment.counters.isReserved(scope) else { return }
+        try recording(scope, passcode: passcode) { $0.reserve(scope) }
+    }
+
     func passcodeRecord() throws(AuthError) -> PasscodeRecord? {
         do { return try environment.passcodes.record(user: environment.user) } catch { throw AuthError(error) }
     }
@@ -275,20 +293,28 @@ public final class AuthenticationContext: Sendable {
     /// Runs one evaluation: one at a time, honouring invalidation, reuse and cancellation.
     private func run(policy: AuthPolicy?, _ body: @escaping @Sendable () async throws -> AuthSuccess) async throws(AuthError) -> AuthSuccess {
         let now = Date()
-        let start: Result<Task<AuthSuccess, any Error>, AuthError> = state.withLock { state in
-            if state.invalidated { return .failure(AuthError(.invalidContext, "the context has been invalidated")) }
-            if state.running != nil { return .failure(AuthError(.readerBusy, "this context is already evaluating")) }
+        enum Start { case refused(AuthError), reused(AuthSuccess), started(Task<AuthSuccess, any Error>) }
+        let start: Start = state.withLock { state in
+            if state.invalidated { return .refused(AuthError(.invalidContext, "the context has been invalidated")) }
+            if state.running != nil { return .refused(AuthError(.readerBusy, "this context is already evaluating")) }
+            // A reused success is answered here and now: it starts no task and never touches
+            // `running`, which belongs to the one evaluation that is really under way.
             if let policy, let last = state.lastSuccess, last.policy == policy,
                now.timeIntervalSince(last.date) <= state.reuseDuration {
-                return .success(Task { AuthSuccess(method: .reused, user: last.success.user, finger: last.success.finger) })
+                return .reused(AuthSuccess(method: .reused, user: last.success.user, finger: last.success.finger))
             }
             state.cancelReason = nil
             interruption.reset()
             let task = Task { try await body() }
             state.running = task
-            return .success(task)
+            return .started(task)
         }
-        let task = try start.get()
+        let task: Task<AuthSuccess, any Error>
+        switch start {
+        case .refused(let error): throw error
+        case .reused(let success): return success
+        case .started(let started): task = started
+        }
         do {
             let success = try await withTaskCancellationHandler {
                 try await task.value
@@ -297,7 +323,7 @@ public final class AuthenticationContext: Sendable {
             }
             state.withLock { state in
                 state.running = nil
-                if let policy, success.method != .reused { state.lastSuccess = (Date(), policy, success) }
+                if let policy { state.lastSuccess = (Date(), policy, success) }
             }
             return success
         } catch {

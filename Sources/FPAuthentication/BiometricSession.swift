@@ -40,6 +40,7 @@ struct BiometricSession {
             if let problem = context.lockoutProblem(counterScope) { throw problem }
             gallery = try Gallery.identification(environment, reader: info.identity)
         }
+        try context.reserveCounter(counterScope, passcode: false)
         for skipped in gallery.skipped { context.emit(.printSkipped(skipped.description)) }
         if context.interactionNotAllowed {
             throw AuthError(.notInteractive, "a fingerprint scan is needed but interaction is not allowed")
@@ -101,10 +102,11 @@ struct BiometricSession {
 
     /// Decides a match and resets the count in one step under the lock: a scope
     /// locked out meanwhile refuses it; a matched user who is locked out is not
-    /// identified (false: the match counts as a failure).
+    /// identified (false: the match counts as a failure). The counter is written even when
+    /// it holds no failure: a match is reported only where a failure could have been recorded.
     private func decideMatch(_ record: PrintRecord, counterScope: CounterScope) throws -> Bool {
         let rules = rules
-        return try environment.counters.transaction { counters in
+        return try context.recording(counterScope, passcode: false) { counters in
             if let block = rules.biometricBlock(counters[counterScope], scope: counterScope, path: counters.path(counterScope)) {
                 context.emit(.lockedOut)
                 throw block
@@ -118,6 +120,7 @@ struct BiometricSession {
             counter.biometryLockedUntil = nil
             counter.lockoutBeganAt = nil
             counters[counterScope] = counter
+            counters.commit(counterScope)
             return true
         }
     }
@@ -126,7 +129,7 @@ struct BiometricSession {
     /// lockout it caused (or found). Returns the attempts left before lockout.
     private func recordFailure(_ counterScope: CounterScope) throws -> Int {
         let rules = rules
-        let (lockout, left) = try environment.counters.transaction { counters -> (AuthError?, Int) in
+        let (lockout, left) = try context.recording(counterScope, passcode: false) { counters -> (AuthError?, Int) in
             var counter = counters[counterScope]
             let lockout = rules.recordFailure(&counter, scope: counterScope, path: counters.path(counterScope))
             counters[counterScope] = counter

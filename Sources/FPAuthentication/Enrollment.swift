@@ -65,7 +65,8 @@ public struct Enrollment: Sendable {
         let store = environment.prints
         let existing = try store.print(user: environment.user, reader: identity, finger: finger)
         if existing != nil && !replace { throw alreadyEnrolled(finger, identity) }
-        _ = try await PasscodeSession(context: context, prompt: prompt, reason: "Enter your passcode to add a finger").run()
+        let passcode = try await PasscodeSession(context: context, prompt: prompt, reason: "Enter your passcode to add a finger")
+            .verify().record
         if let existing, existing.storedOnDevice { try await deleteFromSensor(existing, reader: reader) }
         let info = await reader.info
         emit(.presentFinger(info.scanType, stages: info.enrollStages))
@@ -86,20 +87,45 @@ public struct Enrollment: Sendable {
         }
         let record = PrintRecord(user: environment.user, finger: finger, reader: identity,
                                  enrolledAt: Date(), storedOnDevice: enrolled.storedOnDevice, print: enrolled.data)
-        // Checked again under the lock: two enrollments of one finger must not both succeed.
-        let saved = try store.withLock { () throws -> PrintRecord? in
-            if !replace, try store.print(user: environment.user, reader: identity, finger: finger) != nil { return nil }
-            try store.save(record)
-            try KeyRules.enrollmentChanged(user: environment.user, directory: environment.stateDirectory)
-            // Reported as read back: the file keeps milliseconds, so the stream and a later list
-            // give the same instant.
-            return try store.print(user: environment.user, reader: identity, finger: finger) ?? record
+        // Checked again under the lock: two enrollments of one finger must not both succeed, and
+        // a passcode removed or changed during the scans (removal takes the prints with it) leaves
+        // no print behind.
+        let saved: PrintRecord?
+        do {
+            saved = try save(record, replace: replace, passcode: passcode)
+        } catch {
+            // Not saved: the sensor must not keep a copy that no file stands for.
+            if record.storedOnDevice { try? await deleteFromSensor(record, reader: reader) }
+            throw error
         }
         guard let saved else {
             if record.storedOnDevice { try? await deleteFromSensor(record, reader: reader) }
             throw alreadyEnrolled(finger, identity)
         }
         emit(.saved(saved))
+    }
+
+    /// Saves a finished enrollment under the lock; nil when the finger was enrolled meanwhile
+    /// and is not to be replaced.
+    private func save(_ record: PrintRecord, replace: Bool, passcode: PasscodeRecord) throws -> PrintRecord? {
+        let store = environment.prints
+        let identity = record.reader, finger = record.finger
+        return try store.withLock { () throws -> PrintRecord? in
+            guard try environment.passcodes.record(user: environment.user) == passcode else {
+                throw AuthError(.passcodeNotSet, "\(environment.user)'s passcode was removed or changed during the enrollment; "
+                                + "the print was not saved (enter the new passcode and enroll again)")
+            }
+            if !replace, try store.print(user: environment.user, reader: identity, finger: finger) != nil { return nil }
+            // The counters this print can be matched against, at their fixed size: a print that
+            // could not be counted on a full disk is not saved.
+            try environment.counters.reserve(.user(environment.user))
+            try environment.counters.reserve(.reader(driver: identity.driver, deviceID: identity.deviceID))
+            try store.save(record)
+            try KeyRules.enrollmentChanged(user: environment.user, directory: environment.stateDirectory)
+            // Reported as read back: the file keeps milliseconds, so the stream and a later list
+            // give the same instant.
+            return try store.print(user: environment.user, reader: identity, finger: finger) ?? record
+        }
     }
 
     private func alreadyEnrolled(_ finger: Finger, _ reader: ReaderIdentity) -> AuthError {
@@ -121,18 +147,22 @@ public struct Enrollment: Sendable {
         return try await delete(records)
     }
 
-    /// Deletes every print of the user on every reader (removing the passcode does).
-    /// Damaged files go too: without a passcode nothing may stay enrolled.
-    func deleteAll() async throws(AuthError) -> [PrintRecord] {
-        let entries: [PrintEntry]
-        do { entries = try environment.prints.checkedEntries(user: environment.user, reader: nil) } catch { throw AuthError(error) }
-        let records = try await delete(entries.compactMap(\.record))
-        let damaged = entries.filter { $0.record == nil }
-        if !damaged.isEmpty {
-            let repair = StateRepair(stateDirectory: environment.stateDirectory)
-            _ = try repair.repair(try repair.findings().filter { $0.kind == .print && $0.user == environment.user })
+    /// Deletes the sensor's copies of every print of the user that lives on a sensor (removing
+    /// the passcode does, before it removes the files under the lock). A print whose reader is
+    /// not connected stops it, with nothing removed.
+    func deleteFromSensors() async throws(AuthError) {
+        do {
+            for record in try environment.prints.checkedEntries(user: environment.user, reader: nil).compactMap(\.record)
+            where record.storedOnDevice {
+                guard let reader = environment.reader, await reader.info.identity == record.reader else {
+                    throw AuthError(.biometryNotAvailable,
+                                    "the \(record.finger.rawValue) print lives on reader \(record.reader); connect it to delete the print there")
+                }
+                try await deleteFromSensor(record, reader: reader)
+            }
+        } catch {
+            throw AuthError(error)
         }
-        return records
     }
 
     private func delete(_ records: [PrintRecord]) async throws(AuthError) -> [PrintRecord] {

@@ -9,6 +9,7 @@ extension AuthError {
         case let error as AuthError: self = error
         case let error as ReaderError: self = AuthError(reader: error)
         case let error as StoreError: self = AuthError(store: error)
+        case let failure as CounterWriteFailure: self = AuthError(store: failure.error)
         case is CancellationError: self = AuthError(.systemCancel, "the operation was cancelled")
         default: self = AuthError(.readerFailure, "\(error)")
         }

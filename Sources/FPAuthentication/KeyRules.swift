@@ -70,6 +70,7 @@ struct KeyRules {
 
     private static func invalidate(user: String, directory: StateDirectory, _ affected: (KeyAccessControl) -> Bool) throws {
         let store = KeyStore(directory: directory)
+        // A listing that fails throws: "no keys" is never assumed (they would stay usable).
         for label in try store.labels(user: user) {
             guard var record = try? store.record(user: user, label: label), !record.invalidated,
                   affected(KeyAccessControl(rawValue: record.accessControl) ?? .biometryCurrentSet)

@@ -22,6 +22,10 @@ public struct KeyVault: Sendable {
     /// The most data one signature covers, in bytes.
     public static let maximumDataSize = 1 << 20
 
+    /// The most keys one user may hold: a quota, so that no user of a shared service can fill
+    /// its disk with keys (each is a file) and leave nothing for anyone else's enrollment.
+    public static let maximumKeysPerUser = 64
+
     package init(context: AuthenticationContext, protection: KeyProtection) {
         self.context = context
         self.protection = protection
@@ -36,7 +40,8 @@ public struct KeyVault: Sendable {
     ///
     /// `biometryCurrentSet` and `biometryAny` need a passcode and at least one
     /// enrolled print; `userPresence` and `devicePasscode` need a passcode.
-    /// - Throws: ``AuthErrorCode/invalidInput`` (a label that cannot name a file),
+    /// - Throws: ``AuthErrorCode/invalidInput`` (a label that cannot name a file, or the user holds
+    ///   ``maximumKeysPerUser`` keys already),
     ///   ``AuthErrorCode/alreadyEnrolled`` (the label exists), ``AuthErrorCode/passcodeNotSet``,
     ///   ``AuthErrorCode/biometryNotEnrolled``, ``AuthErrorCode/stateDamaged``.
     public func create(label: String, accessControl: KeyAccessControl) throws(AuthError) -> KeyDescription {
@@ -46,6 +51,10 @@ public struct KeyVault: Sendable {
             // A damaged file of that label is an error here too: never overwritten.
             if try store.record(user: user, label: label) != nil {
                 throw AuthError(.alreadyEnrolled, "\(user) already has a key labelled '\(label)'; delete it first to make a new one")
+            }
+            if try store.labels(user: user).count >= Self.maximumKeysPerUser {
+                throw AuthError(.invalidInput, "\(user) already has \(Self.maximumKeysPerUser) keys, the most one user may hold; "
+                                + "delete one to make another")
             }
             let hash = try environment.prints.enrollmentStateHash(user: user)
             if let problem = rules.creationProblem(accessControl, hash: hash) { throw problem }

@@ -103,6 +103,26 @@ struct LockoutRules {
         return nil
     }
 
+    /// What a scan or a passcode check answers when its counter cannot be written: locked
+    /// out, naming the file and why. Matches and failures alike write the counter before they
+    /// are reported, so a disk that cannot record a failure reports no success either (no
+    /// match/no-match signal), and nothing of that scope succeeds until the write does.
+    static func unrecordable(_ error: CounterWriteFailure, scope: CounterScope, passcode: Bool) -> AuthError {
+        let what = passcode ? "passcode" : "fingerprint"
+        return AuthError(passcode ? .passcodeLockout : .biometryLockout,
+                         "the attempt could not be recorded for \(scope) (\(error.description)), so \(what) checks are "
+                         + "refused until it can be: free space or fix the state directory")
+    }
+
+    /// What a repair puts in place of a counter it could not read: locked out, never "no
+    /// failures"; the owner's passcode (a reader's: an enrolled user's) unlocks it.
+    static func lockedByRepair(now: Date = Date()) -> AttemptCounter {
+        var locked = AttemptCounter()
+        locked.biometryLockedOut = true
+        locked.lockoutBeganAt = now
+        return locked
+    }
+
     /// Counts one wrong passcode; returns the lockout it caused, if any.
     func recordWrongPasscode(_ counter: inout AttemptCounter, now: Date = Date()) -> AuthError? {
         counter.passcodeFailures += 1

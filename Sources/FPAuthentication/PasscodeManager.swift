@@ -41,6 +41,8 @@ public struct PasscodeManager: Sendable {
                 throw AuthError(.authenticationFailed,
                                 "a passcode was set for \(environment.user) by someone else meanwhile; nothing was changed")
             }
+            // Its counter first, at its fixed size: a passcode that could not be counted is not set.
+            try environment.counters.reserve(.user(environment.user))
             try environment.passcodes.save(record, user: environment.user)
         }
     }
@@ -62,12 +64,19 @@ public struct PasscodeManager: Sendable {
     @discardableResult
     public func remove(prompt: any AuthPrompt) async throws(AuthError) -> [PrintRecord] {
         let current = try await verifyCurrent(prompt)
-        let enrollment = Enrollment(context: context)
-        let removed = try await enrollment.deleteAll()
+        // Copies on the sensor need the reader, which is never used under the lock: they go
+        // first. The files, the passcode and the keys then go in one hold of the lock, so that
+        // no enrollment can save a print in between (it checks the passcode under the lock).
+        try await Enrollment(context: context).deleteFromSensors()
+        var removed: [PrintRecord] = []
         try write { existing in
             try requireUnchanged(existing, current)
-            try environment.passcodes.remove(user: environment.user)
+            // In the order that leaves a safe state if one step fails: keys invalidated, then
+            // prints gone, and the passcode last (never a print or a usable key without one).
+            // Each step reads everything it needs before it changes anything.
             try KeyRules.passcodeRemoved(user: environment.user, directory: environment.stateDirectory)
+            removed = try environment.prints.removeAll(user: environment.user)
+            try environment.passcodes.remove(user: environment.user)
         }
         return removed
     }

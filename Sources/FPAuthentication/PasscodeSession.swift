@@ -33,6 +33,7 @@ struct PasscodeSession {
         let scope = CounterScope.user(user)
         let rules = LockoutRules(configuration: environment.configuration)
         let path = try environment.passcodes.path(user: user)
+        try context.reserveCounter(scope, passcode: true)
         var wrongAttempts = 0
         var emptyEntries = 0
         while true {
@@ -64,7 +65,7 @@ struct PasscodeSession {
             }
             emptyEntries = 0
             let matches = try await PasscodeHasher.matches(entered, record, path: path)
-            let decision = try environment.counters.transaction { counters -> Decision in
+            let decision = try context.recording(scope, passcode: true) { counters -> Decision in
                 var counter = counters[scope]
                 if let block = LockoutRules.passcodeBlock(counter, path: counters.path(scope)) { throw block }
                 // Changed by another process while we hashed: check again against the new one.
@@ -75,6 +76,8 @@ struct PasscodeSession {
                     return .wrong(lockout)
                 }
                 counters[scope] = AttemptCounter()
+                // Written even when unchanged: correct is reported only where wrong could have been counted.
+                counters.commit(scope)
                 try unlockReaders(&counters)
                 return .correct
             }

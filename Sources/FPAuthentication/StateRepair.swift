@@ -1,5 +1,8 @@
 import FPStore
 import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Finds and repairs damaged state files: the administrator's way out of the
 /// fail-closed state that damage leaves (biometry locked out, passcode refused).
@@ -27,6 +30,9 @@ public struct StateRepair: Sendable {
             case key
             /// The service's master key or device identity (`service/`).
             case serviceKey
+            /// A folder (`counters/`, `passcodes/`, `prints/USER`, …) that is not a directory,
+            /// belongs to another user or is open to others: nothing in it can be trusted.
+            case folder
         }
         /// What kind of file it is.
         public let kind: Kind
@@ -44,10 +50,21 @@ public struct StateRepair: Sendable {
             case .key: "remove it (the key is lost: make a new one and register it again wherever it was used)"
             case .serviceKey: "move it aside (a new one is made on next use; keys sealed under an old master key are lost, "
                 + "and servers that know this device by its old identity key must bind it again)"
+            case .folder:
+                switch area {
+                case .counters?: "move it aside and lock out every user and reader (each user's passcode unlocks)"
+                case .passcodes?: "move it aside, and with it every passcode: every print goes and every key is invalidated "
+                    + "(set a passcode and enroll again)"
+                case .prints?: "move it aside with the prints in it (enroll again); keys bound to those prints are invalidated"
+                case .keys?: "move it aside with the keys in it (make new ones and register them again)"
+                case .service?, nil: "move it aside (a new master key and identity are made on next use; sealed keys are lost)"
+                }
             }
         }
-        /// The user a passcode finding belongs to.
+        /// The user a passcode, print or folder finding belongs to.
         let user: String?
+        /// What a folder finding held.
+        var area: StateFolders.Area? = nil
     }
 
     /// The state directory looked at.
@@ -65,34 +82,38 @@ public struct StateRepair: Sendable {
     }
 
     private func scan() throws(StoreError) -> [Finding] {
-        var findings: [Finding] = []
+        // Folders first: nothing below an unusable folder is read (others may have planted it).
+        let folders = try StateFolders(directory: stateDirectory).problems()
+        var findings = folders.map { Finding(kind: .folder, path: $0.path, problem: $0.reason, user: $0.user, area: $0.area) }
+        func usable(_ path: String) -> Bool { !folders.contains { path == $0.path || path.hasPrefix($0.path + "/") } }
         do {
             _ = try AuthConfiguration.load(from: stateDirectory)
         } catch {
             findings.append(Finding(kind: .config, path: ConfigFile.path(in: stateDirectory), problem: error.message, user: nil))
         }
         let counters = CounterStore(directory: stateDirectory)
-        for path in try counters.filesOnDisk() {
+        for path in usable(stateDirectory.file("counters")) ? try counters.filesOnDisk() : [] {
             do { _ = try counters.load(path: path) } catch {
                 findings.append(Finding(kind: .counter, path: path, problem: error.description, user: nil))
             }
         }
         let passcodes = PasscodeStore(directory: stateDirectory)
-        for user in try passcodes.userNames() {
+        for user in usable(stateDirectory.file("passcodes")) ? try passcodes.userNames() : [] {
             do { _ = try passcodes.record(user: user) } catch {
-                findings.append(Finding(kind: .passcode, path: (try? passcodes.path(user: user)) ?? user, problem: error.description, user: user))
+                findings.append(Finding(kind: .passcode, path: try passcodes.path(user: user), problem: error.description, user: user))
             }
         }
         let prints = PrintStore(directory: stateDirectory)
-        for user in try prints.userNames() {
-            for case .damaged(let error) in (try? prints.checkedEntries(user: user, reader: nil)) ?? [] {
+        for user in usable(stateDirectory.file("prints")) ? try prints.userNames() : [] where usable(stateDirectory.file("prints", user)) {
+            // A folder that cannot be read is an error here, never "no damaged prints".
+            for case .damaged(let error) in try prints.checkedEntries(user: user, reader: nil) {
                 if case .damaged(let path, _) = error {
                     findings.append(Finding(kind: .print, path: path, problem: error.description, user: user))
                 }
             }
         }
         let keys = KeyStore(directory: stateDirectory)
-        for user in try keys.userNames() {
+        for user in usable(stateDirectory.file("keys")) ? try keys.userNames() : [] where usable(stateDirectory.file("keys", user)) {
             for path in try keys.files(user: user) {
                 do { _ = try keys.record(path: path) } catch {
                     findings.append(Finding(kind: .key, path: path, problem: error.description, user: user))
@@ -104,7 +125,7 @@ public struct StateRepair: Sendable {
             (service.masterKeyPath, { () throws(StoreError) in _ = try service.masterKey(create: false) }),
             (service.identityPath, { () throws(StoreError) in _ = try service.identityKey() }),
         ]
-        for (path, check) in checks where FileManager.default.fileExists(atPath: path) {
+        for (path, check) in checks where usable(path) && FileManager.default.fileExists(atPath: path) {
             do { try check() } catch {
                 findings.append(Finding(kind: .serviceKey, path: path, problem: error.description, user: nil))
             }
@@ -120,14 +141,20 @@ public struct StateRepair: Sendable {
         var moved: [String] = []
         do {
             try StateLock(directory: stateDirectory).withLock {
-                for finding in findings where FileManager.default.fileExists(atPath: finding.path) {
+                // Folders before files (a file in a moved folder is gone with it), counters last:
+                // the locked-out counters they leave are for the users still there.
+                let folders = findings.filter { $0.kind == .folder }.sorted { ($0.area == .counters ? 1 : 0) < ($1.area == .counters ? 1 : 0) }
+                for finding in folders {
+                    var info = stat()
+                    guard lstat(finding.path, &info) == 0 else { continue }
+                    moved.append(try quarantine.move(finding.path))
+                    try FolderLoss(stateDirectory: stateDirectory).settle(finding)
+                }
+                for finding in findings where finding.kind != .folder && FileManager.default.fileExists(atPath: finding.path) {
                     moved.append(try quarantine.move(finding.path))
                     switch finding.kind {
                     case .counter:
-                        var locked = AttemptCounter()
-                        locked.biometryLockedOut = true
-                        locked.lockoutBeganAt = Date()
-                        try counters.write(locked, toPath: finding.path)
+                        try counters.write(LockoutRules.lockedByRepair(), toPath: finding.path)
                     case .passcode:
                         guard let user = finding.user else { continue }
                         for entry in try prints.checkedEntries(user: user, reader: nil) {
@@ -140,7 +167,7 @@ public struct StateRepair: Sendable {
                                 continue
                             }
                         }
-                    case .print, .config, .key, .serviceKey:
+                    case .print, .config, .key, .serviceKey, .folder:
                         continue
                     }
                 }

@@ -1,3 +1,4 @@
+internal import CProcessSecurity
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -10,10 +11,18 @@ import Darwin
 /// at every use, about 0.4 million instructions each: six uses were 2 of the 37 million
 /// instructions of a `fpbridge status` (BENCHMARKS.md). A command that needs three variables
 /// reads three.
+///
+/// In a program started with rights its caller does not have (setuid, setgid or file
+/// capabilities: the kernel's `AT_SECURE`), every variable reads as unset, as glibc's
+/// `secure_getenv` does: otherwise whoever runs such a program could choose its fake reader
+/// (`FPBRIDGE_READER=fake`), its state directory or its service, and be let in by a fake finger.
 public enum ProcessEnvironment {
-    /// The variable's value, or nil when it is unset or empty.
+    /// True when this process was started with elevated rights (`AT_SECURE`); its environment is then ignored.
+    public static let isSecureExecution = fpb_is_secure_execution() != 0
+
+    /// The variable's value, or nil when it is unset or empty, or the process runs with elevated rights.
     public static func value(_ name: String) -> String? {
-        guard let raw = getenv(name), raw.pointee != 0 else { return nil }
+        guard !isSecureExecution, let raw = getenv(name), raw.pointee != 0 else { return nil }
         return String(cString: raw)
     }
 

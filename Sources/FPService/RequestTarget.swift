@@ -17,6 +17,8 @@ package struct RequestTarget: Sendable {
     package var user: String
     package var selection: ReaderSelection
     package var stateDirectory: StateDirectory
+    /// Who asked: a file the request names is read with their rights.
+    package var caller: Caller
 
     package init(_ request: some TargetedRequest, caller: Caller, service: ServiceConfiguration,
                  purpose: Purpose) throws(ServiceRefusal) {
@@ -39,6 +41,7 @@ package struct RequestTarget: Sendable {
             throw .badRequest("invalid user name '\(user)': \(error)")
         }
         self.user = user
+        self.caller = caller
         if let reader {
             let selection: ReaderSelection
             do { selection = try ReaderSelection(parsing: reader) } catch {
@@ -60,6 +63,18 @@ package struct RequestTarget: Sendable {
         } else {
             self.stateDirectory = service.stateDirectory
         }
+    }
+
+    /// The readers the selection sees, unopened; a fake reader's script is read with the caller's rights.
+    package func candidates() async throws -> [any FingerprintReader] {
+        guard case .fake(let path?) = selection else { return try await selection.candidates() }
+        return [FakeReader(script: try ClientScript.load(path, caller: caller))]
+    }
+
+    /// The one reader to use, unopened (see ``candidates()``).
+    package func reader() async throws -> any FingerprintReader {
+        guard case .fake(.some) = selection else { return try await selection.reader() }
+        return try await candidates()[0]
     }
 
     /// The limits and timeouts of the state directory (a damaged config.json is an error naming it).

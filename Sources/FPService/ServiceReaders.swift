@@ -19,7 +19,7 @@ struct ServiceReaders: Sendable {
                            _ body: @escaping @Sendable ((any FingerprintReader)?) async throws -> T) async throws -> T {
         let candidate: any FingerprintReader
         do {
-            candidate = try await target.selection.reader()
+            candidate = try await target.reader()
         } catch let error as ReaderError {
             guard !required else { throw AuthError(error) }
             return try await body(nil)
@@ -78,7 +78,7 @@ struct ServiceReaders: Sendable {
 
     /// The reader's description without opening it (status).
     func peek(_ target: RequestTarget) async -> ReaderInfo? {
-        guard let reader = try? await target.selection.candidates().first else { return nil }
+        guard let reader = try? await target.candidates().first else { return nil }
         return await reader.info
     }
 }

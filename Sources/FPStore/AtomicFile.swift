@@ -18,18 +18,8 @@ enum AtomicFile {
 
     /// The file's bytes, or nil when it does not exist.
     static func read(_ path: String) throws(StoreError) -> Data? {
-        try DirectorySafety.check(StatePath.parent(of: path))
-        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
-        if fd < 0 {
-            switch errno {
-            case ENOENT: return nil
-            case ELOOP: throw .damaged(path: path, reason: "is a symbolic link; state files are never followed through links")
-            default: throw .io(path: path, reason: String(cString: strerror(errno)))
-            }
-        }
+        guard let (fd, info) = try openExisting(path, O_RDONLY) else { return nil }
         defer { Glibc.close(fd) }
-        var info = stat()
-        guard fstat(fd, &info) == 0 else { throw .io(path: path, reason: String(cString: strerror(errno))) }
         guard info.st_mode & S_IFMT == S_IFREG else {
             throw .damaged(path: path, reason: "is not a regular file (a FIFO, device, socket or directory is never read)")
         }
@@ -68,6 +58,61 @@ enum AtomicFile {
         syncDirectory(directory)
     }
 
+    /// Rewrites an existing file of exactly `data.count` bytes in place (one `pwrite`, then
+    /// `fdatasync`); call under the state lock. It needs no new block of the filesystem, so a
+    /// full disk does not stop it. False, with nothing written, when the file is missing or of
+    /// another size or kind: the caller then replaces it whole with ``write(_:to:)``.
+    ///
+    /// Copy-on-write filesystems (btrfs, ZFS) allocate on every write, in place or not: there a
+    /// full disk still fails this write, and the engine then refuses the decision (fail closed).
+    static func overwrite(_ data: Data, at path: String) throws(StoreError) -> Bool {
+        try DirectorySafety.check(StatePath.parent(of: path))
+        StaleTemporaryFiles.remove(in: StatePath.parent(of: path))
+        guard let (fd, info) = try openExisting(path, O_WRONLY) else { return false }
+        defer { Glibc.close(fd) }
+        guard info.st_mode & S_IFMT == S_IFREG, info.st_size == data.count, info.st_nlink == 1 else { return false }
+        let failure: String? = data.withUnsafeBytes { bytes in
+            var offset = 0
+            while offset < bytes.count {
+                let written = pwrite(fd, bytes.baseAddress! + offset, bytes.count - offset, off_t(offset))
+                if written < 0 && errno == EINTR { continue }
+                guard written > 0 else { return written < 0 ? String(cString: strerror(errno)) : "no byte was written" }
+                offset += written
+            }
+            return fdatasync(fd) == 0 ? nil : String(cString: strerror(errno))
+        }
+        if let failure { throw .io(path: path, reason: failure) }
+        return true
+    }
+
+    /// Opens a state file that exists, never through a link and never blocking on a FIFO, in a
+    /// directory that passes ``DirectorySafety``: its descriptor and status, or nil when there
+    /// is no such file.
+    private static func openExisting(_ path: String, _ access: Int32) throws(StoreError) -> (Int32, stat)? {
+        try DirectorySafety.check(StatePath.parent(of: path))
+        let fd = open(path, access | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
+        if fd < 0 {
+            switch errno {
+            case ENOENT: return nil
+            case ELOOP: throw .damaged(path: path, reason: "is a symbolic link; state files are never followed through links")
+            default: throw .io(path: path, reason: String(cString: strerror(errno)))
+            }
+        }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else {
+            let reason = String(cString: strerror(errno))
+            Glibc.close(fd)
+            throw .io(path: path, reason: reason)
+        }
+        return (fd, info)
+    }
+
+    /// Whether a regular file of exactly `size` bytes is at `path` (no link followed).
+    static func hasSize(_ path: String, _ size: Int) -> Bool {
+        var info = stat()
+        return lstat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFREG && info.st_size == size
+    }
+
     /// Removes a file; a missing file is not an error.
     static func remove(_ path: String) throws(StoreError) {
         try DirectorySafety.check(StatePath.parent(of: path))
@@ -95,12 +140,32 @@ enum AtomicFile {
     }
 
     /// Names of the entries in a directory (none when it does not exist), temporary files excluded.
+    /// A directory that exists but cannot be read is an error naming it, never an empty list:
+    /// decisions (which keys to invalidate, who is enrolled) rest on this.
     static func list(_ directory: String) throws(StoreError) -> [String] {
-        guard FileManager.default.fileExists(atPath: directory) else { return [] }
+        var info = stat()
+        if lstat(directory, &info) != 0 {
+            if errno == ENOENT { return [] }
+            throw .io(path: directory, reason: String(cString: strerror(errno)))
+        }
         try DirectorySafety.check(directory)
-        return ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? [])
-            .filter { !$0.hasPrefix(".") }
-            .sorted()
+        guard let stream = opendir(directory) else {
+            throw .io(path: directory, reason: "cannot list: \(String(cString: strerror(errno)))")
+        }
+        defer { closedir(stream) }
+        var names: [String] = []
+        while true {
+            errno = 0
+            guard let entry = readdir(stream) else {
+                if errno != 0 { throw .io(path: directory, reason: "cannot list: \(String(cString: strerror(errno)))") }
+                break
+            }
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            if !name.hasPrefix(".") { names.append(name) }
+        }
+        return names.sorted()
     }
 
     private static func syncDirectory(_ path: String) {

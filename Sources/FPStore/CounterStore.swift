@@ -19,10 +19,27 @@ public struct CounterStore: Sendable {
         directory.file("counters", scope.fileName)
     }
 
+    /// Every counter file is exactly this long: its JSON padded with spaces. Being rewritten
+    /// in place needs no new block, so a full disk cannot stop a failure from being counted;
+    /// and the JSON (under 512 bytes, see `CounterFileTests`) lies in the first sector,
+    /// which a disk writes whole.
+    public static let fileSize = 512
+
     /// The counter for a scope. A file that cannot be read gives
-    /// ``AttemptCounter/damagedPlaceholder``; the file stays as it is.
+    /// ``AttemptCounter/damagedPlaceholder`` (locked out); the file stays as it is.
+    ///
+    /// Read outside the lock, a file being rewritten in place can be seen half old, half
+    /// new: what reads as damage is read once more under the lock before it counts.
     public func counter(for scope: CounterScope) -> AttemptCounter {
-        (try? load(scope)) ?? AttemptCounter.damagedPlaceholder
+        if let counter = try? load(scope) { return counter }
+        let settled = try? StateLock(directory: directory).withLock { try load(scope) }
+        return settled ?? AttemptCounter.damagedPlaceholder
+    }
+
+    /// Whether the scope's counter file is in place at its fixed size, so that counting
+    /// needs no new block of the filesystem.
+    public func isReserved(_ scope: CounterScope) -> Bool {
+        AtomicFile.hasSize(path(for: scope), Self.fileSize)
     }
 
     /// The counter, or the reason its file cannot be used.
@@ -40,23 +57,63 @@ public struct CounterStore: Sendable {
     /// Reads and changes counters while holding the state directory's lock.
     /// Only counters the body changed are written; a damaged counter is never
     /// rewritten unless the body cleared ``AttemptCounter/damaged`` (a repair).
+    ///
+    /// - Throws: what `body` throws; ``CounterWriteFailure`` when the lock cannot be taken or
+    ///   a changed counter cannot be written (nothing may then be reported as decided).
     package func transaction<T>(_ body: (inout CounterSet) throws -> T) throws -> T {
-        try StateLock(directory: directory).withLock {
-            var set = CounterSet(store: self)
-            let result = try body(&set)
-            try set.flush()
-            return result
+        var entered = false
+        do {
+            return try StateLock(directory: directory).withLock {
+                entered = true
+                var set = CounterSet(store: self)
+                let result = try body(&set)
+                try set.flush()
+                return result
+            }
+        } catch let error as StoreError where !entered {
+            // A lock that cannot be taken is a count that cannot be recorded; an unsafe
+            // directory stays the refusal it is.
+            guard case .io = error else { throw error }
+            throw CounterWriteFailure(path: directory.file(".lock"), error: error)
         }
     }
 
     /// Writes one counter; call only inside the state lock.
     package func write(_ counter: AttemptCounter, for scope: CounterScope) throws(StoreError) {
-        try AtomicFile.write(StateCoding.encode(counter), to: path(for: scope))
+        try write(counter, toPath: path(for: scope))
     }
 
-    /// Writes a counter file by path; call only inside the state lock (repairs).
+    /// Writes a counter file by path; call only inside the state lock (repairs too).
+    /// A file already at ``fileSize`` is rewritten in place; any other (missing, or written
+    /// before counters had a fixed size) is replaced whole, which needs free space.
     package func write(_ counter: AttemptCounter, toPath path: String) throws(StoreError) {
-        try AtomicFile.write(StateCoding.encode(counter), to: path)
+        let data = Self.encode(counter)
+        if try AtomicFile.overwrite(data, at: path) { return }
+        try AtomicFile.write(data, to: path)
+    }
+
+    /// Puts the scope's counter file in place at ``fileSize`` when it is missing or of another
+    /// size (written before counters had one), keeping what it holds; call inside the state
+    /// lock. A damaged file is left for repair. Enrolling and setting a passcode do this, so
+    /// that the counting they make possible needs no free space later.
+    package func reserve(_ scope: CounterScope) throws(StoreError) {
+        guard !isReserved(scope) else { return }
+        let counter: AttemptCounter
+        do {
+            counter = try load(scope)
+        } catch .damaged {
+            return
+        }
+        try write(counter, for: scope)
+    }
+
+    /// The counter's file contents: its JSON padded to ``fileSize``.
+    package static func encode(_ counter: AttemptCounter) -> Data {
+        var data = StateCoding.encode(counter)
+        precondition(data.count < fileSize, "a counter's JSON outgrew its fixed file size")
+        data.append(contentsOf: [UInt8](repeating: UInt8(ascii: " "), count: fileSize - data.count - 1))
+        data.append(UInt8(ascii: "\n"))
+        return data
     }
 
     /// Every counter file, by path.
@@ -80,7 +137,8 @@ package struct CounterSet {
     package subscript(scope: CounterScope) -> AttemptCounter {
         mutating get {
             if let counter = loaded[scope] { return counter }
-            let counter = store.counter(for: scope)
+            // Under the lock no one rewrites the file: what does not read is damage.
+            let counter = (try? store.load(scope)) ?? AttemptCounter.damagedPlaceholder
             loaded[scope] = counter
             return counter
         }
@@ -95,10 +153,41 @@ package struct CounterSet {
 
     package func path(_ scope: CounterScope) -> String { store.path(for: scope) }
 
-    fileprivate func flush() throws {
+    /// Writes the scope's counter when the transaction ends even if it did not change.
+    /// A decision (a match, a correct passcode) is reported only once this write is on the
+    /// disk: when a failure could not have been recorded, no success is reported either, so
+    /// an unwritable counter gives no match/no-match signal.
+    package mutating func commit(_ scope: CounterScope) {
+        _ = self[scope]
+        changed.insert(scope)
+    }
+
+    /// Creates the scope's counter file at its fixed size when it is missing or was
+    /// written before counters had one, so that later counting needs no new block.
+    package mutating func reserve(_ scope: CounterScope) {
+        guard !store.isReserved(scope) else { return }
+        commit(scope)
+    }
+
+    fileprivate func flush() throws(CounterWriteFailure) {
         for scope in changed {
             guard let counter = loaded[scope], !counter.damaged else { continue }
-            try store.write(counter, for: scope)
+            do {
+                try store.write(counter, for: scope)
+            } catch {
+                throw CounterWriteFailure(path: path(scope), error: error)
+            }
         }
     }
+}
+
+/// A counter transaction could not be recorded: its lock could not be taken or a counter
+/// could not be written. Whatever the transaction decided must not be reported.
+package struct CounterWriteFailure: Error, Sendable, CustomStringConvertible {
+    /// The file that could not be locked or written.
+    package let path: String
+    /// What the filesystem said.
+    package let error: StoreError
+
+    package var description: String { error.description }
 }

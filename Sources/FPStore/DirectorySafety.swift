@@ -7,10 +7,14 @@ import Glibc
 /// everyone else (0700): a directory others can write lets them swap a counter
 /// or a print; one others can read shows who is enrolled.
 enum DirectorySafety {
-    /// Throws when the existing directory is unsafe; a missing one is fine (it will be made 0700).
+    /// Throws when the existing directory is unsafe or cannot be looked at; a missing one is fine (it will be made 0700).
     static func check(_ path: String) throws(StoreError) {
         var info = stat()
-        guard lstat(path, &info) == 0 else { return }
+        // Only a missing directory is fine; one that cannot be looked at is not "nothing there".
+        guard lstat(path, &info) == 0 else {
+            if errno == ENOENT { return }
+            throw .io(path: path, reason: String(cString: strerror(errno)))
+        }
         guard info.st_mode & S_IFMT == S_IFDIR else {
             throw .unsafeDirectory(path: path, reason: "is not a directory (a symbolic link is never followed)", fix: "remove it")
         }

@@ -57,7 +57,7 @@ public struct PrintStore: Sendable {
         let userDirectory = directory.file("prints", user)
         var paths: [String] = []
         if let reader {
-            let folder = try readerDirectory(user: user, reader: reader)
+            let folder = try checkedReaderDirectory(user: user, reader: reader)
             paths = try AtomicFile.list(folder).map { folder + "/" + $0 }
         } else {
             for driver in try AtomicFile.list(userDirectory) {
@@ -89,7 +89,7 @@ public struct PrintStore: Sendable {
     /// One print, or nil when that finger is not enrolled on that reader.
     public func print(user: String, reader: ReaderIdentity, finger: Finger) throws(StoreError) -> PrintRecord? {
         try directory.checkRoot()
-        return try load(try path(user: user, reader: reader, finger: finger))
+        return try load(try checkedReaderDirectory(user: user, reader: reader) + "/\(finger.rawValue).json")
     }
 
     /// Every user with at least one print on the reader.
@@ -117,6 +117,24 @@ public struct PrintStore: Sendable {
         return true
     }
 
+    /// Removes every print file of the user on every reader; call inside ``withLock(_:)``.
+    /// Readable prints are deleted and returned; damaged ones are moved to quarantine (a user
+    /// without a passcode keeps nothing enrolled, and a repair never destroys evidence).
+    package func removeAll(user: String) throws(StoreError) -> [PrintRecord] {
+        var removed: [PrintRecord] = []
+        for entry in try entries(user: user, reader: nil) {
+            switch entry {
+            case .record(let record):
+                try AtomicFile.remove(try path(user: record.user, reader: record.reader, finger: record.finger))
+                removed.append(record)
+            case .damaged(let error):
+                guard case .damaged(let path, _) = error else { throw error }
+                _ = try Quarantine(directory: directory).move(path)
+            }
+        }
+        return removed
+    }
+
     /// A stable hash over the user's enrolled prints (Apple's
     /// `evaluatedPolicyDomainState`): it changes whenever a print is added,
     /// replaced or deleted. Nil when the user has no prints.
@@ -131,6 +149,19 @@ public struct PrintStore: Sendable {
             hasher.update(data: Array(printDigest))
         }
         return hasher.finalize().map { String($0, radix: 16).leftPadded(to: 2) }.joined()
+    }
+
+    /// The reader's folder, after checking every folder above it up to `prints/`: the reader
+    /// folder itself is checked where it is read, but one of its parents open to others (or a
+    /// link) could have had it swapped.
+    private func checkedReaderDirectory(user: String, reader: ReaderIdentity) throws(StoreError) -> String {
+        let folder = try readerDirectory(user: user, reader: reader)
+        var parent = StatePath.parent(of: folder)
+        while parent.count >= directory.file("prints").count {
+            try DirectorySafety.check(parent)
+            parent = StatePath.parent(of: parent)
+        }
+        return folder
     }
 
     private func readerDirectory(user: String, reader: ReaderIdentity) throws(StoreError) -> String {

@@ -1,6 +1,9 @@
 import FPCore
 import FoundationEssentials
 import SystemPackage
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Where fpbridge keeps its state: `--state-dir`, else `FPBRIDGE_STATE_DIR`,
 /// else `$XDG_STATE_HOME/fpbridge`, else `~/.local/state/fpbridge`.
@@ -22,8 +25,15 @@ public struct StateDirectory: Sendable, Hashable, CustomStringConvertible {
         if let xdg = environment["XDG_STATE_HOME"], xdg.hasPrefix("/") {
             return StateDirectory(path: xdg + "/fpbridge")
         }
-        let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? FilePath(FileManager.default.homeDirectoryForCurrentUser.path(percentEncoded: false)).string
+        let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? accountHome()
         return StateDirectory(path: home + "/.local/state/fpbridge")
+    }
+
+    /// The home directory of the user this process runs as, from the user database (not `HOME`,
+    /// which a privileged process ignores).
+    private static func accountHome() -> String {
+        if let entry = getpwuid(geteuid()), let directory = entry.pointee.pw_dir { return String(cString: directory) }
+        return FilePath(FileManager.default.homeDirectoryForCurrentUser.path(percentEncoded: false)).string
     }
 
     /// The path.

@@ -40,8 +40,12 @@ public struct FPBridgeSettings: Sendable {
     /// button; nil does so when standard error is a terminal.
     public var terminalInterface: Bool?
 
-    /// The settings the environment gives, described above.
-    public static func fromEnvironment(_ environment: [String: String] = ProcessInfo.processInfo.environment) -> FPBridgeSettings {
+    /// The settings the environment gives, described above. A program started with rights its
+    /// caller does not have (setuid, setgid, file capabilities) reads no variable: it gets the
+    /// first libfprint reader, its own user's state directory and the system service, never a
+    /// fake reader that whoever runs it chose.
+    public static func fromEnvironment(_ environment: [String: String] = ProcessEnvironment.values(
+        "FPBRIDGE_READER", "FPBRIDGE_STATE_DIR", "FPBRIDGE_SERVICE", "XDG_STATE_HOME", "HOME", "USER")) -> FPBridgeSettings {
         let text = environment["FPBRIDGE_READER"].flatMap { $0.isEmpty ? nil : $0 } ?? "auto"
         var settings = FPBridgeSettings(reader: .auto, stateDirectory: StateDirectory.resolve(explicit: nil, environment: environment),
                                         user: loginUser(environment))

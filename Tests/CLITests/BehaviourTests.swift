@@ -81,7 +81,8 @@ import TestSupport
         try await bench.enroll()
         #expect(try await bench.run(["verify"], touches: [.finger("x1")]).errorCode == -1)
         let counters = bench.state + "/counters"
-        let files = try FileManager.default.subpathsOfDirectory(atPath: counters).filter { $0.hasSuffix(".json") }
+        // The user's counter (enrolling also puts the reader's in place).
+        let files = try FileManager.default.subpathsOfDirectory(atPath: counters).filter { $0.hasPrefix("user-") && $0.hasSuffix(".json") }
         let path = counters + "/" + (try #require(files.first))
         try Data("{\"biometricFail".utf8).write(to: URL(fileURLWithPath: path))
         let refused = try await bench.run(["auth", "--policy", "biometrics"], touches: backend.isFake ? [.finger("p1")] : [])

@@ -281,12 +281,35 @@ extension ServiceTests {
 extension ServiceTests {
     /// Damaged state is the administrator's to repair: refused to a user (even for itself),
     /// listed and repaired for root, with the same output as in-process.
+    /// Issue 27 §3: in test mode, a fake reader's script named by a client is read with the
+    /// client's rights, never the service's (root's): `fake:/etc/shadow` once came back with
+    /// shadow's first line quoted in the error.
+    @Test func aClientsScriptIsReadWithTheClientsRightsNotTheServices() async throws {
+        let service = try await ServiceProcess()
+        let rootOnly = directory.file("root-only.txt")
+        try "scan secret-line-1234\n".write(toFile: rootOnly, atomically: true, encoding: .utf8)
+        chmod(rootOnly, 0o600)
+        for path in [rootOnly, "/etc/shadow"] {
+            let answer = try await run(service, ["verify"], user: nil, reader: "fake:" + path, launcher: asNobody)
+            #expect(answer.errorCode == -2007 && answer.errorMessage.contains("cannot read script file '\(path)' as nobody"),
+                    "\(answer.stdout)\(answer.stderr)")
+            #expect(!answer.stdout.contains("secret-line") && !answer.stdout.contains("root:"), "\(answer.stdout)")
+        }
+        // Readable by nobody, the same file is nobody's script (nobody has no print: -7).
+        chmod(rootOnly, 0o644)
+        let readable = try await run(service, ["verify"], user: nil, reader: "fake:" + rootOnly, launcher: asNobody)
+        #expect(readable.errorCode == -7, "\(readable.stdout)\(readable.stderr)")
+        // Root's own clients read with root's rights, as before.
+        chmod(rootOnly, 0o600)
+        #expect(try await run(service, ["verify"], user: "root", reader: "fake:" + rootOnly).errorCode == -7)
+    }
+
     @Test func onlyAnAdministratorRepairsStateThroughTheService() async throws {
         let service = try await ServiceProcess()
         try await enroll(service, user: "nobody")
         _ = try await run(service, ["verify"], user: "nobody", reader: fake("scan x"))
         let counters = state + "/counters"
-        let file = try #require(try FileManager.default.subpathsOfDirectory(atPath: counters).first { $0.hasSuffix(".json") })
+        let file = try #require(try FileManager.default.subpathsOfDirectory(atPath: counters).first { $0.hasPrefix("user-") && $0.hasSuffix(".json") })
         try Data("{ not json".utf8).write(to: URL(fileURLWithPath: counters + "/" + file))
         let refused = try await run(service, ["repair", "--yes"], user: nil, launcher: asNobody)
         #expect(refused.status == 2 && refused.errorMessage.contains("may not repair"), "\(refused.stdout)")

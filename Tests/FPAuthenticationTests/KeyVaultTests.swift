@@ -33,6 +33,28 @@ import Testing
 
     func keyFile(_ label: String = "login") -> String { harness.state.file("keys", "alice", label + ".json") }
 
+    /// Issue 27 §1: an ordinary user filled fpbridged's disk with keys (509 of them). A quota
+    /// stops that before the disk does, and says so.
+    @Test func aUserHoldsAtMostTheKeyQuota() async throws {
+        try await harness.setPasscode()
+        let vault = try await vault(reader: false)
+        for index in 0..<KeyVault.maximumKeysPerUser {
+            _ = try vault.create(label: "k\(index)", accessControl: .devicePasscode)
+        }
+        #expect {
+            _ = try vault.create(label: "one-more", accessControl: .devicePasscode)
+        } throws: { error in
+            (error as? AuthError)?.code == .invalidInput && (error as? AuthError)?.message.contains("\(KeyVault.maximumKeysPerUser) keys") == true
+        }
+        #expect(!FileManager.default.fileExists(atPath: keyFile("one-more")))
+        // Another user is not held back by alice's keys, and a freed place can be used again.
+        try await harness.setPasscode(user: "bob")
+        _ = try await harness.context("", user: "bob", reader: false).keys(protection: .development)
+            .create(label: "k0", accessControl: .devicePasscode)
+        try vault.delete(label: "k0")
+        _ = try vault.create(label: "one-more", accessControl: .devicePasscode)
+    }
+
     @Test func biometryCurrentSetSignsAfterAMatchOverTheDocumentedMessage() async throws {
         try await harness.enroll()
         let key = try await vault().create(label: "login", accessControl: .biometryCurrentSet)

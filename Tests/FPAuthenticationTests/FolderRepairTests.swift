@@ -1,0 +1,77 @@
+import FPAuthentication
+import FPCore
+import FPReaders
+import FPStore
+import Foundation
+import Testing
+
+/// Issue 27 §1: `repair --yes` left folder-level damage (`counters/`, `passcodes/`,
+/// `prints/USER` of the wrong type, mode or owner) unrepaired and reported `prints/USER` as
+/// fine. Each is found, moved aside, and replaced by the safest state for what it held.
+@Suite struct FolderRepairTests {
+    enum Folder: String, CaseIterable, Sendable { case counters, passcodes, printsOfAlice = "prints/alice" }
+    enum Damage: String, CaseIterable, Sendable { case regularFile, symbolicLink, openToOthers, otherOwner }
+
+    func verify(_ harness: EngineHarness) async throws -> AuthErrorCode? {
+        let context = try await harness.context("scan alice-1")
+        do {
+            _ = try await context.verifyFinger(reason: "x", options: BiometricOptions(maxFailedMatches: 1))
+            return nil
+        } catch {
+            return error.code
+        }
+    }
+
+    func damage(_ path: String, _ damage: Damage, aside: String) throws {
+        switch damage {
+        case .regularFile:
+            try FileManager.default.moveItem(atPath: path, toPath: aside)
+            try Data("not a folder".utf8).write(to: URL(fileURLWithPath: path))
+        case .symbolicLink:
+            // A link to a folder with the very same content: still never followed.
+            try FileManager.default.moveItem(atPath: path, toPath: aside)
+            try FileManager.default.createSymbolicLink(atPath: path, withDestinationPath: aside)
+        case .openToOthers:
+            chmod(path, 0o777)
+        case .otherOwner:
+            let nobody = try #require(getpwnam("nobody"))
+            chown(path, nobody.pointee.pw_uid, nobody.pointee.pw_gid)
+        }
+    }
+
+    @Test(arguments: Folder.allCases, Damage.allCases)
+    func aDamagedFolderIsFoundMovedAsideAndLeftInTheSafestState(folder: Folder, kind: Damage) async throws {
+        if kind == .otherOwner && geteuid() != 0 { return }
+        let harness = EngineHarness()
+        try await harness.enroll(id: "alice-1")
+        let path = harness.state.file(folder.rawValue)
+        try damage(path, kind, aside: harness.directory.file("aside"))
+        #expect(try await harness.evaluate(.biometrics, "scan alice-1") != nil, "nothing in the folder is used before the repair")
+
+        let repair = StateRepair(stateDirectory: harness.state)
+        let findings = try repair.findings()
+        let finding = try #require(findings.first { $0.path == path }, "\(findings.map(\.path))")
+        #expect(finding.kind == .folder)
+        _ = try repair.repair(findings)
+        #expect(try repair.findings().isEmpty)
+        #expect(FileManager.default.fileExists(atPath: harness.directory.file("aside")) || kind == .openToOthers || kind == .otherOwner,
+                "what a link pointed to is left alone")
+
+        let passcode = try PasscodeStore(directory: harness.state).record(user: "alice")
+        let prints = try PrintStore(directory: harness.state).prints(user: "alice", reader: nil)
+        switch folder {
+        case .counters:
+            // Every count was lost with the folder: locked out, and her passcode unlocks.
+            #expect(try await verify(harness) == .biometryLockout)
+            _ = try await harness.context("", reader: false).unlockWithPasscode(reason: "x", prompt: ListedPasscodes(["2468"]))
+            #expect(try await verify(harness) == nil)
+        case .passcodes:
+            #expect(passcode == nil)
+            #expect(prints.isEmpty, "no print without a passcode")
+        case .printsOfAlice:
+            #expect(passcode != nil)
+            #expect(prints.isEmpty)
+            #expect(try await verify(harness) == .biometryNotEnrolled)
+        }
+    }
+}

@@ -1,0 +1,114 @@
+import FPAuthentication
+import FPCore
+import FPReaders
+import FPStore
+import Foundation
+import Testing
+import TestSupport
+
+/// Issue 27 §1: a counter that cannot be written must stop everything. Each test fills a small
+/// filesystem of its own (tmpfs, `size=`) to the last block under the state directory. Off CI
+/// and without root they are skipped; under CI a missing mount fails them.
+@Suite(.enabled(if: SmallFilesystem.available || SharedData.isCI, "mounting a small filesystem needs root"))
+struct FullDiskTests {
+    /// One verification of alice with one attempt: nil on a match, else the error.
+    func verify(_ harness: EngineHarness, _ script: String) async throws -> AuthError? {
+        let context = try await harness.context(script)
+        do {
+            _ = try await context.verifyFinger(reason: "x", options: BiometricOptions(maxFailedMatches: 1))
+            return nil
+        } catch {
+            return error
+        }
+    }
+
+    func unlock(_ harness: EngineHarness, _ passcodes: [String]) async throws -> AuthErrorCode? {
+        let context = try await harness.context("", reader: false)
+        do {
+            _ = try await context.unlockWithPasscode(reason: "x", prompt: ListedPasscodes(passcodes.map { Passcode($0) }))
+            return nil
+        } catch {
+            return error.code
+        }
+    }
+
+    @Test func everyFailureIsStillCountedOnAFullDisk() async throws {
+        let harness = EngineHarness()
+        let disk = try harness.smallStateFilesystem()
+        try await harness.enroll(id: "alice-1")
+        try disk.fill()
+        #expect(disk.freeBytes == 0)
+        for attempt in 1...5 {
+            let error = try await verify(harness, "scan mallory")
+            #expect(error?.code == (attempt < 5 ? .authenticationFailed : .biometryLockout), "attempt \(attempt): \(String(describing: error))")
+        }
+        #expect(harness.counter().biometricFailures == 5)
+        // Locked out: the right finger gets nothing, full disk or not.
+        #expect(try await verify(harness, "scan alice-1")?.code == .biometryLockout)
+        // Wrong passcodes are counted too, and the right one still unlocks.
+        #expect(try await unlock(harness, ["1111", "2222"]) == .authenticationFailed)
+        #expect(harness.counter().passcodeFailures == 2)
+        #expect(try await unlock(harness, ["2468"]) == nil)
+        #expect(harness.counter() == AttemptCounter())
+        #expect(try await verify(harness, "scan alice-1") == nil)
+        #expect(disk.freeBytes == 0, "nothing needed a new block")
+    }
+
+    @Test func aCounterThatCannotBeWrittenRefusesTheRightFingerToo() async throws {
+        let harness = EngineHarness()
+        let disk = try harness.smallStateFilesystem()
+        try await harness.enroll(id: "alice-1")
+        // A counter file as fpbridge wrote it before counters had a fixed size: replacing it
+        // needs a new block, which a full disk does not have.
+        let path = CounterStore(directory: harness.state).path(for: .user("alice"))
+        try Data(#"{"biometricFailures":0,"biometryLockedOut":false,"passcodeFailures":0}"#.utf8).write(to: URL(fileURLWithPath: path))
+        try disk.fill()
+        for script in ["scan mallory", "scan alice-1"] {
+            let error = try await verify(harness, script)
+            #expect(error?.code == .biometryLockout, "\(script): \(String(describing: error))")
+            #expect(error?.message.contains(path) == true, "the message names the file: \(String(describing: error))")
+            #expect(error?.message.contains("No space left on device") == true)
+        }
+        #expect(try await unlock(harness, ["2468"]) == .passcodeLockout, "a correct passcode is not reported either")
+        // With space again, the file takes its fixed size and everything works.
+        disk.free()
+        #expect(try await verify(harness, "scan alice-1") == nil)
+        #expect(CounterStore(directory: harness.state).isReserved(.user("alice")))
+    }
+
+    @Test func identificationKeepsCountingOnAFullDisk() async throws {
+        let harness = EngineHarness()
+        let disk = try harness.smallStateFilesystem()
+        try await harness.enroll(id: "alice-1")
+        try disk.fill()
+        for attempt in 1...5 {
+            let context = try await harness.context("scan stranger-\(attempt)", user: "kiosk")
+            do {
+                _ = try await context.identify(reason: "x", options: BiometricOptions(maxFailedMatches: 1))
+                Issue.record("a stranger was identified")
+            } catch {
+                #expect(error.code == (attempt < 5 ? .authenticationFailed : .biometryLockout), "attempt \(attempt): \(error)")
+            }
+        }
+        #expect(harness.readerCounter().biometricFailures == 5)
+        #expect(harness.readerCounter().biometryLockedUntil != nil)
+    }
+
+    @Test func everyCounterFileHasTheFixedSizeAndItsJSONFitsTheFirstSector() throws {
+        var counter = AttemptCounter()
+        counter.biometricFailures = AttemptCounter.maximumCount
+        counter.passcodeFailures = AttemptCounter.maximumCount
+        counter.biometryLockedOut = true
+        counter.biometryLockedUntil = Date().addingTimeInterval(86_400 * 300)
+        counter.lockoutBeganAt = Date().addingTimeInterval(86_400 * 300)
+        counter.passcodeLockedUntil = Date().addingTimeInterval(86_400 * 300)
+        let harness = EngineHarness()
+        let store = CounterStore(directory: harness.state)
+        try store.transaction { counters in counters[.user("alice")] = counter }
+        let data = try Data(contentsOf: URL(fileURLWithPath: store.path(for: .user("alice"))))
+        #expect(data.count == CounterStore.fileSize)
+        let text = String(decoding: data, as: UTF8.self)
+        #expect(text.trimmingCharacters(in: .whitespacesAndNewlines).utf8.count < 512)
+        #expect(try store.load(.user("alice")).biometricFailures == AttemptCounter.maximumCount)
+    }
+}
