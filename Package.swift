@@ -105,7 +105,7 @@ let package = Package(
         .target(
             name: "FPStore",
             dependencies: [
-                "FPCore",
+                "FPCore", "CProcessSecurity",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "SystemPackage", package: "swift-system"),
             ],
@@ -169,7 +169,7 @@ let package = Package(
         .testTarget(name: "FPStoreTests", dependencies: ["FPStore", "TestSupport"]),
         .testTarget(name: "FPAuthenticationTests", dependencies: ["FPAuthentication", "FPReaders", "FPStore", "TestSupport"]),
         .testTarget(name: "LocalAuthenticationTests", dependencies: ["LocalAuthentication", "FPTerminal", "TestSupport"]),
-        .testTarget(name: "CLITests", dependencies: ["TestSupport", "FPImaging", "FPServiceClient", "FPAuthentication", "FPLocalAPI"]),
+        .testTarget(name: "CLITests", dependencies: ["TestSupport", "FPImaging", "FPServiceClient", "FPAuthentication", "FPLocalAPI", "FPService"]),
         .testTarget(name: "FingerprintLoginTests", dependencies: ["FingerprintLogin", "TestSupport"]),
         .testTarget(
             name: "AccountServerTests",

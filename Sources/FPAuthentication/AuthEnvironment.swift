@@ -26,6 +26,12 @@ public struct AuthEnvironment: Sendable {
     /// one per state directory); nil reads every file each time, as a one-process CLI does.
     public var printCache: PrintFileCache?
 
+    /// The clocks lockouts are measured on, read at each decision; tests move them.
+    public var clock: @Sendable () -> LockoutClock = LockoutClock.now
+
+    /// The lockout rules at this moment.
+    var lockoutRules: LockoutRules { LockoutRules(configuration: configuration, clock: clock()) }
+
     var prints: PrintStore { PrintStore(directory: stateDirectory, cache: printCache) }
     var counters: CounterStore { CounterStore(directory: stateDirectory) }
     var passcodes: PasscodeStore { PasscodeStore(directory: stateDirectory) }

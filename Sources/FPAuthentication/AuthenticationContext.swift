@@ -245,8 +245,7 @@ public final class AuthenticationContext: Sendable {
     }
 
     func lockoutProblem(_ scope: CounterScope) -> AuthError? {
-        LockoutRules(configuration: environment.configuration)
-            .biometricBlock(counter(scope), scope: scope, path: environment.counters.path(for: scope))
+        environment.lockoutRules.biometricBlock(counter(scope), scope: scope, path: environment.counters.path(for: scope))
     }
 
     /// Why no passcode can be checked: none set, or a damaged record.
@@ -267,7 +266,7 @@ public final class AuthenticationContext: Sendable {
         if let problem = passcodeSetProblem() { return problem }
         let scope = CounterScope.user(environment.user)
         let counter = counter(scope)
-        return counter.damaged ? LockoutRules.passcodeBlock(counter, path: environment.counters.path(for: scope)) : nil
+        return counter.damaged ? environment.lockoutRules.passcodeBlock(counter, path: environment.counters.path(for: scope)) : nil
     }
 
     private func runPolicy(_ policy: AuthPolicy, reason: String, prompt: any AuthPrompt,

@@ -20,7 +20,7 @@ struct BiometricSession {
 
     private var environment: AuthEnvironment { context.environment }
     private var configuration: AuthConfiguration { environment.configuration }
-    private var rules: LockoutRules { LockoutRules(configuration: configuration) }
+    private var rules: LockoutRules { environment.lockoutRules }
 
     func run() async throws -> AuthSuccess {
         guard let reader = environment.reader else {
@@ -116,9 +116,7 @@ struct BiometricSession {
                 if rules.biometricBlock(counters[user], scope: user, path: counters.path(user)) != nil { return false }
             }
             var counter = counters[counterScope]
-            counter.biometricFailures = 0
-            counter.biometryLockedUntil = nil
-            counter.lockoutBeganAt = nil
+            LockoutRules.clearBiometric(&counter)
             counters[counterScope] = counter
             counters.commit(counterScope)
             return true

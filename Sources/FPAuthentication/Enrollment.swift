@@ -108,6 +108,7 @@ public struct Enrollment: Sendable {
     /// Saves a finished enrollment under the lock; nil when the finger was enrolled meanwhile
     /// and is not to be replaced.
     private func save(_ record: PrintRecord, replace: Bool, passcode: PasscodeRecord) throws -> PrintRecord? {
+        var record = record
         let store = environment.prints
         let identity = record.reader, finger = record.finger
         return try store.withLock { () throws -> PrintRecord? in
@@ -119,7 +120,11 @@ public struct Enrollment: Sendable {
             // The counters this print can be matched against, at their fixed size: a print that
             // could not be counted on a full disk is not saved.
             try environment.counters.reserve(.user(environment.user))
-            try environment.counters.reserve(.reader(driver: identity.driver, deviceID: identity.deviceID))
+            let readerScope = CounterScope.reader(driver: identity.driver, deviceID: identity.deviceID)
+            try environment.counters.reserve(readerScope)
+            // Which of the reader's lockouts this print predates, by epoch, not by clock. A reader
+            // counter that cannot be read stops the enrollment (repair it first).
+            record.readerEpoch = LockoutRules.enrollmentEpoch(try environment.counters.load(readerScope))
             try store.save(record)
             try KeyRules.enrollmentChanged(user: environment.user, directory: environment.stateDirectory)
             // Reported as read back: the file keeps milliseconds, so the stream and a later list
@@ -147,21 +152,14 @@ public struct Enrollment: Sendable {
         return try await delete(records)
     }
 
-    /// Deletes the sensor's copies of every print of the user that lives on a sensor (removing
-    /// the passcode does, before it removes the files under the lock). A print whose reader is
-    /// not connected stops it, with nothing removed.
-    func deleteFromSensors() async throws(AuthError) {
-        do {
-            for record in try environment.prints.checkedEntries(user: environment.user, reader: nil).compactMap(\.record)
-            where record.storedOnDevice {
-                guard let reader = environment.reader, await reader.info.identity == record.reader else {
-                    throw AuthError(.biometryNotAvailable,
-                                    "the \(record.finger.rawValue) print lives on reader \(record.reader); connect it to delete the print there")
-                }
-                try await deleteFromSensor(record, reader: reader)
-            }
-        } catch {
-            throw AuthError(error)
+    /// Deletes, as far as it can, the sensor's copies of prints whose files are already gone
+    /// (removing the passcode does this after it removed the files under the lock). A copy on
+    /// a reader that is not at hand stays there; it matches nothing without its file.
+    func deleteFromSensor(_ records: [PrintRecord]) async {
+        guard let reader = environment.reader else { return }
+        let identity = await reader.info.identity
+        for record in records where record.storedOnDevice && record.reader == identity {
+            try? await deleteFromSensor(record, reader: reader)
         }
     }
 

@@ -26,7 +26,7 @@ struct Gallery {
     /// file must not stop everyone else).
     static func identification(_ environment: AuthEnvironment, reader: ReaderIdentity) throws -> Gallery {
         let store = environment.prints
-        let rules = LockoutRules(configuration: environment.configuration)
+        let rules = environment.lockoutRules
         var gallery = Gallery(records: [], skipped: [])
         var anyEnrolled = false
         for user in try store.userNames() {

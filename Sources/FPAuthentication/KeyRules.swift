@@ -70,9 +70,17 @@ struct KeyRules {
 
     private static func invalidate(user: String, directory: StateDirectory, _ affected: (KeyAccessControl) -> Bool) throws {
         let store = KeyStore(directory: directory)
-        // A listing that fails throws: "no keys" is never assumed (they would stay usable).
+        // A listing or a read that fails throws: "no keys" is never assumed (they would stay
+        // usable). Only a damaged file is passed over: it never releases anything.
         for label in try store.labels(user: user) {
-            guard var record = try? store.record(user: user, label: label), !record.invalidated,
+            let found: KeyRecord?
+            do {
+                found = try store.record(user: user, label: label)
+            } catch {
+                guard case .damaged = error else { throw error }
+                continue
+            }
+            guard var record = found, !record.invalidated,
                   affected(KeyAccessControl(rawValue: record.accessControl) ?? .biometryCurrentSet)
             else { continue }
             record.invalidated = true

@@ -1,7 +1,8 @@
 import FPStore
 import FoundationEssentials
 
-/// Every rule of the spec about failure counts and lockouts, in one place.
+/// Every rule of the spec about failure counts and lockouts, in one place: what counts, what
+/// locks, what a success, a correct passcode or a repair clears, and how time is measured.
 ///
 /// Verification counts per user: the 5th consecutive failure locks biometry
 /// until that user's passcode. Identification counts per reader, with
@@ -10,11 +11,22 @@ import FoundationEssentials
 /// 10 min by default), and the 20th locks it until the passcode of a user who
 /// was enrolled on that reader before the lockout began. A damaged counter is
 /// locked on every path until an administrator repairs it.
+///
+/// Time: timed waits end at a ``LockoutDeadline`` judged on the boot's own clock within the
+/// boot that set it (see ``LockoutClock``); "enrolled before the lockout began" compares the
+/// reader's lockout epoch with the one the print recorded, never two wall-clock times.
 struct LockoutRules {
     let configuration: AuthConfiguration
+    /// The moment every rule of this value is applied at.
+    let clock: LockoutClock
+
+    init(configuration: AuthConfiguration, clock: LockoutClock = .now()) {
+        self.configuration = configuration
+        self.clock = clock
+    }
 
     /// Why biometry may not scan for this scope now, nil when it may.
-    func biometricBlock(_ counter: AttemptCounter, scope: CounterScope, path: String, now: Date = Date()) -> AuthError? {
+    func biometricBlock(_ counter: AttemptCounter, scope: CounterScope, path: String) -> AuthError? {
         if counter.damaged {
             return AuthError(.biometryLockout, "the attempt counter \(path) is damaged, so biometry counts as locked out "
                              + "until an administrator repairs the state")
@@ -26,8 +38,8 @@ struct LockoutRules {
             }
             return AuthError(.biometryLockout, "biometry is locked out for \(scope) after too many failed matches; \(unlock)")
         }
-        if let until = counter.biometryLockedUntil, until > now {
-            let wait = max(1, until.timeIntervalSince(now).rounded(.up))
+        if let left = clock.remaining(counter.biometryLockedUntil) {
+            let wait = max(1, left.rounded(.up))
             return AuthError(.biometryLockout, "identification on this reader is locked for \(Int(wait)) more seconds "
                              + "after \(counter.biometricFailures) failed matches", retryAfter: wait)
         }
@@ -37,21 +49,21 @@ struct LockoutRules {
     /// Counts one failed match. Returns the error that ends the evaluation when
     /// this failure locked biometry; a counter that is already locked is not
     /// counted further (concurrent attempts never exceed the limit).
-    func recordFailure(_ counter: inout AttemptCounter, scope: CounterScope, path: String, now: Date = Date()) -> AuthError? {
-        if let block = biometricBlock(counter, scope: scope, path: path, now: now) { return block }
+    func recordFailure(_ counter: inout AttemptCounter, scope: CounterScope, path: String) -> AuthError? {
+        if let block = biometricBlock(counter, scope: scope, path: path) { return block }
         counter.biometricFailures += 1
         let failures = counter.biometricFailures
         switch scope {
         case .user:
             guard failures >= configuration.biometricLockoutThreshold else { return nil }
             counter.biometryLockedOut = true
-            if counter.lockoutBeganAt == nil { counter.lockoutBeganAt = now }
+            beginLockout(&counter)
             return AuthError(.biometryLockout, "biometry is now locked out for \(scope) after \(failures) failed matches in a row; "
                              + "enter the passcode to unlock")
         case .reader:
             if failures >= configuration.identificationPermanentLockoutThreshold {
                 counter.biometryLockedOut = true
-                if counter.lockoutBeganAt == nil { counter.lockoutBeganAt = now }
+                beginLockout(&counter)
                 return AuthError(.biometryLockout, "identification on \(scope) is now locked after \(failures) failed matches; "
                                  + "the passcode of a user enrolled on this reader unlocks it")
             }
@@ -59,11 +71,35 @@ struct LockoutRules {
             guard failures % step == 0 else { return nil }
             let waits = configuration.identificationLockoutSeconds
             let wait = waits[min(failures / step - 1, waits.count - 1)]
-            counter.biometryLockedUntil = now.addingTimeInterval(wait)
-            if counter.lockoutBeganAt == nil { counter.lockoutBeganAt = now }
+            counter.biometryLockedUntil = clock.deadline(after: wait)
+            beginLockout(&counter)
             return AuthError(.biometryLockout, "identification on \(scope) is locked for \(Int(wait)) seconds after \(failures) "
                              + "failed matches", retryAfter: wait)
         }
+    }
+
+    /// The first lockout of a run of failures takes the next epoch; later ones in the same run keep it.
+    private func beginLockout(_ counter: inout AttemptCounter) {
+        guard counter.lockoutBeganAt == nil && counter.lockoutEpoch == nil else { return }
+        counter.lockoutBeganAt = clock.wall
+        counter.epoch += 1
+        counter.lockoutEpoch = counter.epoch
+    }
+
+    /// A match clears the scope's failures and any lockout of the run (the epoch stays: it only goes up).
+    static func clearBiometric(_ counter: inout AttemptCounter) {
+        counter.biometricFailures = 0
+        counter.biometryLockedOut = false
+        counter.biometryLockedUntil = nil
+        counter.lockoutBeganAt = nil
+        counter.lockoutEpoch = nil
+    }
+
+    /// A correct passcode clears everything but the epoch.
+    static func cleared(_ counter: AttemptCounter) -> AttemptCounter {
+        var cleared = AttemptCounter()
+        cleared.epoch = counter.epoch
+        return cleared
     }
 
     /// Failed matches left before the next lockout of this scope.
@@ -79,34 +115,47 @@ struct LockoutRules {
         }
     }
 
-    /// Whether a correct passcode of a user lifts a reader's identification
-    /// lockout: only when the user was enrolled there before it began.
-    static func passcodeUnlocksReader(_ counter: AttemptCounter, enrolledAt: [Date]) -> Bool {
+    /// The reader's epoch a print saved now records (see ``passcodeUnlocksReader(_:prints:)``).
+    static func enrollmentEpoch(_ readerCounter: AttemptCounter) -> Int { readerCounter.epoch }
+
+    /// Whether a correct passcode of a user lifts a reader's identification lockout: only when
+    /// one of the user's prints on it was enrolled before the lockout began. A print saved
+    /// before epochs were kept predates every lockout that has one; a lockout from before
+    /// epochs falls back to the wall-clock times it has.
+    static func passcodeUnlocksReader(_ counter: AttemptCounter, prints: [PrintRecord]) -> Bool {
         guard !counter.damaged else { return false }
+        if let began = counter.lockoutEpoch {
+            return prints.contains { $0.readerEpoch.map { $0 < began } ?? true }
+        }
         guard let began = counter.lockoutBeganAt else {
             // No lockout has begun: failures alone are reset by any enrolled user's passcode.
-            return !enrolledAt.isEmpty
+            return !prints.isEmpty
         }
-        return enrolledAt.contains { $0 < began }
+        return prints.contains { $0.readerEpoch == nil && $0.enrolledAt < began }
     }
 
     /// Why the passcode may not be checked now, nil when it may.
-    static func passcodeBlock(_ counter: AttemptCounter, path: String, now: Date = Date()) -> AuthError? {
+    func passcodeBlock(_ counter: AttemptCounter, path: String) -> AuthError? {
         if counter.damaged {
             return AuthError(.stateDamaged, "the attempt counter \(path) is damaged, so the passcode is refused until an "
                              + "administrator repairs the state")
         }
-        if let until = counter.passcodeLockedUntil, until > now {
-            let wait = max(1, until.timeIntervalSince(now).rounded(.up))
+        if let left = clock.remaining(counter.passcodeLockedUntil) {
+            let wait = max(1, left.rounded(.up))
             return AuthError(.passcodeLockout, "too many wrong passcodes; try again in \(Int(wait)) seconds", retryAfter: wait)
         }
         return nil
     }
 
-    /// What a scan or a passcode check answers when its counter cannot be written: locked
-    /// out, naming the file and why. Matches and failures alike write the counter before they
-    /// are reported, so a disk that cannot record a failure reports no success either (no
-    /// match/no-match signal), and nothing of that scope succeeds until the write does.
+    /// Seconds until the passcode may be tried again; nil when it may now.
+    func passcodeRetryAfter(_ counter: AttemptCounter) -> TimeInterval? {
+        clock.remaining(counter.passcodeLockedUntil).map { $0.rounded(.up) }
+    }
+
+    /// What the attempt could not be recorded for: see ``unrecordable(_:scope:passcode:)``.
+    /// Matches and failures alike write the counter before they are reported, so a disk that
+    /// cannot record a failure reports no success either (no match/no-match signal), and
+    /// nothing of that scope succeeds until the write does.
     static func unrecordable(_ error: CounterWriteFailure, scope: CounterScope, passcode: Bool) -> AuthError {
         let what = passcode ? "passcode" : "fingerprint"
         return AuthError(passcode ? .passcodeLockout : .biometryLockout,
@@ -115,19 +164,23 @@ struct LockoutRules {
     }
 
     /// What a repair puts in place of a counter it could not read: locked out, never "no
-    /// failures"; the owner's passcode (a reader's: an enrolled user's) unlocks it.
-    static func lockedByRepair(now: Date = Date()) -> AttemptCounter {
+    /// failures"; the owner's passcode (a reader's: that of a user enrolled before the repair)
+    /// unlocks it. The lost epoch is replaced by one above every print's, so that the epochs
+    /// still only go up and every print saved so far counts as enrolled before this lockout.
+    static func lockedByRepair(prints: [PrintRecord], now: Date = Date()) -> AttemptCounter {
         var locked = AttemptCounter()
         locked.biometryLockedOut = true
         locked.lockoutBeganAt = now
+        locked.epoch = (prints.compactMap(\.readerEpoch).max() ?? 0) + 1
+        locked.lockoutEpoch = locked.epoch
         return locked
     }
 
     /// Counts one wrong passcode; returns the lockout it caused, if any.
-    func recordWrongPasscode(_ counter: inout AttemptCounter, now: Date = Date()) -> AuthError? {
+    func recordWrongPasscode(_ counter: inout AttemptCounter) -> AuthError? {
         counter.passcodeFailures += 1
         guard let wait = configuration.passcodeWait(afterFailures: counter.passcodeFailures) else { return nil }
-        counter.passcodeLockedUntil = now.addingTimeInterval(wait)
-        return Self.passcodeBlock(counter, path: "", now: now)
+        counter.passcodeLockedUntil = clock.deadline(after: wait)
+        return passcodeBlock(counter, path: "")
     }
 }

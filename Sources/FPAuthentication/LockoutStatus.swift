@@ -24,12 +24,11 @@ public struct LockoutStatus: Sendable, Hashable, Codable {
 extension AuthenticationContext {
     /// The lockout state of the user (verification) or of a reader (identification).
     public func lockoutStatus(_ scope: CounterScope) -> LockoutStatus {
-        let rules = LockoutRules(configuration: environment.configuration)
+        let rules = environment.lockoutRules
         let counter = counter(scope)
         let path = environment.counters.path(for: scope)
-        let now = Date()
-        let block = rules.biometricBlock(counter, scope: scope, path: path, now: now)
-        let passcodeUntil = counter.passcodeLockedUntil.flatMap { $0 > now ? $0.timeIntervalSince(now).rounded(.up) : nil }
+        let block = rules.biometricBlock(counter, scope: scope, path: path)
+        let passcodeUntil = rules.passcodeRetryAfter(counter)
         return LockoutStatus(failures: counter.damaged ? nil : counter.biometricFailures,
                              attemptsLeftBeforeLockout: block == nil ? rules.attemptsLeft(counter, scope: scope) : 0,
                              lockedOut: block != nil, retryAfter: block?.retryAfter,

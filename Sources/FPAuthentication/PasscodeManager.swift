@@ -36,10 +36,18 @@ public struct PasscodeManager: Sendable {
                             + "(by repairing the state, or by deleting the prints)")
         }
         let record = try await PasscodeHasher.hash(passcode, rounds: environment.configuration.passcodeHashRounds)
+        let rules = environment.lockoutRules
         try write { existing in
             guard existing == nil else {
                 throw AuthError(.authenticationFailed,
                                 "a passcode was set for \(environment.user) by someone else meanwhile; nothing was changed")
+            }
+            // Again under the lock: a failure counted (or a lockout begun) since the check above.
+            let scope = CounterScope.user(environment.user)
+            let counter: AttemptCounter
+            do { counter = try environment.counters.load(scope) } catch { counter = .damagedPlaceholder }
+            if let block = rules.biometricBlock(counter, scope: scope, path: environment.counters.path(for: scope)) {
+                throw AuthError(block.code, "\(block.message); with no passcode set, only an administrator can lift it")
             }
             // Its counter first, at its fixed size: a passcode that could not be counted is not set.
             try environment.counters.reserve(.user(environment.user))
@@ -64,10 +72,10 @@ public struct PasscodeManager: Sendable {
     @discardableResult
     public func remove(prompt: any AuthPrompt) async throws(AuthError) -> [PrintRecord] {
         let current = try await verifyCurrent(prompt)
-        // Copies on the sensor need the reader, which is never used under the lock: they go
-        // first. The files, the passcode and the keys then go in one hold of the lock, so that
-        // no enrollment can save a print in between (it checks the passcode under the lock).
-        try await Enrollment(context: context).deleteFromSensors()
+        // The files, the passcode and the keys go in one hold of the lock, so that no enrollment
+        // can save a print in between (it checks the passcode under the lock). Copies on the
+        // sensor need the reader, which is never used under the lock: they go after, and only
+        // once the rest is done (a copy left behind matches nothing: the gallery is the files).
         var removed: [PrintRecord] = []
         try write { existing in
             try requireUnchanged(existing, current)
@@ -78,6 +86,7 @@ public struct PasscodeManager: Sendable {
             removed = try environment.prints.removeAll(user: environment.user)
             try environment.passcodes.remove(user: environment.user)
         }
+        await Enrollment(context: context).deleteFromSensor(removed)
         return removed
     }
 

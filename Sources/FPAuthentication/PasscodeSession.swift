@@ -31,7 +31,6 @@ struct PasscodeSession {
         let environment = context.environment
         let user = environment.user
         let scope = CounterScope.user(user)
-        let rules = LockoutRules(configuration: environment.configuration)
         let path = try environment.passcodes.path(user: user)
         try context.reserveCounter(scope, passcode: true)
         var wrongAttempts = 0
@@ -41,7 +40,7 @@ struct PasscodeSession {
                 throw AuthError(.passcodeNotSet, "no passcode is set for \(user)")
             }
             let counter = context.counter(scope)
-            if let block = LockoutRules.passcodeBlock(counter, path: environment.counters.path(for: scope)) { throw block }
+            if let block = environment.lockoutRules.passcodeBlock(counter, path: environment.counters.path(for: scope)) { throw block }
             if context.interactionNotAllowed {
                 throw AuthError(.notInteractive, "the passcode is needed but interaction is not allowed")
             }
@@ -65,9 +64,10 @@ struct PasscodeSession {
             }
             emptyEntries = 0
             let matches = try await PasscodeHasher.matches(entered, record, path: path)
+            let rules = environment.lockoutRules
             let decision = try context.recording(scope, passcode: true) { counters -> Decision in
                 var counter = counters[scope]
-                if let block = LockoutRules.passcodeBlock(counter, path: counters.path(scope)) { throw block }
+                if let block = rules.passcodeBlock(counter, path: counters.path(scope)) { throw block }
                 // Changed by another process while we hashed: check again against the new one.
                 guard try environment.passcodes.record(user: user) == record else { return .recordChanged }
                 guard matches else {
@@ -75,7 +75,7 @@ struct PasscodeSession {
                     counters[scope] = counter
                     return .wrong(lockout)
                 }
-                counters[scope] = AttemptCounter()
+                counters[scope] = LockoutRules.cleared(counter)
                 // Written even when unchanged: correct is reported only where wrong could have been counted.
                 counters.commit(scope)
                 try unlockReaders(&counters)
@@ -106,10 +106,9 @@ struct PasscodeSession {
         for (reader, records) in byReader {
             let scope = CounterScope.reader(driver: reader.driver, deviceID: reader.deviceID)
             let counter = counters[scope]
-            guard counter != AttemptCounter(),
-                  LockoutRules.passcodeUnlocksReader(counter, enrolledAt: records.map(\.enrolledAt))
+            guard counter != LockoutRules.cleared(counter), LockoutRules.passcodeUnlocksReader(counter, prints: records)
             else { continue }
-            counters[scope] = AttemptCounter()
+            counters[scope] = LockoutRules.cleared(counter)
         }
     }
 }

@@ -85,7 +85,10 @@ public struct StateRepair: Sendable {
         // Folders first: nothing below an unusable folder is read (others may have planted it).
         let folders = try StateFolders(directory: stateDirectory).problems()
         var findings = folders.map { Finding(kind: .folder, path: $0.path, problem: $0.reason, user: $0.user, area: $0.area) }
+        // A folder is listed only when neither it nor a folder above it is unusable; a user's
+        // files are read only when no folder of theirs, above or below, is.
         func usable(_ path: String) -> Bool { !folders.contains { path == $0.path || path.hasPrefix($0.path + "/") } }
+        func whole(_ path: String) -> Bool { usable(path) && !folders.contains { $0.path.hasPrefix(path + "/") } }
         do {
             _ = try AuthConfiguration.load(from: stateDirectory)
         } catch {
@@ -104,7 +107,7 @@ public struct StateRepair: Sendable {
             }
         }
         let prints = PrintStore(directory: stateDirectory)
-        for user in usable(stateDirectory.file("prints")) ? try prints.userNames() : [] where usable(stateDirectory.file("prints", user)) {
+        for user in usable(stateDirectory.file("prints")) ? try prints.userNames() : [] where whole(stateDirectory.file("prints", user)) {
             // A folder that cannot be read is an error here, never "no damaged prints".
             for case .damaged(let error) in try prints.checkedEntries(user: user, reader: nil) {
                 if case .damaged(let path, _) = error {
@@ -113,7 +116,7 @@ public struct StateRepair: Sendable {
             }
         }
         let keys = KeyStore(directory: stateDirectory)
-        for user in usable(stateDirectory.file("keys")) ? try keys.userNames() : [] where usable(stateDirectory.file("keys", user)) {
+        for user in usable(stateDirectory.file("keys")) ? try keys.userNames() : [] where whole(stateDirectory.file("keys", user)) {
             for path in try keys.files(user: user) {
                 do { _ = try keys.record(path: path) } catch {
                     findings.append(Finding(kind: .key, path: path, problem: error.description, user: user))
@@ -133,6 +136,12 @@ public struct StateRepair: Sendable {
         return findings
     }
 
+    /// Whether anything (a dangling link too) is at `path`.
+    private static func present(_ path: String) -> Bool {
+        var info = stat()
+        return lstat(path, &info) == 0
+    }
+
     /// Repairs the findings; returns where each damaged file was moved.
     public func repair(_ findings: [Finding]) throws(AuthError) -> [String] {
         let counters = CounterStore(directory: stateDirectory)
@@ -141,20 +150,24 @@ public struct StateRepair: Sendable {
         var moved: [String] = []
         do {
             try StateLock(directory: stateDirectory).withLock {
-                // Folders before files (a file in a moved folder is gone with it), counters last:
-                // the locked-out counters they leave are for the users still there.
-                let folders = findings.filter { $0.kind == .folder }.sorted { ($0.area == .counters ? 1 : 0) < ($1.area == .counters ? 1 : 0) }
-                for finding in folders {
-                    var info = stat()
-                    guard lstat(finding.path, &info) == 0 else { continue }
-                    moved.append(try quarantine.move(finding.path))
-                    try FolderLoss(stateDirectory: stateDirectory).settle(finding)
+                // Folders before files (a file in a moved folder is gone with it), in FolderLoss's order.
+                let folders = findings.filter { $0.kind == .folder }.sorted { FolderLoss.order($0) < FolderLoss.order($1) }
+                for finding in folders where Self.present(finding.path) {
+                    moved += try FolderLoss(stateDirectory: stateDirectory).repair(finding)
                 }
-                for finding in findings where finding.kind != .folder && FileManager.default.fileExists(atPath: finding.path) {
+                for finding in findings where finding.kind != .folder && Self.present(finding.path) {
+                    if finding.kind == .counter {
+                        // Swapped for a locked counter in one step: never a moment with none.
+                        let locked = LockoutRules.lockedByRepair(prints: try prints.everyRecord())
+                        moved.append(try quarantine.replace(finding.path) { temporary throws(StoreError) in
+                            try counters.write(locked, toPath: temporary)
+                        })
+                        continue
+                    }
                     moved.append(try quarantine.move(finding.path))
                     switch finding.kind {
                     case .counter:
-                        try counters.write(LockoutRules.lockedByRepair(), toPath: finding.path)
+                        continue
                     case .passcode:
                         guard let user = finding.user else { continue }
                         for entry in try prints.checkedEntries(user: user, reader: nil) {

@@ -8,9 +8,6 @@ package struct Caller: Sendable, Hashable {
     package var isAdmin: Bool
     /// A member of the kiosk group: may identify, and evaluate for the user identified.
     package var isKiosk: Bool
-    /// The ids of the user's groups in the group database (primary included): the rights a
-    /// file the client names is opened with (``ClientScript``).
-    package var groupIDs: [gid_t]
 
     /// Resolves the uid to its name and groups through the system's user database.
     package init(_ credentials: PeerCredentials, configuration: ServiceConfiguration) throws(ServiceRefusal) {
@@ -19,11 +16,7 @@ package struct Caller: Sendable, Hashable {
             throw ServiceRefusal.forbidden("uid \(credentials.uid) has no user name on this system")
         }
         self.user = user
-        let listed = Self.groupIDs(of: user, primary: credentials.gid)
-        // Files are opened with the primary group alone when the database cannot say more;
-        // rights come from listed groups only, never from a lookup that failed.
-        groupIDs = listed ?? [credentials.gid]
-        let groups = listed.map(Self.names) ?? []
+        let groups = Self.groups(of: user, primary: credentials.gid)
         isAdmin = credentials.uid == 0 || groups.contains(configuration.adminGroup)
         isKiosk = groups.contains(configuration.kioskGroup)
     }
@@ -38,22 +31,16 @@ package struct Caller: Sendable, Hashable {
         return String(cString: name)
     }
 
-    /// The ids of the user's groups in the group database (primary included); nil when the
-    /// database cannot say.
-    private static func groupIDs(of user: String, primary: UInt32) -> [gid_t]? {
+    /// The names of the user's groups in the group database (primary included).
+    private static func groups(of user: String, primary: UInt32) -> Set<String> {
         var count: Int32 = 64
         var ids = [gid_t](repeating: 0, count: Int(count))
         if getgrouplist(user, primary, &ids, &count) < 0 {
             ids = [gid_t](repeating: 0, count: Int(count))
-            guard getgrouplist(user, primary, &ids, &count) >= 0 else { return nil }
+            guard getgrouplist(user, primary, &ids, &count) >= 0 else { return [] }
         }
-        return Array(ids.prefix(Int(count)))
-    }
-
-    /// The names of groups by id.
-    private static func names(of ids: [gid_t]) -> Set<String> {
         var names: Set<String> = []
-        for id in ids {
+        for id in ids.prefix(Int(count)) {
             var entry = group()
             var result: UnsafeMutablePointer<group>?
             var buffer = [CChar](repeating: 0, count: 16_384)

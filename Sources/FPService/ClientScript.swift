@@ -7,8 +7,8 @@ import Foundation
 ///
 /// The service may run as root; a path it opened with its own rights would let any client
 /// read any file (`fake:/etc/shadow`, whose first line came back quoted in the error). So the
-/// file is opened as the client (its uid, gid and groups, on this thread only: see
-/// `fpb_open_as`), and a service that cannot take those rights refuses instead of reading.
+/// file is opened as the client (its uid and gid, on this thread only: see `fpb_open_as`),
+/// never from procfs, and a service that cannot take those rights refuses instead of reading.
 enum ClientScript {
     /// - Throws: ``ReaderError/invalidScript(_:)``, as a script the service reads itself does
     ///   (an operation that needs no reader then goes on without one).
@@ -17,8 +17,7 @@ enum ClientScript {
         if caller.credentials.uid == geteuid() || caller.credentials.uid == 0 {
             return try FakeScript.load(path: path)
         }
-        var groups = caller.groupIDs
-        let fd = path.withCString { fpb_open_as($0, caller.credentials.uid, caller.credentials.gid, &groups, Int32(groups.count)) }
+        let fd = path.withCString { fpb_open_as($0, caller.credentials.uid, caller.credentials.gid) }
         guard fd >= 0 else {
             throw .invalidScript("cannot read script file '\(path)' as \(caller.user): \(String(cString: strerror(-fd)))")
         }

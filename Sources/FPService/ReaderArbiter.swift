@@ -1,24 +1,29 @@
 import FPAuthentication
 import Foundation
 
-/// One operation per reader at a time; later callers wait in order of arrival, each up to
-/// its own timeout, or are refused at once when they asked not to wait.
+/// One operation per reader at a time; later callers wait, each up to its own timeout, or are
+/// refused at once when they asked not to wait. Turns are fair between users: when the reader
+/// comes free, the first waiter of another user goes before the holder's own next request, so
+/// that no user keeps the only reader from others by repeating requests (arrival order
+/// otherwise).
 package actor ReaderArbiter {
     private struct Waiter {
         let id: UUID
+        let uid: UInt32?
         let continuation: CheckedContinuation<Bool, Never>
     }
 
-    private var busy: Set<ReaderIdentity> = []
+    /// The readers in use, with whose turn it is (nil: the service's own work).
+    private var holders: [ReaderIdentity: UInt32?] = [:]
     private var queues: [ReaderIdentity: [Waiter]] = [:]
 
     package init() {}
 
     /// Runs `body` as the reader's only user.
     /// - Throws: ``AuthErrorCode/readerBusy`` when the reader stays busy past `timeout` (or at once without `wait`).
-    package func withReader<T: Sendable>(_ reader: ReaderIdentity, wait: Bool, timeout: TimeInterval,
+    package func withReader<T: Sendable>(_ reader: ReaderIdentity, for uid: UInt32? = nil, wait: Bool, timeout: TimeInterval,
                                          _ body: @Sendable () async throws -> T) async throws -> T {
-        try await acquire(reader, wait: wait, timeout: timeout)
+        try await acquire(reader, uid: uid, wait: wait, timeout: timeout)
         do {
             let result = try await body()
             release(reader)
@@ -29,9 +34,9 @@ package actor ReaderArbiter {
         }
     }
 
-    private func acquire(_ reader: ReaderIdentity, wait: Bool, timeout: TimeInterval) async throws {
-        if !busy.contains(reader) {
-            busy.insert(reader)
+    private func acquire(_ reader: ReaderIdentity, uid: UInt32?, wait: Bool, timeout: TimeInterval) async throws {
+        if holders[reader] == nil {
+            holders[reader] = .some(uid)
             return
         }
         guard wait else { throw AuthError(.readerBusy, "the reader \(reader) is serving another operation") }
@@ -43,7 +48,7 @@ package actor ReaderArbiter {
         defer { timer.cancel() }
         let granted = await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
-                queues[reader, default: []].append(Waiter(id: id, continuation: continuation))
+                queues[reader, default: []].append(Waiter(id: id, uid: uid, continuation: continuation))
             }
         } onCancel: {
             Task { await self.giveUp(id, reader: reader) }
@@ -56,11 +61,14 @@ package actor ReaderArbiter {
 
     private func release(_ reader: ReaderIdentity) {
         if var queue = queues[reader], !queue.isEmpty {
-            let next = queue.removeFirst()
+            let previous = holders[reader] ?? nil
+            let index = queue.firstIndex { $0.uid != previous } ?? 0
+            let next = queue.remove(at: index)
             queues[reader] = queue
+            holders[reader] = .some(next.uid)
             next.continuation.resume(returning: true)  // the reader stays busy, now for `next`
         } else {
-            busy.remove(reader)
+            holders[reader] = nil
         }
     }
 

@@ -13,9 +13,13 @@ actor ReaderPool {
     /// How long an idle reader stays open.
     let idleSeconds: Double
     private var parked: [ReaderIdentity: Parked] = [:]
+    /// Closes take the reader's turn like any operation: a request that lands as the idle
+    /// reader closes waits for the close instead of meeting a device half closed.
+    private let arbiter: ReaderArbiter
 
-    init(idleSeconds: Double) {
+    init(idleSeconds: Double, arbiter: ReaderArbiter) {
         self.idleSeconds = idleSeconds
+        self.arbiter = arbiter
     }
 
     /// The open reader kept for `identity`, if any; it is no longer parked.
@@ -34,14 +38,19 @@ actor ReaderPool {
         let closer = Task {
             try? await Task.sleep(for: .seconds(self.idleSeconds))
             guard !Task.isCancelled else { return }
-            await self.close(identity)
+            await self.closeWhenFree(identity)
         }
         parked[identity] = Parked(reader: reader, closer: closer)
     }
 
-    /// Closes the reader kept for `identity`, if any: idle long enough, or unplugged (libfprint
-    /// keeps listing an unplugged reader until it is closed).
-    func close(_ identity: ReaderIdentity) async {
+    /// Closes the reader kept for `identity` in the reader's turn: idle long enough, or
+    /// unplugged (libfprint keeps listing an unplugged reader until it is closed). When an
+    /// operation holds the reader, it is not parked: that operation parks or closes it.
+    func closeWhenFree(_ identity: ReaderIdentity) async {
+        _ = try? await arbiter.withReader(identity, wait: false, timeout: 0) { await self.close(identity) }
+    }
+
+    private func close(_ identity: ReaderIdentity) async {
         guard let entry = parked.removeValue(forKey: identity) else { return }
         entry.closer.cancel()
         try? await entry.reader.close()

@@ -1,5 +1,6 @@
 import FPAuthentication
 import FPLocalAPI
+import Foundation
 
 /// What a request may touch, decided from the caller's credentials and the service's mode:
 /// whose state, which reader, which state directory.
@@ -19,6 +20,9 @@ package struct RequestTarget: Sendable {
     package var stateDirectory: StateDirectory
     /// Who asked: a file the request names is read with their rights.
     package var caller: Caller
+    /// Whether the request chose the reader (its fake script is then the client's file, read
+    /// with the client's rights); the service's own `--reader` is read with the service's.
+    private var readerFromRequest = false
 
     package init(_ request: some TargetedRequest, caller: Caller, service: ServiceConfiguration,
                  purpose: Purpose) throws(ServiceRefusal) {
@@ -51,12 +55,20 @@ package struct RequestTarget: Sendable {
                 throw .forbidden("the fake reader is refused: this service was not started with --test-mode")
             }
             self.selection = selection
+            readerFromRequest = true
         } else {
             selection = service.reader
         }
         if let stateDirectory {
             guard service.testMode else {
                 throw .forbidden("a state directory chosen by the client is refused: this service was not started with --test-mode")
+            }
+            // The service would use its own rights there (root's, say): creating folders and
+            // writing files at a path another user names. Only a client with those rights
+            // already (root, or the service's own user) may name one.
+            guard caller.credentials.uid == 0 || caller.credentials.uid == geteuid() else {
+                throw .forbidden("a state directory chosen by the client is accepted only from root or from the service's own user; "
+                                 + "\(caller.user) uses the service's state directory")
             }
             guard stateDirectory.hasPrefix("/") else { throw .badRequest("stateDirectory must be an absolute path") }
             self.stateDirectory = StateDirectory(path: stateDirectory)
@@ -67,13 +79,13 @@ package struct RequestTarget: Sendable {
 
     /// The readers the selection sees, unopened; a fake reader's script is read with the caller's rights.
     package func candidates() async throws -> [any FingerprintReader] {
-        guard case .fake(let path?) = selection else { return try await selection.candidates() }
+        guard readerFromRequest, case .fake(let path?) = selection else { return try await selection.candidates() }
         return [FakeReader(script: try ClientScript.load(path, caller: caller))]
     }
 
     /// The one reader to use, unopened (see ``candidates()``).
     package func reader() async throws -> any FingerprintReader {
-        guard case .fake(.some) = selection else { return try await selection.reader() }
+        guard readerFromRequest, case .fake(.some) = selection else { return try await selection.reader() }
         return try await candidates()[0]
     }
 

@@ -12,11 +12,15 @@ struct ServiceReaders: Sendable {
     let pool: ReaderPool
 
     init(idleSeconds: Double) {
-        pool = ReaderPool(idleSeconds: idleSeconds)
+        pool = ReaderPool(idleSeconds: idleSeconds, arbiter: arbiter)
     }
 
-    func with<T: Sendable>(_ target: RequestTarget, required: Bool, wait: Bool, timeout: TimeInterval,
+    /// Runs `body` with the target's reader, opened and held for it alone; nil when the reader
+    /// is not `required` and there is none, or when the operation does not `usesReader` (it
+    /// then takes no turn at all, and no one waits for it).
+    func with<T: Sendable>(_ target: RequestTarget, required: Bool, wait: Bool, timeout: TimeInterval, usesReader: Bool = true,
                            _ body: @escaping @Sendable ((any FingerprintReader)?) async throws -> T) async throws -> T {
+        guard usesReader else { return try await body(nil) }
         let candidate: any FingerprintReader
         do {
             candidate = try await target.reader()
@@ -27,11 +31,11 @@ struct ServiceReaders: Sendable {
         let identity = await candidate.info.identity
         // The fake reader plays a script given per request: never reused.
         guard identity.driver != "fake" else {
-            return try await arbiter.withReader(identity, wait: wait, timeout: timeout) {
+            return try await arbiter.withReader(identity, for: target.caller.credentials.uid, wait: wait, timeout: timeout) {
                 try await OpenedReader.with(candidate: { candidate }, required: required, body)
             }
         }
-        return try await arbiter.withReader(identity, wait: wait, timeout: timeout) {
+        return try await arbiter.withReader(identity, for: target.caller.credentials.uid, wait: wait, timeout: timeout) {
             let reader: any FingerprintReader
             if let warm = await pool.take(identity) {
                 reader = warm
@@ -71,7 +75,7 @@ struct ServiceReaders: Sendable {
                 logger.info("reader plugged in: \(info.identity) (\(info.name))")
             case .removed(let identity):
                 logger.info("reader pulled out: \(identity)")
-                await pool.close(identity)
+                await pool.closeWhenFree(identity)
             }
         }
     }

@@ -22,9 +22,11 @@ extension ServiceRoutes {
         let reason = body.reason ?? "Authenticate"
         let options = BiometricOptions(fingers: body.fingers.map(Set.init), maxFailedMatches: body.attempts)
         let needsReader = [.verify, .identify].contains(body.operation)
+        // Unlocking asks for the passcode only: it never holds the reader while the prompt waits.
+        let usesReader = body.operation != .unlock
         return try stream.response(caller: caller, channel: channel) { operation, send in
             try await readers.with(target, required: needsReader, wait: body.wait ?? true,
-                                   timeout: configuration.scanTimeoutSeconds) { reader in
+                                   timeout: configuration.scanTimeoutSeconds, usesReader: usesReader) { reader in
                 let context = context(target, reader: reader, configuration: configuration)
                 context.fallbackTitle = body.fallbackTitle
                 context.cancelTitle = body.cancelTitle
@@ -69,8 +71,10 @@ extension ServiceRoutes {
         let new = body.passcode.map { Passcode($0) }
         if body.action != .remove, new == nil { throw ServiceRefusal.badRequest("missing field 'passcode' (the new passcode)") }
         return try stream.response(caller: caller, channel: channel) { operation, send in
-            // Removing the passcode removes the prints, from a sensor too: the reader is used when present.
-            try await readers.with(target, required: false, wait: true, timeout: configuration.scanTimeoutSeconds) { reader in
+            // Removing the passcode removes the prints, from a sensor too: the reader is used when
+            // present. Setting or changing it needs no reader, and holds none while the prompt waits.
+            try await readers.with(target, required: false, wait: true, timeout: configuration.scanTimeoutSeconds,
+                                   usesReader: body.action == .remove) { reader in
                 let context = context(target, reader: reader, configuration: configuration)
                 operation.attach(context)
                 return try await Self.forwardingEvents(of: context, to: send) {

@@ -68,7 +68,9 @@ enum AtomicFile {
     static func overwrite(_ data: Data, at path: String) throws(StoreError) -> Bool {
         try DirectorySafety.check(StatePath.parent(of: path))
         StaleTemporaryFiles.remove(in: StatePath.parent(of: path))
-        guard let (fd, info) = try openExisting(path, O_WRONLY) else { return false }
+        // A file this user may not write (a 0400 counter) is replaced whole, not left to lock
+        // everyone out as unrecordable.
+        guard let (fd, info) = try openExisting(path, O_WRONLY, absentOn: [ENOENT, EACCES]) else { return false }
         defer { Glibc.close(fd) }
         guard info.st_mode & S_IFMT == S_IFREG, info.st_size == data.count, info.st_nlink == 1 else { return false }
         let failure: String? = data.withUnsafeBytes { bytes in
@@ -87,13 +89,13 @@ enum AtomicFile {
 
     /// Opens a state file that exists, never through a link and never blocking on a FIFO, in a
     /// directory that passes ``DirectorySafety``: its descriptor and status, or nil when there
-    /// is no such file.
-    private static func openExisting(_ path: String, _ access: Int32) throws(StoreError) -> (Int32, stat)? {
+    /// is no such file (or `open` failed with another of `absentOn`).
+    private static func openExisting(_ path: String, _ access: Int32, absentOn: Set<Int32> = [ENOENT]) throws(StoreError) -> (Int32, stat)? {
         try DirectorySafety.check(StatePath.parent(of: path))
         let fd = open(path, access | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
         if fd < 0 {
             switch errno {
-            case ENOENT: return nil
+            case let code where absentOn.contains(code): return nil
             case ELOOP: throw .damaged(path: path, reason: "is a symbolic link; state files are never followed through links")
             default: throw .io(path: path, reason: String(cString: strerror(errno)))
             }

@@ -37,16 +37,21 @@ public struct AttemptCounter: Sendable, Hashable, Codable {
     public var biometricFailures = 0
     /// True once biometry is locked out until a correct passcode.
     public var biometryLockedOut = false
-    /// A timed lockout (identification): no scan before this moment.
-    public var biometryLockedUntil: Date?
-    /// When the current run of failures first locked biometry out (timed or not).
-    /// A reader's identification lockout yields only to the passcode of a user
-    /// who was enrolled on that reader before this moment.
+    /// A timed lockout (identification): no scan before this deadline.
+    public var biometryLockedUntil: LockoutDeadline?
+    /// When the current run of failures first locked biometry out (timed or not), on the wall
+    /// clock: shown to people, and the ordering rule for lockouts from before ``lockoutEpoch``.
     public var lockoutBeganAt: Date?
+    /// Lockouts begun for this scope so far: a number that only goes up. A print records the
+    /// reader's epoch when it is saved, so "enrolled before this lockout began" needs no clock.
+    public var epoch = 0
+    /// The ``epoch`` at which the current lockout began; nil when none has (or it began before
+    /// epochs were kept, and ``lockoutBeganAt`` orders it).
+    public var lockoutEpoch: Int?
     /// Wrong passcodes since the last correct one.
     public var passcodeFailures = 0
-    /// While in the future, no passcode is even checked.
-    public var passcodeLockedUntil: Date?
+    /// While this deadline is ahead, no passcode is even checked.
+    public var passcodeLockedUntil: LockoutDeadline?
     /// True when this counter could not be read: it then counts as locked out on
     /// every path, never as "no failures", until an administrator repairs it.
     public var damaged = false
@@ -55,37 +60,76 @@ public struct AttemptCounter: Sendable, Hashable, Codable {
     public init() {}
 
     private enum CodingKeys: String, CodingKey {
-        case biometricFailures, biometryLockedOut, biometryLockedUntil, lockoutBeganAt, passcodeFailures, passcodeLockedUntil
+        case biometricFailures, biometryLockedOut, biometryLockedUntil, biometryLockedUntilUptime, lockoutBeganAt
+        case epoch, lockoutEpoch, passcodeFailures, passcodeLockedUntil, passcodeLockedUntilUptime, bootID
     }
 
-    /// Reads a counter file, range-checking every number.
+    /// The largest epoch a file may hold; anything above is damage, not history.
+    public static let maximumEpoch = 1 << 50
+
+    /// Reads a counter file, range-checking every number. A deadline more than a year ahead
+    /// is damage; within the boot that set it, that is judged on the boot's clock, so a wall
+    /// clock set back does not turn a lockout into damage.
     /// - Throws: `DecodingError` for a missing key or a value out of range.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        biometricFailures = try Self.count(container, .biometricFailures)
+        biometricFailures = try Self.count(container, .biometricFailures, maximum: Self.maximumCount)
         biometryLockedOut = try container.decode(Bool.self, forKey: .biometryLockedOut)
-        biometryLockedUntil = try Self.deadline(container, .biometryLockedUntil)
         lockoutBeganAt = try container.decodeIfPresent(Date.self, forKey: .lockoutBeganAt)
-        passcodeFailures = try Self.count(container, .passcodeFailures)
-        passcodeLockedUntil = try Self.deadline(container, .passcodeLockedUntil)
+        epoch = container.contains(.epoch) ? try Self.count(container, .epoch, maximum: Self.maximumEpoch) : 0
+        lockoutEpoch = container.contains(.lockoutEpoch) ? try Self.count(container, .lockoutEpoch, maximum: Self.maximumEpoch) : nil
+        passcodeFailures = try Self.count(container, .passcodeFailures, maximum: Self.maximumCount)
+        let bootID = try container.decodeIfPresent(String.self, forKey: .bootID)
+        biometryLockedUntil = try Self.deadline(container, .biometryLockedUntil, .biometryLockedUntilUptime, bootID: bootID)
+        passcodeLockedUntil = try Self.deadline(container, .passcodeLockedUntil, .passcodeLockedUntilUptime, bootID: bootID)
+    }
+
+    /// Writes the counter; a deadline's boot-clock time only for the boot running now (one
+    /// set in an earlier boot is judged on the wall clock, as after any reboot).
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        let boot = LockoutClock.now().bootID
+        try container.encode(biometricFailures, forKey: .biometricFailures)
+        try container.encode(biometryLockedOut, forKey: .biometryLockedOut)
+        try container.encodeIfPresent(lockoutBeganAt, forKey: .lockoutBeganAt)
+        if epoch != 0 { try container.encode(epoch, forKey: .epoch) }
+        try container.encodeIfPresent(lockoutEpoch, forKey: .lockoutEpoch)
+        try container.encode(passcodeFailures, forKey: .passcodeFailures)
+        var bootClockUsed = false
+        for (deadline, wallKey, uptimeKey) in [(biometryLockedUntil, CodingKeys.biometryLockedUntil, CodingKeys.biometryLockedUntilUptime),
+                                               (passcodeLockedUntil, .passcodeLockedUntil, .passcodeLockedUntilUptime)] {
+            guard let deadline else { continue }
+            try container.encode(deadline.wall, forKey: wallKey)
+            if let uptime = deadline.uptime, boot != nil, deadline.bootID == boot {
+                try container.encode(uptime, forKey: uptimeKey)
+                bootClockUsed = true
+            }
+        }
+        if bootClockUsed { try container.encode(boot, forKey: .bootID) }
     }
 
     /// No wait is longer than a year; a deadline further out is damage, not a lockout.
-    private static func deadline(_ container: KeyedDecodingContainer<CodingKeys>, _ key: CodingKeys) throws -> Date? {
-        guard let date = try container.decodeIfPresent(Date.self, forKey: key) else { return nil }
-        guard date.timeIntervalSinceNow <= 86_400 * 366 else {
-            throw DecodingError.dataCorruptedError(forKey: key, in: container, debugDescription: "\(key.stringValue) is more than a year away")
+    private static func deadline(_ container: KeyedDecodingContainer<CodingKeys>, _ wallKey: CodingKeys, _ uptimeKey: CodingKeys,
+                                 bootID: String?) throws -> LockoutDeadline? {
+        guard let wall = try container.decodeIfPresent(Date.self, forKey: wallKey) else { return nil }
+        let uptime = try container.decodeIfPresent(Double.self, forKey: uptimeKey)
+        guard uptime?.isFinite ?? true else {
+            throw DecodingError.dataCorruptedError(forKey: uptimeKey, in: container, debugDescription: "\(uptimeKey.stringValue) is not a number")
         }
-        return date
+        let deadline = LockoutDeadline(wall: wall, uptime: uptime, bootID: uptime == nil ? nil : bootID)
+        guard (LockoutClock.now().remaining(deadline) ?? 0) <= 86_400 * 366 else {
+            throw DecodingError.dataCorruptedError(forKey: wallKey, in: container, debugDescription: "\(wallKey.stringValue) is more than a year away")
+        }
+        return deadline
     }
 
     /// A count read from a file: negative or absurd values are damage (a negative
     /// count would otherwise grant a million attempts).
-    private static func count(_ container: KeyedDecodingContainer<CodingKeys>, _ key: CodingKeys) throws -> Int {
+    private static func count(_ container: KeyedDecodingContainer<CodingKeys>, _ key: CodingKeys, maximum: Int) throws -> Int {
         let value = try container.decode(Int.self, forKey: key)
-        guard (0...maximumCount).contains(value) else {
+        guard (0...maximum).contains(value) else {
             throw DecodingError.dataCorruptedError(
-                forKey: key, in: container, debugDescription: "\(key.stringValue) is \(value), outside 0...\(maximumCount)")
+                forKey: key, in: container, debugDescription: "\(key.stringValue) is \(value), outside 0...\(maximum)")
         }
         return value
     }

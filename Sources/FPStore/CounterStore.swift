@@ -1,4 +1,7 @@
 import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Attempt counters on disk, `counters/SCOPE.json`.
 ///
@@ -29,9 +32,13 @@ public struct CounterStore: Sendable {
     /// ``AttemptCounter/damagedPlaceholder`` (locked out); the file stays as it is.
     ///
     /// Read outside the lock, a file being rewritten in place can be seen half old, half
-    /// new: what reads as damage is read once more under the lock before it counts.
+    /// new: what reads as damage is read once more under the lock before it counts (not when
+    /// this task holds the lock already: that would wait for itself). A torn read that still
+    /// parses can only be wrong for a moment, and nothing is decided on this read alone:
+    /// every decision reads its counter again inside a ``transaction(_:)``.
     public func counter(for scope: CounterScope) -> AttemptCounter {
         if let counter = try? load(scope) { return counter }
+        guard !StateLock.isHeld else { return .damagedPlaceholder }
         let settled = try? StateLock(directory: directory).withLock { try load(scope) }
         return settled ?? AttemptCounter.damagedPlaceholder
     }
@@ -105,6 +112,15 @@ public struct CounterStore: Sendable {
             return
         }
         try write(counter, for: scope)
+    }
+
+    /// Makes a counters folder at `folder` holding `counters` (a repair builds the folder that
+    /// then takes the damaged one's place in one step); call inside the state lock.
+    package func writeFolder(_ counters: [CounterScope: AttemptCounter], at folder: String) throws(StoreError) {
+        guard mkdir(folder, 0o700) == 0 else {
+            throw .io(path: folder, reason: "cannot create directory: \(String(cString: strerror(errno)))")
+        }
+        for (scope, counter) in counters { try AtomicFile.write(Self.encode(counter), to: folder + "/" + scope.fileName) }
     }
 
     /// The counter's file contents: its JSON padded to ``fileSize``.

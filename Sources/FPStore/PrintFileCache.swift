@@ -37,9 +37,23 @@ public final class PrintFileCache: Sendable {
 
     private let entries = Mutex<[String: Entry]>([:])
     private let hits = Atomic<Int>(0)
+    /// The most files kept. Past it, entries of files that changed or went are dropped first,
+    /// then others, down to three quarters: a long-running service whose users come and go
+    /// does not keep every print it ever read.
+    let maximumEntries: Int
 
     /// An empty cache; keep one for the life of the process and hand it to every operation.
-    public init() {}
+    public init() {
+        maximumEntries = 20_000
+    }
+
+    /// An empty cache that keeps at most `maximumEntries` files (tests).
+    package init(maximumEntries: Int) {
+        self.maximumEntries = max(1, maximumEntries)
+    }
+
+    /// How many files are kept now.
+    package var count: Int { entries.withLock { $0.count } }
 
     /// How many reads the cache saved (tests, status).
     package var savedReads: Int { hits.load(ordering: .relaxed) }
@@ -52,7 +66,14 @@ public final class PrintFileCache: Sendable {
     }
 
     func store(_ record: PrintRecord, path: String, signature: Signature) {
-        entries.withLock { $0[path] = Entry(signature: signature, record: record, problem: nil) }
+        entries.withLock { entries in
+            entries[path] = Entry(signature: signature, record: record, problem: nil)
+            guard entries.count > maximumEntries else { return }
+            // Stale first: the file is gone or is another version now.
+            for (path, entry) in entries where Signature(path: path) != entry.signature { entries[path] = nil }
+            let target = maximumEntries * 3 / 4
+            while entries.count > target, let any = entries.keys.first { entries[any] = nil }
+        }
     }
 
     /// The result of checking the print's bytes, remembered with the version it was made on.

@@ -17,15 +17,20 @@ public struct PrintRecord: Sendable, Hashable, Codable {
     public var reader: ReaderIdentity
     /// When the finger was enrolled.
     public var enrolledAt: Date
+    /// The reader's lockout epoch when the print was saved (`AttemptCounter.epoch`): the print
+    /// was enrolled before every lockout of that reader with a higher epoch, whatever the clocks
+    /// say. Nil for prints saved before epochs were kept.
+    public var readerEpoch: Int?
     /// True when the template lives on the sensor and must be deleted there too.
     public var storedOnDevice: Bool
     /// The reader's serialised print.
     public var print: PrintData
 
     /// A record of a print enrolled now, in the current format.
-    public init(user: String, finger: Finger, reader: ReaderIdentity, enrolledAt: Date,
+    public init(user: String, finger: Finger, reader: ReaderIdentity, enrolledAt: Date, readerEpoch: Int? = nil,
                 storedOnDevice: Bool, print: PrintData) {
         format = Self.currentFormat
+        self.readerEpoch = readerEpoch
         self.user = user
         self.finger = finger
         self.reader = reader
@@ -35,7 +40,7 @@ public struct PrintRecord: Sendable, Hashable, Codable {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case format, user, finger, reader, enrolledAt, storedOnDevice, print
+        case format, user, finger, reader, enrolledAt, readerEpoch, storedOnDevice, print
     }
 
     /// Reads a print file.
@@ -47,6 +52,11 @@ public struct PrintRecord: Sendable, Hashable, Codable {
         finger = try container.decode(Finger.self, forKey: .finger)
         reader = try container.decode(ReaderIdentity.self, forKey: .reader)
         enrolledAt = try container.decode(Date.self, forKey: .enrolledAt)
+        readerEpoch = try container.decodeIfPresent(Int.self, forKey: .readerEpoch)
+        if let readerEpoch, !(0...AttemptCounter.maximumEpoch).contains(readerEpoch) {
+            throw DecodingError.dataCorruptedError(forKey: .readerEpoch, in: container,
+                                                   debugDescription: "readerEpoch is \(readerEpoch), outside 0...\(AttemptCounter.maximumEpoch)")
+        }
         storedOnDevice = try container.decode(Bool.self, forKey: .storedOnDevice)
         print = PrintData(bytes: Array(try container.decode(Data.self, forKey: .print)))
     }
@@ -59,6 +69,7 @@ public struct PrintRecord: Sendable, Hashable, Codable {
         try container.encode(finger, forKey: .finger)
         try container.encode(reader, forKey: .reader)
         try container.encode(enrolledAt, forKey: .enrolledAt)
+        try container.encodeIfPresent(readerEpoch, forKey: .readerEpoch)
         try container.encode(storedOnDevice, forKey: .storedOnDevice)
         try container.encode(Data(print.bytes), forKey: .print)
     }

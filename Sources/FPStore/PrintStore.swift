@@ -117,6 +117,13 @@ public struct PrintStore: Sendable {
         return true
     }
 
+    /// Every readable print of every user (repairs: which epochs the prints hold).
+    package func everyRecord() throws(StoreError) -> [PrintRecord] {
+        var records: [PrintRecord] = []
+        for user in try userNames() { records += try entries(user: user, reader: nil).compactMap(\.record) }
+        return records
+    }
+
     /// Removes every print file of the user on every reader; call inside ``withLock(_:)``.
     /// Readable prints are deleted and returned; damaged ones are moved to quarantine (a user
     /// without a passcode keeps nothing enrolled, and a repair never destroys evidence).

@@ -52,7 +52,8 @@ package struct StateFolders: Sendable {
         if let reason = Self.problem(path) { return [Problem(path: path, area: area, user: user, reason: reason)] }
         guard depth > 1 else { return [] }
         var problems: [Problem] = []
-        for name in try AtomicFile.list(path) where !name.hasSuffix(".json") {
+        // Every entry above the reader folders must be a folder (a file there is damage too).
+        for name in try AtomicFile.list(path) {
             problems += try below(path + "/" + name, area: area, user: user, depth: depth - 1)
         }
         return problems

@@ -10,6 +10,11 @@ package struct StateLock: Sendable {
 
     package func withLock<T>(_ body: () throws -> T) throws -> T {
         try directory.checkRoot()
-        return try FileLock(path: directory.file(".lock")).withLock(body)
+        return try FileLock(path: directory.file(".lock")).withLock {
+            try Self.$isHeld.withValue(true, operation: body)
+        }
     }
+
+    /// True inside ``withLock(_:)`` on this task: what runs there must not take the lock again.
+    @TaskLocal package static var isHeld = false
 }

@@ -36,6 +36,11 @@ struct PrivilegeTests {
         // Its own (root's) state directory, from the user database, not the caller's variable.
         let rootHome = String(cString: getpwuid(0)!.pointee.pw_dir)
         #expect(result.json["stateDirectory"] as? String == rootHome + "/.local/state/fpbridge", "\(result.stdout)\(result.stderr)")
+        // Nor may the caller choose them on the command line.
+        for option in [["--reader", "fake"], ["--state-dir", state], ["--user", "alice"], ["--service", "off"]] {
+            let refused = try await Fpbridge.run(option + ["status"], launcher: launcher)
+            #expect(refused.status == 2 && refused.stderr.contains("\(option[0]) refused"), "\(refused.stdout)\(refused.stderr)")
+        }
         // The same program without the setuid bit takes them, as the caller's own program should.
         chmod(setuid, 0o755)
         let plain = try await Fpbridge.run(["--json", "status"], environment: environment, launcher: launcher)

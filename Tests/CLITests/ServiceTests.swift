@@ -19,10 +19,11 @@ private let asNobody = ["/usr/bin/setpriv", "--reuid=nobody", "--regid=nogroup",
         return "fake:" + path
     }
 
-    /// `fpbridge --json` through `service`, for `user` unless nil (the caller's own user).
+    /// `fpbridge --json` through `service`, for `user` unless nil (the caller's own user). The
+    /// service's own state directory is `state`: clients of another uid may not choose one.
     func run(_ service: ServiceProcess, _ arguments: [String], user: String? = "alice", reader: String = "fake",
              input: String = "", launcher: [String] = []) async throws -> CommandResult {
-        try await Fpbridge.run(["--json", "--reader", reader, "--state-dir", state] + (user.map { ["--user", $0] } ?? []) + arguments,
+        try await Fpbridge.run(["--json", "--reader", reader] + (user.map { ["--user", $0] } ?? []) + arguments,
                                environment: service.clientEnvironment, input: input, launcher: launcher)
     }
 
@@ -40,7 +41,7 @@ private let asNobody = ["/usr/bin/setpriv", "--reuid=nobody", "--regid=nogroup",
     }
 
     @Test func aCallerActsOnlyForItselfAndNeverForAnotherUser() async throws {
-        let service = try await ServiceProcess()
+        let service = try await ServiceProcess(stateDirectory: state)
         try await enroll(service, user: "alice")
         for command in [["list"], ["status"], ["key", "list"], ["unlock", "--passcode-stdin"], ["verify"],
                         ["delete", "--all"], ["passcode", "remove", "--passcode-stdin"]] {
@@ -65,7 +66,7 @@ private let asNobody = ["/usr/bin/setpriv", "--reuid=nobody", "--regid=nogroup",
     /// The kiosk and admin groups, with a real non-root member: `nobody`, whose primary group
     /// (`nogroup` on Debian) is named as the group.
     @Test func aKioskMemberIdentifiesAndVerifiesForOthersButManagesNothing() async throws {
-        let service = try await ServiceProcess(arguments: ["--kiosk-group", "nogroup"])
+        let service = try await ServiceProcess(arguments: ["--kiosk-group", "nogroup"], stateDirectory: state)
         try await enroll(service, user: "alice")
         let identified = try await run(service, ["identify"], user: nil, reader: fake("scan a"), launcher: asNobody)
         #expect(identified.status == 0 && identified.json["user"] as? String == "alice", "\(identified.stdout)\(identified.stderr)")
@@ -79,7 +80,7 @@ private let asNobody = ["/usr/bin/setpriv", "--reuid=nobody", "--regid=nogroup",
     }
 
     @Test func anAdminGroupMemberActsForAnyUser() async throws {
-        let service = try await ServiceProcess(arguments: ["--admin-group", "nogroup"])
+        let service = try await ServiceProcess(arguments: ["--admin-group", "nogroup"], stateDirectory: state)
         try await enroll(service, user: "alice")
         let listed = try await run(service, ["list"], user: "alice", launcher: asNobody)
         #expect(listed.status == 0 && listed.json["user"] as? String == "alice", "\(listed.stdout)\(listed.stderr)")
@@ -88,7 +89,7 @@ private let asNobody = ["/usr/bin/setpriv", "--reuid=nobody", "--regid=nogroup",
     }
 
     @Test func aLockedOutUserStaysLockedOutWhateverItsClientSends() async throws {
-        let service = try await ServiceProcess()
+        let service = try await ServiceProcess(stateDirectory: state)
         try await enroll(service, user: "nobody")
         for _ in 0..<5 {
             _ = try await run(service, ["verify"], user: nil, reader: fake("scan x"), launcher: asNobody)
@@ -96,11 +97,11 @@ private let asNobody = ["/usr/bin/setpriv", "--reuid=nobody", "--regid=nogroup",
         let locked = try await run(service, ["auth"], user: nil, reader: fake("scan a"), launcher: asNobody)
         #expect(locked.errorCode == -8, "\(locked.stdout)")
         let attempts: [String] = [
-            #"{"operation":"verify","reader":"\#(try fake("scan a"))","stateDirectory":"\#(state)","attempts":0}"#,
-            #"{"operation":"verify","reader":"\#(try fake("scan a"))","stateDirectory":"\#(state)","failures":0}"#,
-            #"{"operation":"identify","reader":"\#(try fake("scan a"))","stateDirectory":"\#(state)"}"#,
-            #"{"operation":"verify","user":"root","reader":"\#(try fake("scan a"))","stateDirectory":"\#(state)"}"#,
-            #"{"operation":"evaluate","policy":"biometrics","reader":"\#(try fake("scan a"))","stateDirectory":"\#(state)"}"#,
+            #"{"operation":"verify","reader":"\#(try fake("scan a"))","attempts":0}"#,
+            #"{"operation":"verify","reader":"\#(try fake("scan a"))","failures":0}"#,
+            #"{"operation":"identify","reader":"\#(try fake("scan a"))"}"#,
+            #"{"operation":"verify","user":"root","reader":"\#(try fake("scan a"))"}"#,
+            #"{"operation":"evaluate","policy":"biometrics","reader":"\#(try fake("scan a"))"}"#,
         ]
         for body in attempts {
             let answer = try await service.request("POST", "/v1/evaluations", body: body, launcher: asNobody)
@@ -117,7 +118,7 @@ private let asNobody = ["/usr/bin/setpriv", "--reuid=nobody", "--regid=nogroup",
     }
 
     @Test func aClientThatGoesAwayEndsItsEvaluationAtOnceAndNothingIsCounted() async throws {
-        let service = try await ServiceProcess()
+        let service = try await ServiceProcess(stateDirectory: state)
         try await enroll(service)
         let pid = PIDBox()
         let begun = Date()
@@ -137,7 +138,7 @@ private let asNobody = ["/usr/bin/setpriv", "--reuid=nobody", "--regid=nogroup",
     }
 
     @Test func oneOperationPerReaderTheNextWaitsOrIsToldBusy() async throws {
-        let service = try await ServiceProcess()
+        let service = try await ServiceProcess(stateDirectory: state)
         try await enroll(service)
         async let first = run(service, ["auth"], reader: fake("wait 1500\nscan a"))
         try await waitFor { try await service.request("GET", "/v1/service").json["operations"] as? Int == 1 }
@@ -151,8 +152,25 @@ private let asNobody = ["/usr/bin/setpriv", "--reuid=nobody", "--regid=nogroup",
         #expect(try await first.status == 0)
     }
 
+    /// Issue 27 §2: a step that needs no scan holds no reader. An unlock whose passcode prompt
+    /// waits used to take the reader for as long as the prompt (60 s), so root waited or got
+    /// readerBusy.
+    @Test func aWaitingPasscodePromptHoldsNoReader() async throws {
+        let service = try await ServiceProcess(stateDirectory: state)
+        try await enroll(service)
+        async let unlocking = service.request("POST", "/v1/evaluations", body: """
+            {"operation":"unlock","user":"alice","reader":"\(try fake("scan a"))","stateDirectory":"\(state)"}
+            """, timeout: 6)
+        try await waitFor { try await service.request("GET", "/v1/service").json["operations"] as? Int == 1 }
+        let verified = try await service.request("POST", "/v1/evaluations", body: """
+            {"operation":"verify","wait":false,"user":"alice","reader":"\(try fake("scan a"))","stateDirectory":"\(state)"}
+            """)
+        #expect(verified.lines.last?["ok"] as? Bool == true, "the reader was held by a passcode prompt: \(verified.body)")
+        _ = try? await unlocking
+    }
+
     @Test func aServiceKilledMidEnrollmentOrMidSignatureLeavesTheOldState() async throws {
-        let first = try await ServiceProcess()
+        let first = try await ServiceProcess(stateDirectory: state)
         try await enroll(first)
         #expect(try await run(first, ["key", "create", "--label", "login", "--access-control", "biometry-any"]).status == 0)
         let enrollScript = try fake("scan b\nscan b\nwait 30000")
@@ -162,7 +180,7 @@ private let asNobody = ["/usr/bin/setpriv", "--reuid=nobody", "--regid=nogroup",
         kill(first.pid, SIGKILL)
         let cut = try await enrolling
         #expect(cut.status != 0, "\(cut.stdout)")
-        let second = try await ServiceProcess()
+        let second = try await ServiceProcess(stateDirectory: state)
         let list = try await run(second, ["list"])
         #expect((list.json["prints"] as? [[String: Any]])?.map { $0["finger"] as? String } == ["right-index"], "\(list.stdout)")
         #expect((list.json["damaged"] as? [Any])?.isEmpty == true)
@@ -171,7 +189,7 @@ private let asNobody = ["/usr/bin/setpriv", "--reuid=nobody", "--regid=nogroup",
         try await waitFor { try await second.request("GET", "/v1/service").json["operations"] as? Int == 1 }
         kill(second.pid, SIGKILL)
         _ = try await signing
-        let service = try await ServiceProcess()
+        let service = try await ServiceProcess(stateDirectory: state)
         let keys = try await run(service, ["key", "list"])
         #expect((keys.json["keys"] as? [[String: Any]])?.first?["counter"] as? Int == 0, "\(keys.stdout)")
         let signed = try await run(service, ["key", "sign", "--label", "login", "--data-base64", "aGk="], reader: fake("scan a"))
@@ -182,7 +200,7 @@ private let asNobody = ["/usr/bin/setpriv", "--reuid=nobody", "--regid=nogroup",
     }
 
     @Test func outsideTestModeTheFakeReaderAndClientStateAreRefused() async throws {
-        let service = try await ServiceProcess(arguments: ["--reader", "auto"], testMode: false)
+        let service = try await ServiceProcess(arguments: ["--reader", "auto"], testMode: false, stateDirectory: state)
         let fakeReader = try await Fpbridge.run(["--json", "--reader", "fake", "status"], environment: service.clientEnvironment)
         #expect(fakeReader.status == 2 && fakeReader.errorMessage.contains("not started with --test-mode"), "\(fakeReader.stdout)")
         let ownState = try await Fpbridge.run(["--json", "--state-dir", state, "status"], environment: service.clientEnvironment)
@@ -214,7 +232,7 @@ extension ServiceTests {
     /// One user holding connections open (half a request each) is cut at its limit at once,
     /// and everyone else is still served.
     @Test func oneUserCannotHoldEnoughConnectionsToLockOthersOut() async throws {
-        let service = try await ServiceProcess(arguments: ["--connections-per-user", "8"])
+        let service = try await ServiceProcess(arguments: ["--connections-per-user", "8"], stateDirectory: state)
         let script = directory.file("hold.py")
         try """
             import socket, sys, time
@@ -253,7 +271,7 @@ extension ServiceTests {
     /// The service keeps print files decoded between requests, and every change on disk is
     /// seen: a re-enrolled finger matches as the new print only, a deleted one no longer at all.
     @Test func decodedPrintsAreReusedAndEveryChangeIsSeen() async throws {
-        let service = try await ServiceProcess()
+        let service = try await ServiceProcess(stateDirectory: state)
         try await enroll(service, user: "alice")
         #expect(try await run(service, ["passcode", "set", "--passcode-stdin"], user: "bob", input: "1357\n").status == 0)
         #expect(try await run(service, ["enroll", "--finger", "left-index", "--passcode-stdin"], user: "bob",
@@ -285,15 +303,17 @@ extension ServiceTests {
     /// client's rights, never the service's (root's): `fake:/etc/shadow` once came back with
     /// shadow's first line quoted in the error.
     @Test func aClientsScriptIsReadWithTheClientsRightsNotTheServices() async throws {
-        let service = try await ServiceProcess()
+        let service = try await ServiceProcess(stateDirectory: state)
         let rootOnly = directory.file("root-only.txt")
         try "scan secret-line-1234\n".write(toFile: rootOnly, atomically: true, encoding: .utf8)
         chmod(rootOnly, 0o600)
-        for path in [rootOnly, "/etc/shadow"] {
+        for path in [rootOnly, "/etc/shadow", "/proc/self/maps"] {
             let answer = try await run(service, ["verify"], user: nil, reader: "fake:" + path, launcher: asNobody)
             #expect(answer.errorCode == -2007 && answer.errorMessage.contains("cannot read script file '\(path)' as nobody"),
                     "\(answer.stdout)\(answer.stderr)")
-            #expect(!answer.stdout.contains("secret-line") && !answer.stdout.contains("root:"), "\(answer.stdout)")
+            // Nothing of the file comes back: not a secret line, not shadow's, not the service's own memory map.
+            #expect(!answer.stdout.contains("secret-line") && !answer.stdout.contains("root:") && !answer.stdout.contains("r-xp"),
+                    "\(answer.stdout)")
         }
         // Readable by nobody, the same file is nobody's script (nobody has no print: -7).
         chmod(rootOnly, 0o644)
@@ -304,8 +324,23 @@ extension ServiceTests {
         #expect(try await run(service, ["verify"], user: "root", reader: "fake:" + rootOnly).errorCode == -7)
     }
 
+    /// Issue 27 §3: a root service in test mode made folders at any path a client named. A
+    /// client of another uid uses the service's own state directory; root's clients may still name one.
+    @Test func onlyRootOrTheServicesOwnUserNamesAStateDirectory() async throws {
+        let service = try await ServiceProcess(stateDirectory: state)
+        let elsewhere = directory.file("nobody-chose-this")
+        let refused = try await Fpbridge.run(["--json", "--reader", "fake", "--state-dir", elsewhere, "passcode", "set", "--passcode-stdin"],
+                                             environment: service.clientEnvironment, input: "2468\n", launcher: asNobody)
+        #expect(refused.errorCode == -2007 && refused.errorMessage.contains("state directory chosen by the client"),
+                "\(refused.stdout)\(refused.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: elsewhere), "the service made a folder where nobody said")
+        let root = try await Fpbridge.run(["--json", "--reader", "fake", "--state-dir", elsewhere, "passcode", "set", "--passcode-stdin"],
+                                          environment: service.clientEnvironment, input: "2468\n")
+        #expect(root.status == 0, "\(root.stdout)\(root.stderr)")
+    }
+
     @Test func onlyAnAdministratorRepairsStateThroughTheService() async throws {
-        let service = try await ServiceProcess()
+        let service = try await ServiceProcess(stateDirectory: state)
         try await enroll(service, user: "nobody")
         _ = try await run(service, ["verify"], user: "nobody", reader: fake("scan x"))
         let counters = state + "/counters"

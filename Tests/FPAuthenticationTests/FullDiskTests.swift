@@ -49,7 +49,8 @@ struct FullDiskTests {
         #expect(try await unlock(harness, ["1111", "2222"]) == .authenticationFailed)
         #expect(harness.counter().passcodeFailures == 2)
         #expect(try await unlock(harness, ["2468"]) == nil)
-        #expect(harness.counter() == AttemptCounter())
+        let cleared = harness.counter()
+        #expect(cleared.biometricFailures == 0 && !cleared.biometryLockedOut && cleared.passcodeFailures == 0, "\(cleared)")
         #expect(try await verify(harness, "scan alice-1") == nil)
         #expect(disk.freeBytes == 0, "nothing needed a new block")
     }
@@ -99,9 +100,12 @@ struct FullDiskTests {
         counter.biometricFailures = AttemptCounter.maximumCount
         counter.passcodeFailures = AttemptCounter.maximumCount
         counter.biometryLockedOut = true
-        counter.biometryLockedUntil = Date().addingTimeInterval(86_400 * 300)
+        // Every field at its longest: both deadlines on both clocks, the largest epochs.
+        counter.biometryLockedUntil = LockoutClock.now().deadline(after: 86_400 * 300 + 0.123456789)
         counter.lockoutBeganAt = Date().addingTimeInterval(86_400 * 300)
-        counter.passcodeLockedUntil = Date().addingTimeInterval(86_400 * 300)
+        counter.passcodeLockedUntil = LockoutClock.now().deadline(after: 86_400 * 300 + 0.987654321)
+        counter.epoch = AttemptCounter.maximumEpoch
+        counter.lockoutEpoch = AttemptCounter.maximumEpoch
         let harness = EngineHarness()
         let store = CounterStore(directory: harness.state)
         try store.transaction { counters in counters[.user("alice")] = counter }
@@ -109,6 +113,8 @@ struct FullDiskTests {
         #expect(data.count == CounterStore.fileSize)
         let text = String(decoding: data, as: UTF8.self)
         #expect(text.trimmingCharacters(in: .whitespacesAndNewlines).utf8.count < 512)
-        #expect(try store.load(.user("alice")).biometricFailures == AttemptCounter.maximumCount)
+        let read = try store.load(.user("alice"))
+        #expect(read.biometricFailures == AttemptCounter.maximumCount && read.epoch == AttemptCounter.maximumEpoch)
+        #expect(read.passcodeLockedUntil?.uptime != nil, "the boot clock's deadline is kept: \(text)")
     }
 }

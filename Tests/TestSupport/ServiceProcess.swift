@@ -18,17 +18,18 @@ public final class ServiceProcess: Sendable {
     /// - Parameters:
     ///   - environment: added to the child's (libfprint's virtual readers).
     ///   - arguments: more `fpbridged` options.
+    ///   - stateDirectory: the service's own state directory (0700, existing); a new one when nil.
     public init(environment: [String: String] = [:], arguments: [String] = [], testMode: Bool = true,
-                launcher: [String] = []) async throws {
+                launcher: [String] = [], stateDirectory: String? = nil) async throws {
         directory = TemporaryDirectory()
         chmod(directory.path, 0o755)
         socket = directory.file("fpbridged.sock")
-        stateDirectory = try directory.privateDirectory("service-state")
+        self.stateDirectory = try stateDirectory ?? directory.privateDirectory("service-state")
         log = directory.file("fpbridged.log")
         _ = FileManager.default.createFile(atPath: log, contents: nil)
         let process = Process()
         process.executableURL = URL(fileURLWithPath: launcher.first ?? Self.executable)
-        let own = ["--socket", socket, "--state-dir", stateDirectory] + (testMode ? ["--test-mode"] : []) + arguments
+        let own = ["--socket", socket, "--state-dir", self.stateDirectory] + (testMode ? ["--test-mode"] : []) + arguments
         process.arguments = launcher.isEmpty ? own : Array(launcher.dropFirst()) + [Self.executable] + own
         process.environment = Fpbridge.childEnvironment(environment)
         process.standardInput = FileHandle.nullDevice

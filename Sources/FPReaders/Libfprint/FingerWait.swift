@@ -1,4 +1,5 @@
 internal import CLibfprint
+import Synchronization
 
 /// Bounds the wait for a finger, and only the wait: once libfprint reports a
 /// finger on the sensor (`finger-status` PRESENT), matching runs to its end,
@@ -10,9 +11,20 @@ final class FingerWait {
     private(set) var timedOut = false
     private var handler: gulong = 0
     private let device: DevicePointer
+    /// The clock for this operation, cancelled by ``stop()``: left running, it kept this
+    /// object (and the cancellable) alive for the whole timeout, a day if a client asked.
+    private var timer: Task<Void, Never>?
+
+    /// How many exist now (tests: none outlives its operation).
+    nonisolated static let live = Atomic<Int>(0)
 
     init(device: DevicePointer) {
         self.device = device
+        Self.live.add(1, ordering: .relaxed)
+    }
+
+    deinit {
+        Self.live.subtract(1, ordering: .relaxed)
     }
 
     /// Starts watching the finger and the clock for one operation.
@@ -21,9 +33,9 @@ final class FingerWait {
         let data = Unmanaged.passUnretained(self).toOpaque()
         handler = fpb_signal_connect(UnsafeMutableRawPointer(device), "notify::finger-status",
                                      unsafeBitCast(fingerStatusChanged, to: GCallback.self), data)
-        Task { @GLibLoop in
+        timer = Task { @GLibLoop [weak self] in
             try? await Task.sleep(for: timeout)
-            guard !self.fingerSeen, self.handler != 0 else { return }
+            guard let self, !Task.isCancelled, !self.fingerSeen, self.handler != 0 else { return }
             self.timedOut = true
             g_cancellable_cancel(cancellable.pointer.assumingMemoryBound(to: GCancellable.self))
         }
@@ -33,6 +45,8 @@ final class FingerWait {
     func stop() {
         if handler != 0 { g_signal_handler_disconnect(UnsafeMutableRawPointer(device), handler) }
         handler = 0
+        timer?.cancel()
+        timer = nil
     }
 
     fileprivate func noteFingerStatus() {

@@ -8,14 +8,30 @@ import Synchronization
 /// itself; the device closes when the last handle that opened it closes or goes.
 public final class LibfprintReader: PrintMatching {
     private let device: LoopDevice
-    private let opened = Mutex(false)
+
+    /// This handle's share of the device: an `open` and a `close` that overlap wait for each
+    /// other, and a second `open` of an open handle is refused, so that the device's count of
+    /// holders is never off (two opens counted, one close taken back).
+    private enum HandleState {
+        case closed
+        case opening(Task<Void, any Error>)
+        case open
+        case closing(Task<Void, any Error>)
+    }
+    private let state = Mutex(HandleState.closed)
 
     init(device: LoopDevice) {
         self.device = device
     }
 
     deinit {
-        guard opened.withLock({ $0 }) else { return }
+        let held = state.withLock { state -> Bool in
+            switch state {
+            case .open, .opening: true
+            case .closed, .closing: false
+            }
+        }
+        guard held else { return }
         // Close before dropping the last reference, as libfprint asks; only this handle's share.
         Task { [device] in try? await device.close() }
     }
@@ -30,18 +46,74 @@ public final class LibfprintReader: PrintMatching {
         get async { await device.describe() }
     }
 
-    /// Opens the reader for this handle.
-    /// - Throws: `ReaderError`: `permissionDenied`, `removed`, `busy`, `alreadyOpen`, or a driver failure.
-    public func open() async throws {
-        guard !opened.withLock({ $0 }) else { throw ReaderError.alreadyOpen }
-        try await device.open()
-        opened.withLock { $0 = true }
+    /// Whether libfprint has the device open now, through any handle (tests).
+    package var isOpenInLibfprint: Bool {
+        get async { await device.isOpenInLibfprint }
     }
 
-    /// Closes this handle's use of the reader; the device closes with the last handle.
+    private enum Step {
+        case wait(Task<Void, any Error>)
+        case run(Task<Void, any Error>)
+        case refuse
+        case done
+    }
+
+    /// Opens the reader for this handle; waits for a close of it in progress first.
+    /// - Throws: `ReaderError`: `permissionDenied`, `removed`, `busy`, `alreadyOpen` (this
+    ///   handle is open or opening), or a driver failure.
+    public func open() async throws {
+        while true {
+            let step = state.withLock { state -> Step in
+                switch state {
+                case .open, .opening: return .refuse
+                case .closing(let task): return .wait(task)
+                case .closed:
+                    // The task leaves the state it ends in, so whoever waits on it finds it set.
+                    let task = Task { [device, self] in
+                        do {
+                            try await device.open()
+                            self.state.withLock { $0 = .open }
+                        } catch {
+                            self.state.withLock { $0 = .closed }
+                            throw error
+                        }
+                    }
+                    state = .opening(task)
+                    return .run(task)
+                }
+            }
+            switch step {
+            case .refuse: throw ReaderError.alreadyOpen
+            case .wait(let task): _ = try? await task.value
+            case .run(let task): return try await task.value
+            case .done: return
+            }
+        }
+    }
+
+    /// Closes this handle's use of the reader (after an open of it in progress); the device
+    /// closes with the last handle.
     public func close() async throws {
-        guard opened.withLock({ state in defer { state = false }; return state }) else { return }
-        try await device.close()
+        while true {
+            let step = state.withLock { state -> Step in
+                switch state {
+                case .closed: return .done
+                case .opening(let task), .closing(let task): return .wait(task)
+                case .open:
+                    let task = Task { [device, self] in
+                        defer { self.state.withLock { $0 = .closed } }
+                        try await device.close()
+                    }
+                    state = .closing(task)
+                    return .run(task)
+                }
+            }
+            switch step {
+            case .done, .refuse: return
+            case .wait(let task): _ = try? await task.value
+            case .run(let task): return try await task.value
+            }
+        }
     }
 
     /// Enrolls through libfprint, reporting each stage and retry.

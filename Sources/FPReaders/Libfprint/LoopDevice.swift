@@ -8,8 +8,19 @@ import FPCore
 @GLibLoop
 final class LoopDevice {
     private let object: GObjectRef
-    private var openCount = 0
-    private var opening: Task<Void, any Error>?
+
+    /// Where the device is between closed and open. `open` and `close` wait out a change in
+    /// progress instead of starting another: libfprint refuses to open a device that is still
+    /// closing ("already open") and must not be closed while it opens.
+    private enum Phase {
+        case closed
+        case opening(Task<Void, any Error>)
+        case open
+        case closing(Task<Void, any Error>)
+    }
+    private var phase = Phase.closed
+    /// Handles that opened the device and have not closed it.
+    private var holders = 0
 
     init(_ object: GObjectRef) {
         self.object = object
@@ -17,22 +28,48 @@ final class LoopDevice {
 
     var pointer: DevicePointer { object.pointer.assumingMemoryBound(to: FpDevice.self) }
 
+    /// Whether libfprint has the device open now (tests).
+    var isOpenInLibfprint: Bool { fp_device_is_open(pointer) != 0 }
+
     func open() async throws {
-        if let opening {
-            try await opening.value
-        } else if openCount == 0 {
-            let task = Task { @GLibLoop in try await self.openDevice() }
-            opening = task
-            defer { opening = nil }
-            try await task.value
+        while true {
+            switch phase {
+            case .open:
+                holders += 1
+                return
+            case .closing(let task):
+                // Its outcome is the closer's to report; this open starts once it is over.
+                _ = try? await task.value
+            case .opening(let task):
+                // Whoever resumes first finds the phase the opening left (open or closed).
+                try await task.value
+            case .closed:
+                let task = Task { @GLibLoop in
+                    do {
+                        try await self.openDevice()
+                        self.phase = .open
+                    } catch {
+                        self.phase = .closed
+                        throw error
+                    }
+                }
+                phase = .opening(task)
+                try await task.value
+            }
         }
-        openCount += 1
     }
 
     func close() async throws {
-        guard openCount > 0 else { return }
-        openCount -= 1
-        if openCount == 0 { try await closeDevice() }
+        while case .opening(let task) = phase { _ = try? await task.value }
+        guard case .open = phase, holders > 0 else { return }
+        holders -= 1
+        guard holders == 0 else { return }
+        let task = Task { @GLibLoop in
+            defer { self.phase = .closed }
+            try await self.closeDevice()
+        }
+        phase = .closing(task)
+        try await task.value
     }
 
     private func openDevice() async throws {

@@ -33,6 +33,19 @@ struct GlobalOptions: ParsableArguments {
     @Flag(name: .shortAndLong, help: "Log what the reader and libfprint do, on stderr.")
     var verbose = false
 
+    /// Started with rights its caller does not have (setuid, setgid, file capabilities), the
+    /// command takes no choice of reader, state, user or service from its caller: the
+    /// environment is already ignored (`ProcessEnvironment`), and these options are refused.
+    func validate() throws {
+        guard ProcessEnvironment.isSecureExecution else { return }
+        let chosen = [("--reader", reader), ("--state-dir", stateDir), ("--user", user), ("--service", service)]
+            .filter { $0.1 != nil }.map(\.0)
+        if !chosen.isEmpty {
+            throw ValidationError("\(chosen.joined(separator: ", ")) refused: fpbridge runs with rights its caller does not have "
+                                  + "(setuid, setgid or file capabilities), so the caller may not choose them")
+        }
+    }
+
     var console: Console { Console(json: json) }
 
     var stateDirectory: StateDirectory { StateDirectory.resolve(explicit: stateDir) }

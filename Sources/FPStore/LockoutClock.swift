@@ -1,0 +1,83 @@
+import FPCore
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The clocks a timed lockout is measured on.
+///
+/// A deadline is kept twice in the counter file: on the wall clock, which every process and
+/// every boot shares but which an administrator, NTP or a dead RTC battery can move; and on
+/// the time since boot (`CLOCK_BOOTTIME`, counting suspend), which never goes back and is the
+/// same for every process of one boot, with the boot's id. Within the boot that set it the
+/// second decides, so moving the wall clock neither ends nor lengthens a wait; after a reboot
+/// only the wall clock is left (a clock set back then lengthens the wait, one set forward
+/// ends it early).
+public struct LockoutClock: Sendable, Hashable {
+    /// The wall clock.
+    public var wall: Date
+    /// Seconds since boot (`CLOCK_BOOTTIME`).
+    public var uptime: TimeInterval
+    /// The kernel's id of this boot (`/proc/sys/kernel/random/boot_id`); nil when unknown.
+    public var bootID: String?
+
+    /// The clocks as given (tests move one without the other).
+    public init(wall: Date, uptime: TimeInterval, bootID: String?) {
+        self.wall = wall
+        self.uptime = uptime
+        self.bootID = bootID
+    }
+
+    /// The clocks now.
+    public static func now() -> LockoutClock {
+        var time = timespec()
+        clock_gettime(CLOCK_BOOTTIME, &time)
+        return LockoutClock(wall: Date(), uptime: TimeInterval(time.tv_sec) + TimeInterval(time.tv_nsec) / 1e9, bootID: thisBoot)
+    }
+
+    /// Read once: it cannot change while the process runs.
+    private static let thisBoot: String? = {
+        let fd = open("/proc/sys/kernel/random/boot_id", O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var buffer = [UInt8](repeating: 0, count: 64)
+        let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+        guard count > 0 else { return nil }
+        let text = String(decoding: buffer[0..<count], as: UTF8.self).trimmed
+        return text.isEmpty ? nil : text
+    }()
+
+    /// A deadline `seconds` from now, on both clocks.
+    public func deadline(after seconds: TimeInterval) -> LockoutDeadline {
+        LockoutDeadline(wall: wall.addingTimeInterval(seconds), uptime: bootID == nil ? nil : uptime + seconds, bootID: bootID)
+    }
+
+    /// Seconds left until `deadline`; nil when it has passed or there is none.
+    public func remaining(_ deadline: LockoutDeadline?) -> TimeInterval? {
+        guard let deadline else { return nil }
+        let left: TimeInterval
+        if let bootID, deadline.bootID == bootID, let uptime = deadline.uptime {
+            left = uptime - self.uptime
+        } else {
+            left = deadline.wall.timeIntervalSince(wall)
+        }
+        return left > 0 ? left : nil
+    }
+}
+
+/// One timed lockout's end, on the wall clock and on the boot's own clock (see ``LockoutClock``).
+public struct LockoutDeadline: Sendable, Hashable {
+    /// When it ends on the wall clock.
+    public var wall: Date
+    /// When it ends in seconds since boot, for the boot `bootID`.
+    public var uptime: TimeInterval?
+    /// The boot whose clock `uptime` is on.
+    public var bootID: String?
+
+    /// A deadline as stored.
+    public init(wall: Date, uptime: TimeInterval?, bootID: String?) {
+        self.wall = wall
+        self.uptime = uptime
+        self.bootID = bootID
+    }
+}
