@@ -45,7 +45,10 @@ let package = Package(
             providers: [.apt(["libpng-dev"])]
         ),
         .systemLibrary(name: "CProcessSecurity"),
-        .target(name: "FPCore", dependencies: ["CProcessSecurity"], swiftSettings: foundationEssentialsOnly),
+        // What the engine and the clients of its service both speak (errors, events, fingers,
+        // policies): no C library, so that a client of the socket links neither libfprint nor GLib.
+        .target(name: "FPVocabulary", swiftSettings: foundationEssentialsOnly),
+        .target(name: "FPCore", dependencies: ["FPVocabulary", "CProcessSecurity"], swiftSettings: foundationEssentialsOnly),
         .target(name: "FPJSON", swiftSettings: foundationEssentialsOnly),
         .target(name: "FPKeyFormats", dependencies: [.product(name: "Crypto", package: "swift-crypto")], swiftSettings: foundationEssentialsOnly),
         .target(name: "FPAccountAPI", dependencies: ["FPKeyFormats"]),
