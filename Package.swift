@@ -126,11 +126,14 @@ let package = Package(
         ),
         .target(name: "FPTerminal", dependencies: ["FPCore", "FPAuthentication"], swiftSettings: foundationEssentialsOnly),
         .target(name: "LocalAuthentication", dependencies: ["FPAuthentication", "FPTerminal", "FPLocalAPI", "FPServiceClient"]),
-        .target(name: "FPLocalAPI", dependencies: ["FPCore", "FPReaders", "FPStore", "FPAuthentication", "FPJSON"], swiftSettings: foundationEssentialsOnly),
+        // The wire format, on the vocabulary alone; FPLocalAPIEngine builds it from the engine's
+        // types for the service and the CLI's in-process commands.
+        .target(name: "FPLocalAPI", dependencies: ["FPVocabulary", "FPJSON"], swiftSettings: foundationEssentialsOnly),
+        .target(name: "FPLocalAPIEngine", dependencies: ["FPLocalAPI", "FPAuthentication"], swiftSettings: foundationEssentialsOnly),
         .target(
             name: "FPService",
             dependencies: [
-                "FPLocalAPI", "FPAuthentication", "FPReaders", "FPStore", "CProcessSecurity",
+                "FPLocalAPI", "FPLocalAPIEngine", "FPAuthentication", "FPReaders", "FPStore", "CProcessSecurity",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -138,7 +141,7 @@ let package = Package(
         .target(
             name: "FPServiceClient",
             dependencies: [
-                "FPLocalAPI", "FPAuthentication",
+                "FPLocalAPI", "FPVocabulary",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -157,7 +160,7 @@ let package = Package(
             name: "fpbridge",
             dependencies: [
                 "FPCore", "FPReaders", "FPStore", "FPAuthentication", "FPTerminal", "FPImaging", "CProcessSecurity",
-                "FPJSON", "FPLocalAPI", "FPServiceClient", "FingerprintLogin",
+                "FPJSON", "FPLocalAPI", "FPLocalAPIEngine", "FPServiceClient", "FingerprintLogin",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "SystemPackage", package: "swift-system"),
