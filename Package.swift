@@ -14,6 +14,7 @@ let package = Package(
         .executable(name: "fpbridge", targets: ["fpbridge"]),
         .executable(name: "fpbridged", targets: ["fpbridged"]),
         .executable(name: "fpbridge-server", targets: ["fpbridge-server"]),
+        .executable(name: "fpbridge-service-probe", targets: ["fpbridge-service-probe"]),
         .library(name: "LocalAuthentication", targets: ["LocalAuthentication"]),
         .library(name: "FingerprintLogin", targets: ["FingerprintLogin"]),
         .library(name: "FPAuthentication", targets: ["FPAuthentication"]),
@@ -167,6 +168,9 @@ let package = Package(
             ],
             swiftSettings: foundationEssentialsOnly
         ),
+        // A client of fpbridged and nothing else: scripts/client-links-check.sh proves with it
+        // that the service's client links neither libfprint nor GLib.
+        .executableTarget(name: "fpbridge-service-probe", dependencies: ["FPServiceClient"], swiftSettings: foundationEssentialsOnly),
         .target(name: "FPFuzzing", dependencies: ["FPCore", "FPReaders", "FPStore", "FPAuthentication"]),
         .executableTarget(name: "fpbridge-fuzz", dependencies: ["FPFuzzing"]),
         .target(name: "TestSupport", dependencies: ["FPCore"], path: "Tests/TestSupport"),
