@@ -14,6 +14,7 @@ let package = Package(
         .executable(name: "fpbridge", targets: ["fpbridge"]),
         .executable(name: "fpbridged", targets: ["fpbridged"]),
         .executable(name: "fpbridge-server", targets: ["fpbridge-server"]),
+        .executable(name: "fpbridge-service-probe", targets: ["fpbridge-service-probe"]),
         .library(name: "LocalAuthentication", targets: ["LocalAuthentication"]),
         .library(name: "FingerprintLogin", targets: ["FingerprintLogin"]),
         .library(name: "FPAuthentication", targets: ["FPAuthentication"]),
@@ -45,7 +46,10 @@ let package = Package(
             providers: [.apt(["libpng-dev"])]
         ),
         .systemLibrary(name: "CProcessSecurity"),
-        .target(name: "FPCore", dependencies: ["CProcessSecurity"], swiftSettings: foundationEssentialsOnly),
+        // What the engine and the clients of its service both speak (errors, events, fingers,
+        // policies): no C library, so that a client of the socket links neither libfprint nor GLib.
+        .target(name: "FPVocabulary", swiftSettings: foundationEssentialsOnly),
+        .target(name: "FPCore", dependencies: ["FPVocabulary", "CProcessSecurity"], swiftSettings: foundationEssentialsOnly),
         .target(name: "FPJSON", swiftSettings: foundationEssentialsOnly),
         .target(name: "FPKeyFormats", dependencies: [.product(name: "Crypto", package: "swift-crypto")], swiftSettings: foundationEssentialsOnly),
         .target(name: "FPAccountAPI", dependencies: ["FPKeyFormats"]),
@@ -123,11 +127,14 @@ let package = Package(
         ),
         .target(name: "FPTerminal", dependencies: ["FPCore", "FPAuthentication"], swiftSettings: foundationEssentialsOnly),
         .target(name: "LocalAuthentication", dependencies: ["FPAuthentication", "FPTerminal", "FPLocalAPI", "FPServiceClient"]),
-        .target(name: "FPLocalAPI", dependencies: ["FPCore", "FPReaders", "FPStore", "FPAuthentication", "FPJSON"], swiftSettings: foundationEssentialsOnly),
+        // The wire format, on the vocabulary alone; FPLocalAPIEngine builds it from the engine's
+        // types for the service and the CLI's in-process commands.
+        .target(name: "FPLocalAPI", dependencies: ["FPVocabulary", "FPJSON"], swiftSettings: foundationEssentialsOnly),
+        .target(name: "FPLocalAPIEngine", dependencies: ["FPLocalAPI", "FPAuthentication"], swiftSettings: foundationEssentialsOnly),
         .target(
             name: "FPService",
             dependencies: [
-                "FPLocalAPI", "FPAuthentication", "FPReaders", "FPStore", "CProcessSecurity",
+                "FPLocalAPI", "FPLocalAPIEngine", "FPAuthentication", "FPReaders", "FPStore", "CProcessSecurity",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -135,7 +142,7 @@ let package = Package(
         .target(
             name: "FPServiceClient",
             dependencies: [
-                "FPLocalAPI", "FPAuthentication",
+                "FPLocalAPI", "FPVocabulary",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -154,13 +161,16 @@ let package = Package(
             name: "fpbridge",
             dependencies: [
                 "FPCore", "FPReaders", "FPStore", "FPAuthentication", "FPTerminal", "FPImaging", "CProcessSecurity",
-                "FPJSON", "FPLocalAPI", "FPServiceClient", "FingerprintLogin",
+                "FPJSON", "FPLocalAPI", "FPLocalAPIEngine", "FPServiceClient", "FingerprintLogin",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "SystemPackage", package: "swift-system"),
             ],
             swiftSettings: foundationEssentialsOnly
         ),
+        // A client of fpbridged and nothing else: scripts/client-links-check.sh proves with it
+        // that the service's client links neither libfprint nor GLib.
+        .executableTarget(name: "fpbridge-service-probe", dependencies: ["FPServiceClient"], swiftSettings: foundationEssentialsOnly),
         .target(name: "FPFuzzing", dependencies: ["FPCore", "FPReaders", "FPStore", "FPAuthentication"]),
         .executableTarget(name: "fpbridge-fuzz", dependencies: ["FPFuzzing"]),
         .target(name: "TestSupport", dependencies: ["FPCore"], path: "Tests/TestSupport"),

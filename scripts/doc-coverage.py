@@ -12,7 +12,7 @@ import re
 import sys
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
-LIBRARIES = ["FPCore", "FPReaders", "FPStore", "FPAuthentication", "FPImaging", "LocalAuthentication"]
+LIBRARIES = ["FPVocabulary", "FPCore", "FPReaders", "FPStore", "FPAuthentication", "FPImaging", "LocalAuthentication"]
 DECL = re.compile(r"^\s*(?:@[\w.]+(?:\([^)]*\))?\s+)*(?:public|open)\b(?!\s*(?:import|extension)\b)")
 PUBLIC_ENUM = re.compile(r"^\s*(?:@[\w.]+(?:\([^)]*\))?\s+)*public\s+(?:indirect\s+)?enum\b")
 PUBLIC_EXTENSION = re.compile(r"^\s*(?:@[\w.]+(?:\([^)]*\))?\s+)*public\s+extension\b")

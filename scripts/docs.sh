@@ -5,7 +5,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 mkdir -p .build/docs
 status=0
-for target in LocalAuthentication FPAuthentication FPReaders FPStore FingerprintLogin FPKeyFormats FPAccountAPI; do
+for target in LocalAuthentication FPVocabulary FPAuthentication FPReaders FPStore FingerprintLogin FPKeyFormats FPAccountAPI; do
   log="$(mktemp)"
   ok=yes
   swift package --allow-writing-to-directory .build/docs generate-documentation --target "$target" \

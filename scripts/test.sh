@@ -34,6 +34,8 @@ bash scripts/example.sh
 python3 scripts/doc-coverage.py
 # The library layers never import Foundation proper (Package.swift: foundationEssentialsOnly).
 python3 scripts/essentials-check.py
+# A client of the service links neither libfprint nor GLib (FPVocabulary, FPLocalAPI, FPServiceClient).
+bash scripts/client-links-check.sh
 bash scripts/docs.sh
 
 # The benchmark builds and every measured command runs (2 rounds; it asserts no time).

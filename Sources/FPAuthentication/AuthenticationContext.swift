@@ -63,7 +63,7 @@ public final class AuthenticationContext: Sendable {
         set { state.withLock { $0.reuseDuration = min(max(0, newValue), Self.maximumReuseDuration) } }
     }
 
-    /// When true, an evaluation that would need the user fails with ``AuthErrorCode/notInteractive``.
+    /// When true, an evaluation that would need the user fails with `AuthErrorCode.notInteractive`.
     public var interactionNotAllowed: Bool {
         get { state.withLock { $0.interactionNotAllowed } }
         set { state.withLock { $0.interactionNotAllowed = newValue } }

@@ -7,8 +7,8 @@ extension AuthenticationContext {
     public var passcode: PasscodeManager { PasscodeManager(context: self) }
 
     /// The user's keys released by a match (``KeyVault``). `protection` is
-    /// what attestations state: ``KeyProtection/service`` from the service,
-    /// ``KeyProtection/development`` from an in-process front end.
+    /// what attestations state: `KeyProtection.service` from the service,
+    /// `KeyProtection.development` from an in-process front end.
     public func keys(protection: KeyProtection) -> KeyVault {
         KeyVault(context: self, protection: protection)
     }
@@ -16,9 +16,9 @@ extension AuthenticationContext {
     /// Enrolls a finger of the user on the context's reader, after the user's
     /// passcode is entered through `prompt` (see ``Enrollment/enroll(_:replace:prompt:)``).
     ///
-    /// The stream fails with an ``AuthError``: ``AuthErrorCode/passcodeNotSet``,
-    /// ``AuthErrorCode/alreadyEnrolled`` (unless `replace`), ``AuthErrorCode/biometryNotAvailable``,
-    /// ``AuthErrorCode/timedOut``, the passcode's failures, or a reader failure.
+    /// The stream fails with an `AuthError`: `AuthErrorCode.passcodeNotSet`,
+    /// `AuthErrorCode.alreadyEnrolled` (unless `replace`), `AuthErrorCode.biometryNotAvailable`,
+    /// `AuthErrorCode.timedOut`, the passcode's failures, or a reader failure.
     public func enroll(_ finger: Finger, replace: Bool = false, prompt: any AuthPrompt) -> AsyncThrowingStream<EnrollmentUpdate, any Error> {
         Enrollment(context: self).enroll(finger, replace: replace, prompt: prompt)
     }
@@ -26,8 +26,8 @@ extension AuthenticationContext {
     /// Deletes the user's prints on the context's reader: one finger, or every finger with nil.
     /// Returns what was deleted.
     ///
-    /// - Throws: ``AuthErrorCode/notFound`` when there is nothing to delete,
-    ///   ``AuthErrorCode/biometryNotAvailable`` when a print lives on a sensor that is not connected.
+    /// - Throws: `AuthErrorCode.notFound` when there is nothing to delete,
+    ///   `AuthErrorCode.biometryNotAvailable` when a print lives on a sensor that is not connected.
     @discardableResult
     public func deletePrints(_ finger: Finger?) async throws(AuthError) -> [PrintRecord] {
         try await Enrollment(context: self).delete(finger)

@@ -4,3 +4,6 @@
 @_exported import FPReaders
 @_exported import FPStore
 @_exported import FPKeyFormats
+// Errors, events, policies and key access controls live in the vocabulary that clients of the
+// service share without linking libfprint; they come with this module as they always did.
+@_exported import FPVocabulary

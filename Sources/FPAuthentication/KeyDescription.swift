@@ -18,7 +18,7 @@ public struct KeyDescription: Sendable, Hashable {
     public let publicKeyJWK: [String: String]
     /// The counter of the last signature (0: none yet).
     public let counter: UInt64
-    /// True once the key can never sign again (``AuthErrorCode/keyInvalidated``).
+    /// True once the key can never sign again (`AuthErrorCode.keyInvalidated`).
     public let invalidated: Bool
     /// The device identity key's statement about this key.
     public let attestation: KeyAttestation

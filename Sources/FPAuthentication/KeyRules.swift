@@ -42,7 +42,7 @@ struct KeyRules {
 
     /// Applies the invalidation rule to a key read inside the state lock, and
     /// records an invalidation it finds before refusing.
-    /// - Throws: ``AuthErrorCode/keyInvalidated``, `stateDamaged` (a print or key file).
+    /// - Throws: `AuthErrorCode.keyInvalidated`, `stateDamaged` (a print or key file).
     func requireUsable(_ record: KeyRecord, accessControl: KeyAccessControl, store: KeyStore) throws {
         var record = record
         if !record.invalidated, accessControl == .biometryCurrentSet,

@@ -15,12 +15,12 @@ extension KeyVault {
     /// is made: a failed evaluation takes no counter value, and a crash never
     /// lets one be used twice. See ``KeySignature`` for the signed bytes.
     ///
-    /// - Throws: ``AuthErrorCode/notFound``, ``AuthErrorCode/keyInvalidated``,
-    ///   ``AuthErrorCode/invalidInput`` (label, empty reason, data over ``maximumDataSize``),
-    ///   ``AuthErrorCode/stateDamaged``, and every failure of the evaluation:
-    ///   ``AuthErrorCode/authenticationFailed``, ``AuthErrorCode/biometryLockout``,
-    ///   ``AuthErrorCode/userCancel``, ``AuthErrorCode/userFallback``, ``AuthErrorCode/passcodeNotSet``,
-    ///   ``AuthErrorCode/biometryNotEnrolled``, ``AuthErrorCode/passcodeLockout``, ``AuthErrorCode/timedOut``, …
+    /// - Throws: `AuthErrorCode.notFound`, `AuthErrorCode.keyInvalidated`,
+    ///   `AuthErrorCode.invalidInput` (label, empty reason, data over ``maximumDataSize``),
+    ///   `AuthErrorCode.stateDamaged`, and every failure of the evaluation:
+    ///   `AuthErrorCode.authenticationFailed`, `AuthErrorCode.biometryLockout`,
+    ///   `AuthErrorCode.userCancel`, `AuthErrorCode.userFallback`, `AuthErrorCode.passcodeNotSet`,
+    ///   `AuthErrorCode.biometryNotEnrolled`, `AuthErrorCode.passcodeLockout`, `AuthErrorCode.timedOut`, …
     public func sign(label: String, data: Data, reason: String, prompt: any AuthPrompt,
                      options: BiometricOptions = BiometricOptions()) async throws(AuthError) -> KeySignature {
         guard !reason.isEmpty else { throw AuthError(.invalidInput, "the reason shown to the user must not be empty") }

@@ -6,7 +6,7 @@ import FoundationEssentials
 /// with `SecAccessControl`.
 ///
 /// Each key is a P-256 key pair of the context's user, named by a label and
-/// made with a ``KeyAccessControl``. Its private key is kept sealed under the
+/// made with a `KeyAccessControl`. Its private key is kept sealed under the
 /// state directory's master key and signs only inside ``sign(label:data:reason:prompt:options:)``,
 /// right after the evaluation its access control demands succeeded through the
 /// same engine, counters and lockouts as any other. Each new key is attested by
@@ -40,10 +40,10 @@ public struct KeyVault: Sendable {
     ///
     /// `biometryCurrentSet` and `biometryAny` need a passcode and at least one
     /// enrolled print; `userPresence` and `devicePasscode` need a passcode.
-    /// - Throws: ``AuthErrorCode/invalidInput`` (a label that cannot name a file, or the user holds
+    /// - Throws: `AuthErrorCode.invalidInput` (a label that cannot name a file, or the user holds
     ///   ``maximumKeysPerUser`` keys already),
-    ///   ``AuthErrorCode/alreadyEnrolled`` (the label exists), ``AuthErrorCode/passcodeNotSet``,
-    ///   ``AuthErrorCode/biometryNotEnrolled``, ``AuthErrorCode/stateDamaged``.
+    ///   `AuthErrorCode.alreadyEnrolled` (the label exists), `AuthErrorCode.passcodeNotSet`,
+    ///   `AuthErrorCode.biometryNotEnrolled`, `AuthErrorCode.stateDamaged`.
     public func create(label: String, accessControl: KeyAccessControl) throws(AuthError) -> KeyDescription {
         let path = try path(label)
         let key = P256.Signing.PrivateKey()
@@ -76,7 +76,7 @@ public struct KeyVault: Sendable {
     }
 
     /// The user's keys, public data only, by label.
-    /// - Throws: ``AuthErrorCode/stateDamaged`` naming the first key file that cannot be read.
+    /// - Throws: `AuthErrorCode.stateDamaged` naming the first key file that cannot be read.
     public func list() throws(AuthError) -> [KeyDescription] {
         let records: [KeyRecord]
         do { records = try store.records(user: user) } catch { throw AuthError(error) }
@@ -86,13 +86,13 @@ public struct KeyVault: Sendable {
     }
 
     /// One key's public data.
-    /// - Throws: ``AuthErrorCode/notFound``, ``AuthErrorCode/invalidInput``, ``AuthErrorCode/stateDamaged``.
+    /// - Throws: `AuthErrorCode.notFound`, `AuthErrorCode.invalidInput`, `AuthErrorCode.stateDamaged`.
     public func describe(label: String) throws(AuthError) -> KeyDescription {
         try KeyDescription(try load(label), path: try path(label))
     }
 
     /// Deletes a key; a damaged key file may be deleted too (that is the way out of it).
-    /// - Throws: ``AuthErrorCode/notFound`` when the user has no key of that label, ``AuthErrorCode/invalidInput``.
+    /// - Throws: `AuthErrorCode.notFound` when the user has no key of that label, `AuthErrorCode.invalidInput`.
     public func delete(label: String) throws(AuthError) {
         _ = try path(label)
         let deleted = try locked { try store.delete(user: user, label: label) }
@@ -101,7 +101,7 @@ public struct KeyVault: Sendable {
 
     /// The device identity's public key (SPKI PEM), which verifies every attestation;
     /// made on first use.
-    /// - Throws: ``AuthErrorCode/stateDamaged`` when `service/` cannot be used.
+    /// - Throws: `AuthErrorCode.stateDamaged` when `service/` cannot be used.
     public func identity() throws(AuthError) -> String {
         let service = ServiceKeys(directory: environment.stateDirectory)
         do {
@@ -133,7 +133,7 @@ public struct KeyVault: Sendable {
         AuthError(.notFound, "\(user) has no key labelled '\(label)'")
     }
 
-    /// Runs `body` holding the state lock; every error becomes an ``AuthError``.
+    /// Runs `body` holding the state lock; every error becomes an `AuthError`.
     func locked<T>(_ body: () throws -> T) throws(AuthError) -> T {
         do { return try store.withLock(body) } catch { throw AuthError(error) }
     }

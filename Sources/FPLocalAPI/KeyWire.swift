@@ -1,4 +1,4 @@
-import FPAuthentication
+import FPVocabulary
 import FoundationEssentials
 
 /// `POST /v1/keys`: makes a key for the user.
@@ -54,17 +54,19 @@ package struct WireKey: Codable, Sendable, Hashable {
     package var statementBase64: String
     package var signatureBase64: String
 
-    package init(_ key: KeyDescription) {
-        label = key.label
-        user = key.user
-        accessControl = key.accessControl
-        createdAt = key.createdAt
-        publicKeyPem = key.publicKeyPEM
-        publicKeyJwk = key.publicKeyJWK
-        counter = key.counter
-        invalidated = key.invalidated
-        statementBase64 = key.attestation.statement.base64EncodedString()
-        signatureBase64 = key.attestation.signature.base64EncodedString()
+    package init(label: String, user: String, accessControl: KeyAccessControl, createdAt: Int64, publicKeyPem: String,
+                 publicKeyJwk: [String: String], counter: UInt64, invalidated: Bool, statementBase64: String,
+                 signatureBase64: String) {
+        self.label = label
+        self.user = user
+        self.accessControl = accessControl
+        self.createdAt = createdAt
+        self.publicKeyPem = publicKeyPem
+        self.publicKeyJwk = publicKeyJwk
+        self.counter = counter
+        self.invalidated = invalidated
+        self.statementBase64 = statementBase64
+        self.signatureBase64 = signatureBase64
     }
 }
 
@@ -104,13 +106,14 @@ package struct WireSignature: Codable, Sendable, Hashable {
     package var messageBase64: String
     package var protection: KeyProtection
 
-    package init(_ signature: KeySignature, protection: KeyProtection) {
-        label = signature.label
-        user = signature.user
-        counter = signature.counter
-        method = signature.method
-        signatureBase64 = signature.signature.base64EncodedString()
-        messageBase64 = signature.message.base64EncodedString()
+    package init(label: String, user: String, counter: UInt64, method: AuthMethod, signatureBase64: String,
+                 messageBase64: String, protection: KeyProtection) {
+        self.label = label
+        self.user = user
+        self.counter = counter
+        self.method = method
+        self.signatureBase64 = signatureBase64
+        self.messageBase64 = messageBase64
         self.protection = protection
     }
 }

@@ -1,4 +1,4 @@
-import FPAuthentication
+import FPVocabulary
 import FoundationEssentials
 
 /// What is said of an enrolled print outside the store: never its template.
@@ -9,11 +9,11 @@ package struct PrintSummary: Codable, Sendable, Hashable {
     package var enrolledAt: Date
     package var storedOnDevice: Bool
 
-    package init(_ record: PrintRecord) {
-        user = record.user
-        finger = record.finger
-        reader = record.reader
-        enrolledAt = record.enrolledAt
-        storedOnDevice = record.storedOnDevice
+    package init(user: String, finger: Finger, reader: ReaderIdentity, enrolledAt: Date, storedOnDevice: Bool) {
+        self.user = user
+        self.finger = finger
+        self.reader = reader
+        self.enrolledAt = enrolledAt
+        self.storedOnDevice = storedOnDevice
     }
 }

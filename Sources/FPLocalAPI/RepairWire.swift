@@ -1,4 +1,4 @@
-import FPAuthentication
+import FPVocabulary
 
 /// `POST /v1/repair`: lists damaged state and, with `yes`, repairs it (root and the admin group only).
 package struct RepairRequest: TargetedRequest {
@@ -17,11 +17,11 @@ package struct WireFinding: Codable, Sendable, Hashable {
     package var problem: String
     package var action: String
 
-    package init(_ finding: StateRepair.Finding) {
-        kind = finding.kind.rawValue
-        path = finding.path
-        problem = finding.problem
-        action = finding.action
+    package init(kind: String, path: String, problem: String, action: String) {
+        self.kind = kind
+        self.path = path
+        self.problem = problem
+        self.action = action
     }
 }
 
@@ -37,14 +37,5 @@ package struct RepairResult: Codable, Sendable, Hashable {
         self.findings = findings
         self.repaired = repaired
         self.movedTo = movedTo
-    }
-
-    /// Finds, and repairs when `yes`, in `directory`: the one way both the CLI and the service repair.
-    package static func run(_ directory: StateDirectory, yes: Bool) throws(AuthError) -> RepairResult {
-        let repair = StateRepair(stateDirectory: directory)
-        let findings = try repair.findings()
-        let moved = yes && !findings.isEmpty ? try repair.repair(findings) : []
-        return RepairResult(stateDirectory: directory.path, findings: findings.map(WireFinding.init),
-                            repaired: yes && !findings.isEmpty, movedTo: moved)
     }
 }

@@ -1,4 +1,4 @@
-import FPAuthentication
+import FPVocabulary
 
 /// Who and what a request is about. `user` defaults to the caller's own user; acting for another
 /// needs the admin group (or the kiosk group, for evaluations). `reader` and `stateDirectory`

@@ -1,4 +1,4 @@
-import FPAuthentication
+import FPVocabulary
 
 /// The value of a successful evaluation.
 package struct EvaluationResult: Codable, Sendable, Hashable {
@@ -18,11 +18,11 @@ package struct AvailabilityResult: Codable, Sendable, Hashable {
     package var scanType: ScanType?
     package var error: WireError?
 
-    package init(user: String, _ availability: Availability) {
+    package init(user: String, biometryType: BiometryType, scanType: ScanType?, error: WireError?) {
         self.user = user
-        biometryType = availability.biometryType
-        scanType = availability.scanType
-        error = availability.error.map(WireError.init)
+        self.biometryType = biometryType
+        self.scanType = scanType
+        self.error = error
     }
 }
 
@@ -32,13 +32,10 @@ package struct PrintList: Codable, Sendable, Hashable {
     package var prints: [PrintSummary]
     package var damaged: [String]
 
-    package init(user: String, entries: [PrintEntry]) {
+    package init(user: String, prints: [PrintSummary], damaged: [String]) {
         self.user = user
-        prints = entries.compactMap(\.record).map(PrintSummary.init)
-        damaged = entries.compactMap { entry in
-            if case .damaged(let error) = entry { return error.description }
-            return nil
-        }
+        self.prints = prints
+        self.damaged = damaged
     }
 }
 
@@ -47,8 +44,10 @@ package struct RemovedPrints: Codable, Sendable, Hashable {
     package var user: String
     package var removed: [PrintSummary]
 
-    package init(user: String, removed: [PrintRecord]) {
+    // Labelled apart from the engine's `init(user:removed:)` of records: an empty array
+    // would fit both.
+    package init(user: String, summaries: [PrintSummary]) {
         self.user = user
-        self.removed = removed.map(PrintSummary.init)
+        removed = summaries
     }
 }

@@ -1,4 +1,4 @@
-import FPAuthentication
+import FPVocabulary
 import FoundationEssentials
 
 /// Everything `fpbridge status` shows, computed where the state lives (in the CLI's
@@ -10,6 +10,13 @@ package struct StatusReport: Codable, Sendable, Hashable {
         package var name: String
         package var temperature: ReaderTemperature
         package var identification: LockoutStatus
+
+        package init(identity: ReaderIdentity, name: String, temperature: ReaderTemperature, identification: LockoutStatus) {
+            self.identity = identity
+            self.name = name
+            self.temperature = temperature
+            self.identification = identification
+        }
     }
 
     /// Who answered: `in-process` (development: the caller's own files) or `service`.
@@ -27,31 +34,20 @@ package struct StatusReport: Codable, Sendable, Hashable {
     package var damagedPrints: [String]
     package var reader: Reader?
 
-    /// Reads the state of the context's user; `reader` is the reader's description, if one is present.
-    package init(context: AuthenticationContext, reader info: ReaderInfo?, mode: String, testMode: Bool) throws(AuthError) {
-        let environment = context.environment
-        let user = environment.user
+    /// A report from its parts (the engine's side reads them: FPLocalAPIEngine).
+    package init(mode: String, testMode: Bool, user: String, stateDirectory: String, biometry: LockoutStatus,
+                 lockoutThreshold: Int, passcode: String, passcodeAttemptsBeforeLockout: Int,
+                 enrollmentStateHash: String?, damagedPrints: [String], reader: Reader?) {
         self.mode = mode
         self.testMode = testMode
         self.user = user
-        stateDirectory = environment.stateDirectory.path
-        biometry = context.lockoutStatus(.user(user))
-        lockoutThreshold = environment.configuration.biometricLockoutThreshold
-        passcodeAttemptsBeforeLockout = environment.configuration.passcodeAttemptsBeforeLockout
-        do {
-            passcode = try PasscodeStore(directory: environment.stateDirectory).record(user: user) != nil ? "set" : "not set"
-        } catch {
-            passcode = "damaged: \(error)"
-        }
-        let entries: [PrintEntry]
-        do { entries = try PrintStore(directory: environment.stateDirectory).checkedEntries(user: user, reader: nil) } catch {
-            throw AuthError(error)
-        }
-        damagedPrints = PrintList(user: user, entries: entries).damaged
-        enrollmentStateHash = damagedPrints.isEmpty ? try context.enrollmentStateHash() : nil
-        self.reader = info.map { info in
-            Reader(identity: info.identity, name: info.name, temperature: info.temperature,
-                   identification: context.lockoutStatus(.reader(driver: info.identity.driver, deviceID: info.identity.deviceID)))
-        }
+        self.stateDirectory = stateDirectory
+        self.biometry = biometry
+        self.lockoutThreshold = lockoutThreshold
+        self.passcode = passcode
+        self.passcodeAttemptsBeforeLockout = passcodeAttemptsBeforeLockout
+        self.enrollmentStateHash = enrollmentStateHash
+        self.damagedPrints = damagedPrints
+        self.reader = reader
     }
 }

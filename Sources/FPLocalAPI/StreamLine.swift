@@ -1,4 +1,4 @@
-import FPAuthentication
+import FPVocabulary
 
 /// One line of a streamed operation (evaluation, enrollment, passcode change, signature).
 ///
@@ -32,12 +32,6 @@ package struct StreamLine: Codable, Sendable {
     package static func event(_ event: AuthEvent) -> StreamLine {
         var line = StreamLine(type: .event)
         line.event = WireEvent(event)
-        return line
-    }
-
-    package static func enrollment(_ update: EnrollmentUpdate) -> StreamLine {
-        var line = StreamLine(type: .enrollment)
-        line.enrollment = WireEnrollment(update)
         return line
     }
 

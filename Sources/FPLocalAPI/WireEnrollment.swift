@@ -1,4 +1,4 @@
-import FPAuthentication
+import FPVocabulary
 
 /// An ``EnrollmentUpdate`` on the wire, the saved print as a ``PrintSummary``.
 package struct WireEnrollment: Codable, Sendable, Hashable {
@@ -9,14 +9,8 @@ package struct WireEnrollment: Codable, Sendable, Hashable {
     package var retry: RetryReason?
     package var print: PrintSummary?
 
-    package init(_ update: EnrollmentUpdate) {
-        switch update {
-        case .presentFinger(let scanType, let stages): kind = "presentFinger"; self.scanType = scanType; self.stages = stages
-        case .stage(let completed, let total): kind = "stage"; self.completed = completed; stages = total
-        case .retry(let reason): kind = "retry"; retry = reason
-        case .saved(let record): kind = "saved"; print = PrintSummary(record)
-        }
-    }
+    /// An update of this kind; its other fields are set by whoever builds it (the engine's side).
+    package init(kind: String) { self.kind = kind }
 }
 
 /// What a front end shows of an enrollment, wherever it runs.
@@ -25,15 +19,6 @@ package enum EnrollmentProgress: Sendable, Hashable {
     case stage(completed: Int, total: Int)
     case retry(RetryReason)
     case saved(PrintSummary)
-
-    package init(_ update: EnrollmentUpdate) {
-        switch update {
-        case .presentFinger(let scanType, let stages): self = .presentFinger(scanType, stages: stages)
-        case .stage(let completed, let total): self = .stage(completed: completed, total: total)
-        case .retry(let reason): self = .retry(reason)
-        case .saved(let record): self = .saved(PrintSummary(record))
-        }
-    }
 
     /// Nil for a kind this side does not know.
     package init?(_ wire: WireEnrollment) {

@@ -1,4 +1,4 @@
-import FPAuthentication
+import FPVocabulary
 
 /// An ``AuthError`` as the API and `--json` write it: `{code, name, message, retryAfter?}`.
 package struct WireError: Codable, Sendable, Hashable {

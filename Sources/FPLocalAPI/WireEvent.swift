@@ -1,4 +1,4 @@
-import FPAuthentication
+import FPVocabulary
 
 /// An ``AuthEvent`` on the wire: `{"kind": "noMatch", "attemptsLeftInEvaluation": 2, ...}`.
 package struct WireEvent: Codable, Sendable, Hashable {

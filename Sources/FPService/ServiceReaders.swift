@@ -1,5 +1,5 @@
 import FPAuthentication
-import FPLocalAPI
+import FPLocalAPIEngine
 import FPReaders
 import Foundation
 import Logging

@@ -1,5 +1,5 @@
 import FPAuthentication
-import FPLocalAPI
+import FPLocalAPIEngine
 import Foundation
 import Hummingbird
 import NIOCore

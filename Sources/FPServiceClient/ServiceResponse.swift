@@ -1,4 +1,4 @@
-import FPAuthentication
+import FPVocabulary
 import NIOCore
 import NIOHTTP1
 

@@ -1,4 +1,4 @@
-import FPAuthentication
+import FPVocabulary
 import FPLocalAPI
 
 /// What a front end does with a streamed operation's lines.

@@ -1,5 +1,5 @@
 import ArgumentParser
-import FPLocalAPI
+import FPLocalAPIEngine
 import FPService
 import Foundation
 import Logging

@@ -1,6 +1,6 @@
 import ArgumentParser
 import FPAuthentication
-import FPLocalAPI
+import FPLocalAPIEngine
 import FPServiceClient
 import FPStore
 import FPTerminal

@@ -1,4 +1,4 @@
-import FPLocalAPI
+import FPLocalAPIEngine
 import ArgumentParser
 import FPAuthentication
 import FPServiceClient

@@ -1,7 +1,6 @@
-import FPLocalAPI
 import ArgumentParser
 import FPAuthentication
-import FPLocalAPI
+import FPLocalAPIEngine
 import FPServiceClient
 import FPTerminal
 

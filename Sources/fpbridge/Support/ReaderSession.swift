@@ -1,5 +1,5 @@
 import FPAuthentication
-import FPLocalAPI
+import FPLocalAPIEngine
 
 /// Opens the selected reader for one in-process command and closes it afterwards.
 enum ReaderSession {

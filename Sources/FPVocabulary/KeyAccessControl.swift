@@ -13,7 +13,7 @@ public enum KeyAccessControl: String, Sendable, Hashable, Codable, CaseIterable 
     case devicePasscode
 
     /// Whether the key needs a print enrolled when it is made, and a match to sign.
-    var needsBiometry: Bool {
+    package var needsBiometry: Bool {
         switch self {
         case .biometryCurrentSet, .biometryAny: true
         case .userPresence, .devicePasscode: false

@@ -1,6 +1,3 @@
-import FPCore
-import FPReaders
-
 /// The result of a successful evaluation.
 public struct AuthSuccess: Sendable, Hashable {
     /// How the evaluation succeeded.

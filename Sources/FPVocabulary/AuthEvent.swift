@@ -1,6 +1,3 @@
-import FPCore
-import FPReaders
-
 /// What a front end should show during an evaluation, in order.
 public enum AuthEvent: Sendable, Hashable {
     /// Ask for the finger; the text follows the reader's scan type.

@@ -1,6 +1,3 @@
-import FPCore
-import FPReaders
-
 /// How an evaluation succeeded.
 public enum AuthMethod: String, Sendable, Hashable, Codable {
     /// A finger matched.

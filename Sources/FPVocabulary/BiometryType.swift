@@ -1,6 +1,3 @@
-import FPCore
-import FPReaders
-
 /// The biometry kind (Apple's `LABiometryType`), known after an availability check.
 public enum BiometryType: String, Sendable, Hashable, Codable {
     /// No reader is available.

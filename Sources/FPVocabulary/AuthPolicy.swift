@@ -1,6 +1,3 @@
-import FPCore
-import FPReaders
-
 /// What an evaluation requires (Apple's `LAPolicy`).
 public enum AuthPolicy: String, Sendable, Hashable, CaseIterable {
     /// A fingerprint match, nothing else (`deviceOwnerAuthenticationWithBiometrics`).
