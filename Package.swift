@@ -109,7 +109,7 @@ let package = Package(
         .target(
             name: "FPStore",
             dependencies: [
-                "FPCore", "CProcessSecurity",
+                "FPCore", "CProcessSecurity", "FPKeyFormats",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "SystemPackage", package: "swift-system"),
             ],

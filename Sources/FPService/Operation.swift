@@ -15,7 +15,7 @@ package final class Operation: Sendable {
     init(owner: UInt32, prompt: RemotePrompt) {
         var bytes = [UInt8](repeating: 0, count: 16)
         for index in bytes.indices { bytes[index] = UInt8.random(in: 0...255) }
-        id = bytes.map { String($0, radix: 16).count == 1 ? "0" + String($0, radix: 16) : String($0, radix: 16) }.joined()
+        id = Hex.encode(bytes)
         self.owner = owner
         self.prompt = prompt
     }

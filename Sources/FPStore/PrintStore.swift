@@ -1,5 +1,6 @@
 import Crypto
 import FPCore
+import FPKeyFormats
 import FoundationEssentials
 
 /// Enrolled prints on disk, one file per user, reader and finger:
@@ -155,7 +156,7 @@ public struct PrintStore: Sendable {
             hasher.update(data: Array(line.utf8))
             hasher.update(data: Array(printDigest))
         }
-        return hasher.finalize().map { String($0, radix: 16).leftPadded(to: 2) }.joined()
+        return Hex.encode(hasher.finalize())
     }
 
     /// The reader's folder, after checking every folder above it up to `prints/`: the reader

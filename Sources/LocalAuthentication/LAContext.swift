@@ -303,18 +303,8 @@ public final class LAContext: Sendable {
     }
 
     private func recordDomainState(_ hash: String?) {
-        guard let hex = hash else {
-            state.withLock { $0.domainStateHash = nil }
-            return
-        }
-        var bytes = [UInt8]()
-        var index = hex.startIndex
-        while index < hex.endIndex, let next = hex.index(index, offsetBy: 2, limitedBy: hex.endIndex),
-              let byte = UInt8(hex[index..<next], radix: 16) {
-            bytes.append(byte)
-            index = next
-        }
-        state.withLock { $0.domainStateHash = Data(bytes) }
+        let bytes = hash.flatMap(Hex.decode)
+        state.withLock { $0.domainStateHash = bytes.map { Data($0) } }
     }
 
     private func evaluate(_ policy: LAPolicy, reason: String) async throws(AuthError) {

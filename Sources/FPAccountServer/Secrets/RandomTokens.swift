@@ -17,13 +17,6 @@ package enum RandomTokens {
 
     /// What the database keeps of a bearer token: a stolen database gives no usable session.
     static func digest(_ token: String) -> String {
-        let digits = Array("0123456789abcdef".utf8)
-        var hex: [UInt8] = []
-        hex.reserveCapacity(64)
-        for byte in SHA256.hash(data: Data(token.utf8)) {
-            hex.append(digits[Int(byte >> 4)])
-            hex.append(digits[Int(byte & 0x0F)])
-        }
-        return String(decoding: hex, as: UTF8.self)
+        Hex.encode(SHA256.hash(data: Data(token.utf8)))
     }
 }

@@ -7,7 +7,7 @@ import Synchronization
 /// as a Swift executor: every job of the ``GLibLoop`` actor runs from a GLib
 /// idle on that thread.
 ///
-/// Threading rule (libfprint.md §3): enumeration and every operation's callbacks
+/// Threading rule (docs/libfprint-facts.md §1): enumeration and every operation's callbacks
 /// run on the global default context, and libfprint takes no locks, so every
 /// libfprint and GObject call must run on this thread. Code isolated to
 /// ``GLibLoop`` is the only code that can make such calls; the compiler keeps

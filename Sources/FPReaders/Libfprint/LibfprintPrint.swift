@@ -15,7 +15,7 @@ enum LibfprintPrint {
 
     /// Checks serialised bytes before libfprint may read them. `fp_print_deserialize`
     /// trusts its input: a damaged print aborts the whole process inside GLib
-    /// (`g_error` from `g_variant_get_child_value`; libfprint.md, gotcha 8). GLib
+    /// (`g_error` from `g_variant_get_child_value`; docs/libfprint-facts.md §2). GLib
     /// itself reads untrusted GVariant data safely and tells whether it is in
     /// normal form, which is the form libfprint can read without tripping.
     /// Pure GLib (no GObject, no device): callable from any thread.
