@@ -51,7 +51,11 @@ let package = Package(
         .target(name: "FPVocabulary", swiftSettings: foundationEssentialsOnly),
         .target(name: "FPCore", dependencies: ["FPVocabulary", "CProcessSecurity"], swiftSettings: foundationEssentialsOnly),
         .target(name: "FPJSON", swiftSettings: foundationEssentialsOnly),
-        .target(name: "FPKeyFormats", dependencies: [.product(name: "Crypto", package: "swift-crypto")], swiftSettings: foundationEssentialsOnly),
+        .target(
+            name: "FPKeyFormats",
+            dependencies: [.product(name: "Crypto", package: "swift-crypto"), .product(name: "CryptoExtras", package: "swift-crypto")],
+            swiftSettings: foundationEssentialsOnly
+        ),
         .target(name: "FPAccountAPI", dependencies: ["FPKeyFormats"]),
         .target(
             name: "FPAccountServer",

@@ -1,3 +1,4 @@
+import FPKeyFormats
 import FoundationEssentials
 
 /// A passcode as stored: never the passcode, only a slow salted hash of it
@@ -29,15 +30,6 @@ public struct PasscodeRecord: Sendable, Hashable, Codable {
         self.setAt = setAt
     }
 
-    /// scrypt's N that a record may name: below, too weak to write; above, a
-    /// damaged file could make one check take gigabytes and minutes.
-    public static let acceptedRounds = (1 << 10)...(1 << 20)
-    /// scrypt's r and p that a record may name.
-    public static let acceptedBlockSize = 1...16
-    /// scrypt's p that a record may name.
-    public static let acceptedParallelism = 1...4
-    /// Salt lengths a record may have, in bytes.
-    public static let acceptedSaltLength = 8...64
 
     private enum CodingKeys: String, CodingKey {
         case algorithm, rounds, blockSize, parallelism, salt, hash, setAt
@@ -55,14 +47,15 @@ public struct PasscodeRecord: Sendable, Hashable, Codable {
             return value
         }
         algorithm = try container.decode(String.self, forKey: .algorithm)
-        rounds = try bounded(.rounds, Self.acceptedRounds)
+        // The bounds are scrypt's as fpbridge accepts it everywhere (FPKeyFormats.Scrypt).
+        rounds = try bounded(.rounds, Scrypt.acceptedRounds)
         guard rounds & (rounds - 1) == 0 else {
             throw DecodingError.dataCorruptedError(forKey: .rounds, in: container, debugDescription: "rounds \(rounds) is not a power of two")
         }
-        blockSize = try bounded(.blockSize, Self.acceptedBlockSize)
-        parallelism = try bounded(.parallelism, Self.acceptedParallelism)
+        blockSize = try bounded(.blockSize, Scrypt.acceptedBlockSize)
+        parallelism = try bounded(.parallelism, Scrypt.acceptedParallelism)
         salt = try container.decode(Data.self, forKey: .salt)
-        guard Self.acceptedSaltLength.contains(salt.count) else {
+        guard Scrypt.acceptedSaltLength.contains(salt.count) else {
             throw DecodingError.dataCorruptedError(forKey: .salt, in: container, debugDescription: "a salt of \(salt.count) bytes")
         }
         hash = try container.decode(Data.self, forKey: .hash)

@@ -1,3 +1,4 @@
+import FPKeyFormats
 import FPStore
 import FoundationEssentials
 
@@ -98,9 +99,9 @@ public struct AuthConfiguration: Sendable, Hashable, Codable {
         if !(passcodeTimeoutSeconds > 0 && passcodeTimeoutSeconds <= Self.maximumScanTimeout) {
             return "passcodeTimeoutSeconds must be more than 0 and at most \(Int(Self.maximumScanTimeout))"
         }
-        if !PasscodeRecord.acceptedRounds.contains(passcodeHashRounds) || passcodeHashRounds & (passcodeHashRounds - 1) != 0 {
-            return "passcodeHashRounds must be a power of two between \(PasscodeRecord.acceptedRounds.lowerBound) "
-                + "and \(PasscodeRecord.acceptedRounds.upperBound)"
+        if !Scrypt.acceptedRounds.contains(passcodeHashRounds) || passcodeHashRounds & (passcodeHashRounds - 1) != 0 {
+            return "passcodeHashRounds must be a power of two between \(Scrypt.acceptedRounds.lowerBound) "
+                + "and \(Scrypt.acceptedRounds.upperBound)"
         }
         return nil
     }
