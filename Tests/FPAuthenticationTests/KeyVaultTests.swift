@@ -335,3 +335,29 @@ private extension Result {
         if case .failure(let error) = self { error } else { nil }
     }
 }
+
+/// Issue 27 §1: prints have a quota per user too.
+@Suite struct PrintQuotaTests {
+    @Test func aUserHoldsAtMostThePrintQuota() async throws {
+        let harness = EngineHarness()
+        try await harness.enroll(id: "alice-1")
+        let store = PrintStore(directory: harness.state)
+        let sample = try #require(try store.prints(user: "alice", reader: nil).first)
+        // Prints on as many other (fake) readers as the quota leaves room for.
+        try store.withLock {
+            for index in 1..<Enrollment.maximumPrintsPerUser {
+                try store.save(PrintRecord(user: "alice", finger: .rightIndex, reader: ReaderIdentity(driver: "fake", deviceID: "r\(index)"),
+                                           enrolledAt: Date(), storedOnDevice: false, print: sample.print))
+            }
+        }
+        do {
+            try await harness.enroll(.leftIndex, id: "alice-2")
+            Issue.record("a print past the quota was saved")
+        } catch {
+            #expect(AuthError(error).code == .invalidInput && AuthError(error).message.contains("\(Enrollment.maximumPrintsPerUser) prints"))
+        }
+        #expect(try store.prints(user: "alice", reader: nil).count == Enrollment.maximumPrintsPerUser)
+        // Replacing one that is there is not a new print.
+        try await harness.enroll(.rightIndex, id: "alice-3", replace: true)
+    }
+}

@@ -24,6 +24,11 @@ public struct Enrollment: Sendable {
     /// The context whose user, reader and state directory are used.
     public let context: AuthenticationContext
 
+    /// The most prints one user may hold, over every reader: a quota, so that no user of a
+    /// shared service fills its disk with prints (a test-mode client can name any number of
+    /// fake readers) and leaves nothing for anyone else.
+    public static let maximumPrintsPerUser = 50
+
     package init(context: AuthenticationContext) {
         self.context = context
     }
@@ -116,7 +121,12 @@ public struct Enrollment: Sendable {
                 throw AuthError(.passcodeNotSet, "\(environment.user)'s passcode was removed or changed during the enrollment; "
                                 + "the print was not saved (enter the new passcode and enroll again)")
             }
-            if !replace, try store.print(user: environment.user, reader: identity, finger: finger) != nil { return nil }
+            let existing = try store.print(user: environment.user, reader: identity, finger: finger)
+            if !replace, existing != nil { return nil }
+            if existing == nil, try store.entries(user: environment.user, reader: nil).count >= Self.maximumPrintsPerUser {
+                throw AuthError(.invalidInput, "\(environment.user) already has \(Self.maximumPrintsPerUser) prints, the most one user "
+                                + "may hold; delete one to enroll another")
+            }
             // The counters this print can be matched against, at their fixed size: a print that
             // could not be counted on a full disk is not saved.
             try environment.counters.reserve(.user(environment.user))
