@@ -71,10 +71,11 @@ extension ServiceRoutes {
         let new = body.passcode.map { Passcode($0) }
         if body.action != .remove, new == nil { throw ServiceRefusal.badRequest("missing field 'passcode' (the new passcode)") }
         return try stream.response(caller: caller, channel: channel) { operation, send in
-            // Removing the passcode removes the prints, from a sensor too: the reader is used when
-            // present. Setting or changing it needs no reader, and holds none while the prompt waits.
-            try await readers.with(target, required: false, wait: true, timeout: configuration.scanTimeoutSeconds,
-                                   usesReader: body.action == .remove) { reader in
+            // No step holds the reader while the prompt waits: setting and changing need none, and
+            // removing deletes the files first and the sensor's copies of them after, in a turn of
+            // the reader of its own.
+            let result = try await readers.with(target, required: false, wait: true, timeout: configuration.scanTimeoutSeconds,
+                                                usesReader: false) { reader in
                 let context = context(target, reader: reader, configuration: configuration)
                 operation.attach(context)
                 return try await Self.forwardingEvents(of: context, to: send) {
@@ -87,10 +88,16 @@ extension ServiceRoutes {
                         return try JSONValue(encoding: RemovedPrints(user: target.user, removed: []))
                     case .remove:
                         let removed = try await context.passcode.remove(prompt: operation.prompt)
+                        if removed.contains(where: \.storedOnDevice) {
+                            _ = try? await readers.with(target, required: false, wait: true, timeout: configuration.scanTimeoutSeconds) {
+                                await self.context(target, reader: $0, configuration: configuration).deleteSensorCopies(removed)
+                            }
+                        }
                         return try JSONValue(encoding: RemovedPrints(user: target.user, removed: removed))
                     }
                 }
             }
+            return result
         }
     }
 

@@ -167,6 +167,16 @@ private let asNobody = ["/usr/bin/setpriv", "--reuid=nobody", "--regid=nogroup",
             """)
         #expect(verified.lines.last?["ok"] as? Bool == true, "the reader was held by a passcode prompt: \(verified.body)")
         _ = try? await unlocking
+        // Nor does removing the passcode while it asks for the current one.
+        async let removing = service.request("POST", "/v1/passcode", body: """
+            {"action":"remove","user":"alice","reader":"\(try fake("scan a"))"}
+            """, timeout: 6)
+        try await waitFor { try await service.request("GET", "/v1/service").json["operations"] as? Int == 1 }
+        let again = try await service.request("POST", "/v1/evaluations", body: """
+            {"operation":"verify","wait":false,"user":"alice","reader":"\(try fake("scan a"))"}
+            """)
+        #expect(again.lines.last?["ok"] as? Bool == true, "the reader was held by a passcode removal's prompt: \(again.body)")
+        _ = try? await removing
     }
 
     @Test func aServiceKilledMidEnrollmentOrMidSignatureLeavesTheOldState() async throws {

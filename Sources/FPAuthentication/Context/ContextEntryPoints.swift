@@ -32,4 +32,12 @@ extension AuthenticationContext {
     public func deletePrints(_ finger: Finger?) async throws(AuthError) -> [PrintRecord] {
         try await Enrollment(context: self).delete(finger)
     }
+
+    /// Deletes, as far as the context's reader allows, the sensor's copies of prints whose
+    /// files are gone already (a service that removed a passcode without holding the reader
+    /// during its prompt does this afterwards). A copy it cannot reach stays on the sensor,
+    /// where it matches nothing without its file.
+    package func deleteSensorCopies(_ records: [PrintRecord]) async {
+        await Enrollment(context: self).deleteFromSensor(records)
+    }
 }
