@@ -10,8 +10,12 @@ import TestSupport
 final class EngineHarness: Sendable {
     let directory: TemporaryDirectory
     let configuration: AuthConfiguration
+    /// How far the engine's clocks (wall and boot alike) run ahead of the real ones: a timed
+    /// lockout is waited out by moving it, not by sleeping.
+    private let offset: Mutex<TimeInterval>
 
     init() {
+        offset = Mutex(0)
         directory = TemporaryDirectory()
         var configuration = AuthConfiguration()
         configuration.passcodeHashRounds = 1024
@@ -19,14 +23,26 @@ final class EngineHarness: Sendable {
         self.configuration = configuration
     }
 
-    private init(directory: TemporaryDirectory, configuration: AuthConfiguration) {
+    private init(directory: TemporaryDirectory, configuration: AuthConfiguration, offset: TimeInterval) {
         self.directory = directory
         self.configuration = configuration
+        self.offset = Mutex(offset)
+    }
+
+    /// Moves the engine's clocks on, as time passing would.
+    func advance(by seconds: TimeInterval) {
+        offset.withLock { $0 += seconds }
+    }
+
+    /// The clocks the engine sees now.
+    func clock() -> LockoutClock {
+        let real = LockoutClock.now(), ahead = offset.withLock { $0 }
+        return LockoutClock(wall: real.wall.addingTimeInterval(ahead), uptime: real.uptime + ahead, bootID: real.bootID)
     }
 
     /// The same state directory with other numbers.
     func with(_ configuration: AuthConfiguration) -> EngineHarness {
-        EngineHarness(directory: directory, configuration: configuration)
+        EngineHarness(directory: directory, configuration: configuration, offset: offset.withLock { $0 })
     }
 
     /// The same state directory with another scan timeout.
@@ -49,8 +65,9 @@ final class EngineHarness: Sendable {
             fake = FakeReader(script: try FakeScript.parse(script))
             try await fake!.open()
         }
-        return AuthenticationContext(environment: AuthEnvironment(
-            user: user, reader: fake, stateDirectory: state, configuration: configuration))
+        var environment = AuthEnvironment(user: user, reader: fake, stateDirectory: state, configuration: configuration)
+        environment.clock = { [self] in clock() }
+        return AuthenticationContext(environment: environment)
     }
 
     /// Enrolls as a user does: with the passcode, which is set to 2468 first when the user has none.

@@ -85,7 +85,8 @@ import Testing
     @Test func identificationLockoutIsTimedEscalatesAndBecomesPermanent() async throws {
         let harness = EngineHarness()
         var configuration = harness.configuration
-        configuration.identificationLockoutSeconds = [1, 1.5]
+        // The real waits: the engine's clock is moved past them instead of sleeping.
+        configuration.identificationLockoutSeconds = [30, 120]
         configuration.identificationPermanentLockoutThreshold = 15
         let fast = harness.with(configuration)
         try await fast.enroll(id: "alice-1", user: "alice")
@@ -102,7 +103,7 @@ import Testing
             }
             let refused = try await fast.context("scan alice-1", user: "kiosk")
             await #expect(throws: AuthError.self) { try await refused.identify(reason: "x") }
-            try await Task.sleep(for: .milliseconds(1700))
+            fast.advance(by: (waits.last ?? 0) + 1)
         }
         #expect(waits.count == 2 && waits[0] < waits[1], "timed, then longer: \(waits)")
         // The 15th failure is permanent: waiting does not help, only an enrolled user's passcode.
