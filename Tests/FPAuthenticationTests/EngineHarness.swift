@@ -55,8 +55,8 @@ final class EngineHarness: Sendable {
     var state: StateDirectory { StateDirectory(path: directory.file("state")) }
 
     /// A filesystem of `bytes` mounted as the state directory (root only; see ``SmallFilesystem``).
-    func smallStateFilesystem(bytes: Int = 512 * 1024) throws -> SmallFilesystem {
-        try SmallFilesystem(at: state.path, bytes: bytes)
+    func smallStateFilesystem(bytes: Int = 512 * 1024, kind: SmallFilesystem.Kind = .tmpfs) throws -> SmallFilesystem {
+        try SmallFilesystem(at: state.path, bytes: bytes, kind: kind)
     }
 
     func context(_ script: String, user: String = "alice", reader: Bool = true) async throws -> AuthenticationContext {

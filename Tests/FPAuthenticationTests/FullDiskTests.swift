@@ -32,9 +32,10 @@ struct FullDiskTests {
         }
     }
 
-    @Test func everyFailureIsStillCountedOnAFullDisk() async throws {
+    @Test(arguments: SmallFilesystem.Kind.allCases)
+    func everyFailureIsStillCountedOnAFullDisk(kind: SmallFilesystem.Kind) async throws {
         let harness = EngineHarness()
-        let disk = try harness.smallStateFilesystem()
+        let disk = try harness.smallStateFilesystem(bytes: 4 << 20, kind: kind)
         try await harness.enroll(id: "alice-1")
         try disk.fill()
         #expect(disk.freeBytes == 0)
@@ -55,9 +56,10 @@ struct FullDiskTests {
         #expect(disk.freeBytes == 0, "nothing needed a new block")
     }
 
-    @Test func aCounterThatCannotBeWrittenRefusesTheRightFingerToo() async throws {
+    @Test(arguments: SmallFilesystem.Kind.allCases)
+    func aCounterThatCannotBeWrittenRefusesTheRightFingerToo(kind: SmallFilesystem.Kind) async throws {
         let harness = EngineHarness()
-        let disk = try harness.smallStateFilesystem()
+        let disk = try harness.smallStateFilesystem(bytes: 4 << 20, kind: kind)
         try await harness.enroll(id: "alice-1")
         // A counter file as fpbridge wrote it before counters had a fixed size: replacing it
         // needs a new block, which a full disk does not have.
