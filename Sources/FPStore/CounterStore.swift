@@ -35,7 +35,7 @@ public struct CounterStore: Sendable {
     /// new: what reads as damage is read once more under the lock before it counts (not when
     /// this task holds the lock already: that would wait for itself). A torn read that still
     /// parses can only be wrong for a moment, and nothing is decided on this read alone:
-    /// every decision reads its counter again inside a ``transaction(_:)``.
+    /// every decision reads its counter again inside a `transaction(_:)`.
     public func counter(for scope: CounterScope) -> AttemptCounter {
         if let counter = try? load(scope) { return counter }
         guard !StateLock.isHeld else { return .damagedPlaceholder }

@@ -3,7 +3,7 @@ import FoundationEssentials
 import Glibc
 #endif
 
-/// The folders of a state directory, each checked as ``DirectorySafety`` checks it but
+/// The folders of a state directory, each checked as `DirectorySafety` checks it but
 /// reported instead of thrown, so that a repair can find and move aside a folder that is not
 /// a directory, belongs to someone else, or is open to others. Nothing in such a folder is
 /// used until then: others could have planted what it holds.

@@ -1,4 +1,5 @@
 import Foundation
+import FPAuthentication
 import LocalAuthentication
 import TestSupport
 
