@@ -1,17 +1,20 @@
 import FPVocabulary
 
-/// An ``AuthError`` as the API and `--json` write it: `{code, name, message, retryAfter?}`.
+/// An ``AuthError`` as the API and `--json` write it: `{code, name, message, retryAfter?, hint?}`.
 package struct WireError: Codable, Sendable, Hashable {
     package var code: Int
     package var name: String
     package var message: String
     package var retryAfter: Double?
+    /// What the person can do about it with fpbridge's own commands (the CLI's `--json`).
+    package var hint: String?
 
-    package init(_ error: AuthError) {
+    package init(_ error: AuthError, hint: String? = nil) {
         code = error.code.rawValue
         name = error.code.name
         message = error.message
         retryAfter = error.retryAfter
+        self.hint = hint
     }
 
     /// The engine's error again; a code this side does not know is a reader failure, named as such.
@@ -28,5 +31,5 @@ package struct FailureBody: Codable, Sendable {
     package var ok = false
     package var error: WireError
 
-    package init(_ error: AuthError) { self.error = WireError(error) }
+    package init(_ error: AuthError, hint: String? = nil) { self.error = WireError(error, hint: hint) }
 }

@@ -20,8 +20,7 @@ enum JSONBodies {
     static func ok(_ value: some Encodable) -> Response {
         var fields: [String: JSONValue] = [:]
         if case .object(let object)? = try? JSONValue(encoding: value) { fields = object }
-        fields["ok"] = true
-        return response(.ok, JSONValue.object(fields))
+        return response(.ok, Envelope.success(fields))
     }
 
     static func refusal(_ refusal: ServiceRefusal) -> Response {

@@ -44,11 +44,7 @@ package final class Operation: Sendable {
 
     /// The error an operation ended by a button or a lost client reports, whatever the engine saw.
     func outcome(_ error: any Error) -> AuthError {
-        let mapped = AuthError(error)
-        guard let reason = reason.withLock({ $0 }),
-              error is CancellationError || [.systemCancel, .readerFailure, .timedOut].contains(mapped.code)
-        else { return mapped }
-        return reason.error
+        CancelReason.outcome(error, reason: reason.withLock { $0 })
     }
 }
 

@@ -330,11 +330,7 @@ public final class AuthenticationContext: Sendable {
                 state.running = nil
                 return state.cancelReason
             }
-            let mapped = AuthError(error)
-            if let reason, [.systemCancel, .readerFailure, .timedOut].contains(mapped.code) || error is CancellationError {
-                throw reason.error
-            }
-            throw mapped
+            throw CancelReason.outcome(error, reason: reason)
         }
     }
 }

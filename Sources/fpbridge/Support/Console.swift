@@ -16,9 +16,7 @@ struct Console: Sendable {
     /// A command's result: the text for people, or the JSON object with `"ok": true`.
     func success(_ text: @autoclosure () -> String, _ fields: [String: JSONValue]) {
         if json {
-            var object = fields
-            object["ok"] = true
-            print(JSONValue.object(object).rendered)
+            print(Envelope.success(fields).rendered)
         } else {
             let line = text()
             if !line.isEmpty { print(line) }
@@ -29,15 +27,7 @@ struct Console: Sendable {
     /// Reports a failure and returns the process exit status for it.
     func failure(_ error: AuthError, _ fields: [String: JSONValue] = [:]) -> Int32 {
         if json {
-            var detail: [String: JSONValue] = [
-                "code": .int(error.code.rawValue), "name": .string(error.code.name), "message": .string(error.message),
-            ]
-            if let retryAfter = error.retryAfter { detail["retryAfter"] = .double(retryAfter) }
-            if let hint = error.code.hint(error) { detail["hint"] = .string(hint) }
-            var object = fields
-            object["ok"] = false
-            object["error"] = .object(detail)
-            print(JSONValue.object(object).rendered)
+            print(Envelope.failure(error, hint: error.code.hint(error), fields).rendered)
             fflush(nil)
         }
         var text = "fpbridge: \(error.message) [\(error.code.name) \(error.code.rawValue)]"
