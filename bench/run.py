@@ -223,6 +223,7 @@ FPBRIDGE_NO_MATCH = 1
 # The rows that need the warm service: it is started only when one of them runs.
 VERIFY_THROUGH_SERVICE = "verify through fpbridged (warm)"
 SIGN_THROUGH_SERVICE = "sign with a key through fpbridged (warm)"
+STATUS_THROUGH_SERVICE = "status through fpbridged: a client without libfprint"
 IDENTIFY_BOUNDS = {
     "first": "start-up, reading and checking every print file, one scan; libfprint stops at the first print",
     "last": "the same, then NBIS (bozorth3) against every print's 5 samples before the last one matches",
@@ -297,7 +298,7 @@ def main():
         service_socket, service_device = os.path.join(work, "fpbridged.sock"), os.path.join(work, "vd-service.sock")
         senv = dict(os.environ, FPBRIDGE_SERVICE=service_socket, FPBRIDGE_STATE_DIR=os.path.join(work, "service-client-state"),
                     FPBRIDGE_READER="libfprint:virtual_device")
-        if any(wanted(name) for name in (VERIFY_THROUGH_SERVICE, SIGN_THROUGH_SERVICE)):
+        if any(wanted(name) for name in (VERIFY_THROUGH_SERVICE, SIGN_THROUGH_SERVICE, STATUS_THROUGH_SERVICE)):
             service = start_service(fpbridge, work, service_socket, service_device)
             os.makedirs(senv["FPBRIDGE_STATE_DIR"], mode=0o700)
             for command in [
@@ -310,6 +311,8 @@ def main():
                 command.run()
 
         enumerate_floor = lambda: Command("C enumerate", [floor("floor-enumerate")], env)
+        # A client of the service built on FPServiceClient alone (no libfprint, GLib or engine).
+        probe = os.path.join(os.path.dirname(fpbridge), "fpbridge-service-probe")
         sign = [fpbridge, "key", "sign", "--label", "bench", "--data-base64", "YmVuY2htYXJr"]
         rows = [
             Row("cold start: --help", Command("fpbridge --help", [fpbridge, "--help"], env), [enumerate_floor()],
@@ -348,6 +351,11 @@ def main():
                 Command("fpbridge key sign via fpbridged", drive(["p1"], sign, device=service_device), senv),
                 [Command("fpbridge key sign in-process", drive(["p1"], sign), env)],
                 "the CLI's start-up and one request; the service decrypts the key after the match and signs"),
+            Row(STATUS_THROUGH_SERVICE,
+                Command("fpbridge-service-probe", [probe, service_socket], senv),
+                [Command("fpbridge status via fpbridged", [fpbridge, "--json", "status"], senv)],
+                "one status request on the socket: a program on the service client alone, against the CLI "
+                "(which links libfprint, GLib and the engine) making the same request"),
         ]
         gallery_note = ""
         if arguments.only is None or "identify" in arguments.only or "prints" in arguments.only:
@@ -359,7 +367,8 @@ def main():
                 parser.error(f"--only {arguments.only!r} names no row")
         if arguments.baseline is not None:
             for row in rows:
-                row.anchors.insert(0, row.subject.replacing(fpbridge, arguments.baseline, row.subject.label + " (baseline)"))
+                if fpbridge in row.subject.argv:
+                    row.anchors.insert(0, row.subject.replacing(fpbridge, arguments.baseline, row.subject.label + " (baseline)"))
         for round in range(rounds):
             for row in rows:
                 if row.rounds is not None and round >= row.rounds:
@@ -367,6 +376,9 @@ def main():
                 for command in row.commands:
                     command.run()
         print(table(rows, rounds))
+        if any(row.name == STATUS_THROUGH_SERVICE for row in rows):
+            sizes = {name: os.path.getsize(path) / 1e6 for name, path in [("fpbridge", fpbridge), ("fpbridge-service-probe", probe)]}
+            print("Sizes: " + ", ".join(f"{name} {size:.1f} MB" for name, size in sizes.items()) + "\n")
         cross_check = crosscheck.table(rows, rounds, 0 if arguments.smoke else 2, work)
         if cross_check:
             print(cross_check)

@@ -10,7 +10,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/install-packages.sh libfprint-2-dev libglib2.0-dev libsqlite3-dev pkg-config gcc fprintd python3-dbusmock dbus-daemon libglib2.0-bin python3-numpy postgresql hyperfine
 if [ "${1:-}" = "--smoke" ]; then
-  for product in fpbridge fpbridged fpbridge-server fpbridge-login-bench; do swift build --product "$product" >/dev/null; done
+  for product in fpbridge fpbridged fpbridge-server fpbridge-login-bench fpbridge-service-probe; do swift build --product "$product" >/dev/null; done
   bin="$(swift build --show-bin-path)"
   # --baseline with the same binary: the side-by-side mode runs too.
   /usr/bin/python3 bench/run.py --smoke --binary "$bin/fpbridge" --baseline "$bin/fpbridge"
