@@ -74,30 +74,27 @@ extension ServiceRoutes {
             // No step holds the reader while the prompt waits: setting and changing need none, and
             // removing deletes the files first and the sensor's copies of them after, in a turn of
             // the reader of its own.
-            let result = try await readers.with(target, required: false, wait: true, timeout: configuration.scanTimeoutSeconds,
-                                                usesReader: false) { reader in
-                let context = context(target, reader: reader, configuration: configuration)
-                operation.attach(context)
-                return try await Self.forwardingEvents(of: context, to: send) {
-                    switch body.action {
-                    case .set:
-                        try await context.passcode.set(new!, prompt: operation.prompt)
-                        return try JSONValue(encoding: RemovedPrints(user: target.user, removed: []))
-                    case .change:
-                        try await context.passcode.change(to: new!, prompt: operation.prompt)
-                        return try JSONValue(encoding: RemovedPrints(user: target.user, removed: []))
-                    case .remove:
-                        let removed = try await context.passcode.remove(prompt: operation.prompt)
-                        if removed.contains(where: \.storedOnDevice) {
-                            _ = try? await readers.with(target, required: false, wait: true, timeout: configuration.scanTimeoutSeconds) {
-                                await self.context(target, reader: $0, configuration: configuration).deleteSensorCopies(removed)
-                            }
+            let context = context(target, reader: nil, configuration: configuration)
+            operation.attach(context)
+            return try await Self.forwardingEvents(of: context, to: send) {
+                switch body.action {
+                case .set:
+                    try await context.passcode.set(new!, prompt: operation.prompt)
+                    return try JSONValue(encoding: RemovedPrints(user: target.user, removed: []))
+                case .change:
+                    try await context.passcode.change(to: new!, prompt: operation.prompt)
+                    return try JSONValue(encoding: RemovedPrints(user: target.user, removed: []))
+                case .remove:
+                    let removed = try await context.passcode.remove(prompt: operation.prompt)
+                    // Best effort: a copy left on the sensor matches nothing without its file.
+                    if removed.contains(where: \.storedOnDevice) {
+                        _ = try? await readers.with(target, required: false, wait: true, timeout: configuration.scanTimeoutSeconds) {
+                            await self.context(target, reader: $0, configuration: configuration).deleteSensorCopies(removed)
                         }
-                        return try JSONValue(encoding: RemovedPrints(user: target.user, removed: removed))
                     }
+                    return try JSONValue(encoding: RemovedPrints(user: target.user, removed: removed))
                 }
             }
-            return result
         }
     }
 

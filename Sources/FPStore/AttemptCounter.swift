@@ -88,7 +88,7 @@ public struct AttemptCounter: Sendable, Hashable, Codable {
     /// set in an earlier boot is judged on the wall clock, as after any reboot).
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
-        let boot = LockoutClock.now().bootID
+        let boot = LockoutClock.thisBoot
         try container.encode(biometricFailures, forKey: .biometricFailures)
         try container.encode(biometryLockedOut, forKey: .biometryLockedOut)
         try container.encodeIfPresent(lockoutBeganAt, forKey: .lockoutBeganAt)

@@ -35,8 +35,8 @@ public struct LockoutClock: Sendable, Hashable {
         return LockoutClock(wall: Date(), uptime: TimeInterval(time.tv_sec) + TimeInterval(time.tv_nsec) / 1e9, bootID: thisBoot)
     }
 
-    /// Read once: it cannot change while the process runs.
-    private static let thisBoot: String? = {
+    /// This boot's id, read once: it cannot change while the process runs.
+    static let thisBoot: String? = {
         let fd = open("/proc/sys/kernel/random/boot_id", O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { return nil }
         defer { close(fd) }

@@ -35,8 +35,6 @@ actor ThreadBudget {
     let limit: Int
     private var inUse = 0
     private var waiting: [CheckedContinuation<Void, Never>] = []
-    /// The most places in use at once so far (tests).
-    private(set) var peak = 0
 
     init(limit: Int) {
         self.limit = limit
@@ -45,7 +43,6 @@ actor ThreadBudget {
     func acquire() async {
         if inUse < limit {
             inUse += 1
-            peak = max(peak, inUse)
             return
         }
         // The place is handed over by release(), still counted as in use.
