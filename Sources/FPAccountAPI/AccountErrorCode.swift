@@ -22,13 +22,21 @@ public enum AccountErrorCode: String, Codable, Sendable, Hashable, CaseIterable 
     case keyNotAccepted
     /// A device already bound under this identity key answered with another key that its identity did not attest (409).
     case deviceMismatch
+    /// The account has a bound device, and nothing it trusts vouches for this new one: approve it from a bound
+    /// device (`requestApproval`), or give a binding code from the operator (403).
+    case deviceNotVouched
+    /// The server binds only device identities its administrator registered, and this is not one (403).
+    case identityNotTrusted
+    /// The binding code is unknown, used, expired or for another account (403).
+    case bindingCodeInvalid
     /// The challenge is unknown, used, expired or for another credential or purpose (401).
     case challengeInvalid
-    /// The signature does not verify over exactly the expected assertion; `attemptsLeft` says how many more before the credential is blocked (401).
+    /// The signature does not verify over exactly the expected assertion. It does not count against the credential
+    /// (anyone can send one); the sender's address is rate-limited instead (401).
     case verificationFailed
     /// The counter went back: a cloned or replayed key; log in with the password and bind again (403).
     case credentialFrozen
-    /// Five verifications failed in a row; log in with the password and bind again (403).
+    /// Blocked by an earlier version of the server (five failed verifications in a row); log in with the password and bind again (403).
     case credentialBlocked
     /// The device was unbound, or bound again with a new key (403).
     case credentialRevoked
@@ -45,7 +53,7 @@ public enum AccountErrorCode: String, Codable, Sendable, Hashable, CaseIterable 
         case .notFound: 404
         case .usernameTaken, .deviceMismatch, .paymentNotPending: 409
         case .invalidCredentials, .unauthorized, .challengeInvalid, .verificationFailed: 401
-        case .forbidden, .credentialFrozen, .credentialBlocked, .credentialRevoked: 403
+        case .forbidden, .deviceNotVouched, .identityNotTrusted, .bindingCodeInvalid, .credentialFrozen, .credentialBlocked, .credentialRevoked: 403
         case .rateLimited: 429
         case .attestationRejected, .keyNotAccepted: 422
         case .unavailable: 503
@@ -65,7 +73,7 @@ public struct AccountError: Error, Codable, Sendable, Hashable, CustomStringConv
     public var code: AccountErrorCode
     /// In words, for people; never a secret, and for a failed verification never which part was wrong.
     public var message: String
-    /// After a failed verification: how many more may fail before the credential is blocked.
+    /// Kept for clients of earlier versions, which sent how many more verifications could fail before a block; now never sent.
     public var attemptsLeft: Int?
     /// After `rateLimited`: seconds to wait.
     public var retryAfter: Int?

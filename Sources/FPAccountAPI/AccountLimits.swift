@@ -10,8 +10,6 @@ public enum AccountLimits {
     public static let deviceNameLength = 1...100
     /// Payee length in characters.
     public static let payeeLength = 1...140
-    /// Failed verifications in a row that block a credential.
-    public static let failuresBeforeBlock = 5
 
     /// Whether `name` is a user name: 1 to 64 of letters, digits, `.`, `_`, `-`, `@`.
     public static func isUsername(_ name: String) -> Bool {
@@ -40,8 +38,8 @@ public enum AccountLimits {
         code.count == 3 && code.allSatisfy { $0.isASCII && $0.isUppercase }
     }
 
-    /// Whether `text` is free text without control characters, of a length in `range`.
-    public static func isText(_ text: String, length range: ClosedRange<Int>) -> Bool {
-        range.contains(text.count) && !text.unicodeScalars.contains { $0.properties.generalCategory == .control }
+    /// Whether `code` is a pairing code: six ASCII digits.
+    public static func isPairingCode(_ code: String) -> Bool {
+        code.utf8.count == 6 && code.utf8.allSatisfy { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }
     }
 }

@@ -29,11 +29,19 @@ public struct BindRequest: Codable, Sendable, Hashable {
     /// When binding a device again (a new key after the old one was invalidated, frozen or
     /// blocked): the id the server gave it. The server then insists on the same identity key.
     public var deviceId: String?
+    /// A one-time code the server's operator handed out for this account
+    /// (`fpbridge-server device code`): vouches for a new device.
+    public var bindingCode: String?
+    /// When nothing else vouches for a new device: ask for a bound device's approval instead
+    /// of being refused. The answer is then a ``PendingBinding`` (202).
+    public var requestApproval: Bool?
 
     /// A request with every field.
     public init(deviceName: String, publicKey: String, identityKey: String, attestationStatement: String,
-                attestationSignature: String, deviceId: String? = nil) {
+                attestationSignature: String, deviceId: String? = nil, bindingCode: String? = nil, requestApproval: Bool? = nil) {
         self.deviceId = deviceId
+        self.bindingCode = bindingCode
+        self.requestApproval = requestApproval
         self.deviceName = deviceName
         self.publicKey = publicKey
         self.identityKey = identityKey
@@ -93,5 +101,22 @@ public struct PaymentRequest: Codable, Sendable, Hashable {
         self.currency = currency
         self.payee = payee
         self.credentialId = credentialId
+    }
+}
+
+/// `POST /v1/approvals/challenges`: a bound device asks to approve the new device that shows `pairingCode`.
+public struct ApprovalChallengeRequest: Codable, Sendable, Hashable {
+    /// Whose account.
+    public var username: String
+    /// The bound credential that will sign the approval.
+    public var credentialId: String
+    /// The six digits the new device shows (``PendingBinding/pairingCode``).
+    public var pairingCode: String
+
+    /// A request with every field.
+    public init(username: String, credentialId: String, pairingCode: String) {
+        self.username = username
+        self.credentialId = credentialId
+        self.pairingCode = pairingCode
     }
 }

@@ -68,7 +68,7 @@ public struct Challenge: Codable, Sendable, Hashable {
     public var challengeId: String
     /// 32 random bytes, base64url: what goes into the signed assertion.
     public var challenge: String
-    /// `login` or `payment`.
+    /// `login`, `payment` or `approve-device`.
     public var purpose: String
     /// The origin the server expects in the assertion.
     public var origin: String

@@ -31,7 +31,8 @@ package struct SoftwareDevice: Sendable {
 
     /// The attestation statement of ``key`` and `signer`'s signature over it (the identity key unless another is given).
     package func bindRequest(name: String = "software device", signer: P256.Signing.PrivateKey? = nil,
-                             statementKey: P256.Signing.PublicKey? = nil, deviceId: String? = nil) -> BindRequest {
+                             statementKey: P256.Signing.PublicKey? = nil, deviceId: String? = nil,
+                             bindingCode: String? = nil, requestApproval: Bool? = nil) -> BindRequest {
         let statement = AttestationFormat.Statement(
             format: AttestationFormat.format, publicKey: (statementKey ?? key.publicKey).x963Representation.base64EncodedString(),
             user: "load", label: "login", accessControl: accessControl, createdAt: Int64(Date().timeIntervalSince1970 * 1000),
@@ -40,7 +41,7 @@ package struct SoftwareDevice: Sendable {
         let signature = (try? (signer ?? identity).signature(for: bytes).derRepresentation) ?? Data()
         return BindRequest(deviceName: name, publicKey: key.publicKey.pemRepresentation, identityKey: identity.publicKey.pemRepresentation,
                            attestationStatement: bytes.base64EncodedString(), attestationSignature: signature.base64EncodedString(),
-                           deviceId: deviceId)
+                           deviceId: deviceId, bindingCode: bindingCode, requestApproval: requestApproval)
     }
 
     /// The signed answer to `challenge` over `payload` with `counter`.
@@ -62,5 +63,13 @@ package struct SoftwareDevice: Sendable {
         let signed = AssertionPayload.Payment(id: payment.paymentId, amount: payment.amount, currency: payment.currency, payee: payment.payee)
         return assertion(challenge, payload: .payment(signed, origin: origin, challenge: challenge.challenge, credentialId: credentialId),
                          counter: counter)
+    }
+
+    /// This device's approval of the new device `approval` describes (a test changes it to prove it is refused).
+    package func approve(_ approval: ApprovalChallenge, origin: String, counter: UInt64) -> AssertionRequest {
+        let device = AssertionPayload.DeviceApproval(pendingId: approval.pendingId, deviceId: approval.deviceId, name: approval.name,
+                                                     credentialId: approval.newCredentialId, pairingCode: approval.pairingCode)
+        return assertion(approval.challenge, payload: .approval(device, origin: origin, challenge: approval.challenge.challenge,
+                                                                credentialId: credentialId), counter: counter)
     }
 }

@@ -6,6 +6,11 @@ package struct ServerConfiguration: Sendable {
         case sqlite(path: String)
         /// A PostgreSQL URL, shared by several instances.
         case postgres(url: String)
+
+        /// `--database`: a PostgreSQL URL, or else a SQLite path.
+        package init(argument: String) {
+            self = argument.hasPrefix("postgres://") || argument.hasPrefix("postgresql://") ? .postgres(url: argument) : .sqlite(path: argument)
+        }
     }
 
     package var host = "127.0.0.1"
@@ -23,12 +28,27 @@ package struct ServerConfiguration: Sendable {
     package var fingerprintSessionSeconds = 600
     /// log2 of scrypt's N for new passwords.
     package var passwordCostLog2 = 15
-    /// Per minute: password logins per account and per client address.
-    package var passwordLoginsPerAccount = 10
+    /// Per minute: failed password logins per account (from anywhere) and per account from
+    /// one client address; password logins of any outcome per client address (each costs a slow hash).
+    package var passwordLoginsPerAccount = 20
+    package var passwordLoginsPerAccountAddress = 5
     package var passwordLoginsPerAddress = 30
-    /// Per minute: challenges (login and payment) per credential and per account.
-    package var challengesPerCredential = 30
-    package var challengesPerAccount = 60
+    /// Per minute: registrations per client address (a bucket of their own).
+    package var registrationsPerAddress = 10
+    /// Per minute: challenges (login, payment, approval) per credential, per account and per client address.
+    package var challengesPerCredential = 60
+    package var challengesPerAccount = 120
+    package var challengesPerAddress = 30
+    /// Per minute: signatures that do not verify from one client address (they never count against a credential).
+    package var badSignaturesPerAddress = 10
+    /// Proxies whose `X-Forwarded-For` names the client (IP addresses); the header of anyone else is ignored.
+    package var trustedProxies: [String] = []
+    /// Bind only device identity keys an administrator registered (`fpbridge-server device trust`).
+    package var trustedIdentitiesOnly = false
+    /// The first device of an account needs a binding code too (otherwise the password binds it: trust on first use).
+    package var firstDeviceNeedsCode = false
+    /// Seconds a new device waits for a bound device's approval.
+    package var approvalSeconds = 600
     /// Access controls a bound key may have (attested): a fingerprint, with the set of prints fixed, by default.
     package var acceptedAccessControls: Set<String> = ["biometryCurrentSet"]
     /// Accept keys that live in a developer's own files (the fake reader, the demo, tests).
@@ -47,10 +67,18 @@ package struct ServerConfiguration: Sendable {
             problems.append("plain HTTP is served on loopback only; give --tls-cert and --tls-key to listen on \(host)")
         }
         for (name, value) in [("--password-logins-per-account", passwordLoginsPerAccount),
+                              ("--password-logins-per-account-address", passwordLoginsPerAccountAddress),
                               ("--password-logins-per-address", passwordLoginsPerAddress),
+                              ("--registrations-per-address", registrationsPerAddress),
                               ("--challenges-per-credential", challengesPerCredential),
-                              ("--challenges-per-account", challengesPerAccount)] where value < 1 {
+                              ("--challenges-per-account", challengesPerAccount),
+                              ("--challenges-per-address", challengesPerAddress),
+                              ("--bad-signatures-per-address", badSignaturesPerAddress)] where value < 1 {
             problems.append("\(name) must be at least 1 (got \(value))")
+        }
+        if !(60...86_400).contains(approvalSeconds) { problems.append("--approval-seconds must be 60 to 86400 (got \(approvalSeconds))") }
+        for proxy in trustedProxies where ClientAddress.canonical(proxy) == nil {
+            problems.append("--trusted-proxy \(proxy) is not an IP address")
         }
         let known: Set<String> = ["biometryCurrentSet", "biometryAny", "userPresence", "devicePasscode"]
         for name in acceptedAccessControls.subtracting(known).sorted() {

@@ -1,11 +1,12 @@
 import FoundationEssentials
 
-/// The data a device key signs to log in or to confirm a payment.
+/// The data a device key signs to log in, to confirm a payment or to approve a new device.
 ///
 /// Byte for byte: `"fpbridge-assertion-v1"` and a zero byte, then each field
 /// as its UTF-8 length (4 bytes, big-endian) and its UTF-8 bytes, in this
 /// order: purpose, origin, challenge, credential id, and for a payment the
-/// payment id, amount, currency and payee. Lengths make the encoding
+/// payment id, amount, currency and payee; for a device approval the request's
+/// id, the new device's id, name and credential id, and the pairing code. Lengths make the encoding
 /// unambiguous whatever a field contains. The key's counter is not here: the
 /// signature format puts it in front of this data (``SignatureFormat``).
 public struct AssertionPayload: Sendable, Hashable {
@@ -18,6 +19,31 @@ public struct AssertionPayload: Sendable, Hashable {
         case login
         /// A payment confirmation.
         case payment
+        /// A bound device's approval of a new device of the same account.
+        case approveDevice = "approve-device"
+    }
+
+    /// The new device a signature approves: exactly this request, key and name.
+    public struct DeviceApproval: Sendable, Hashable {
+        /// The server's id of the pending binding.
+        public let pendingId: String
+        /// The new device's id.
+        public let deviceId: String
+        /// Its name, as shown to the user.
+        public let name: String
+        /// The credential id of the key it asked to bind.
+        public let credentialId: String
+        /// The pairing code the user typed, as the new device showed it.
+        public let pairingCode: String
+
+        /// An approval as the server described the request.
+        public init(pendingId: String, deviceId: String, name: String, credentialId: String, pairingCode: String) {
+            self.pendingId = pendingId
+            self.deviceId = deviceId
+            self.name = name
+            self.credentialId = credentialId
+            self.pairingCode = pairingCode
+        }
     }
 
     /// The payment a signature confirms: exactly this payment and no other (dynamic linking).
@@ -48,23 +74,31 @@ public struct AssertionPayload: Sendable, Hashable {
     public let challenge: String
     /// The credential the server issued the challenge for.
     public let credentialId: String
-    /// The payment, for a payment; nil for a login.
+    /// The payment, for a payment; nil otherwise.
     public let payment: Payment?
+    /// The new device, for a device approval; nil otherwise.
+    public let device: DeviceApproval?
 
     /// A login assertion.
     public static func login(origin: String, challenge: String, credentialId: String) -> AssertionPayload {
-        AssertionPayload(purpose: .login, origin: origin, challenge: challenge, credentialId: credentialId, payment: nil)
+        AssertionPayload(purpose: .login, origin: origin, challenge: challenge, credentialId: credentialId, payment: nil, device: nil)
     }
 
     /// A payment assertion.
     public static func payment(_ payment: Payment, origin: String, challenge: String, credentialId: String) -> AssertionPayload {
-        AssertionPayload(purpose: .payment, origin: origin, challenge: challenge, credentialId: credentialId, payment: payment)
+        AssertionPayload(purpose: .payment, origin: origin, challenge: challenge, credentialId: credentialId, payment: payment, device: nil)
+    }
+
+    /// A device approval, signed by a bound device's credential.
+    public static func approval(_ device: DeviceApproval, origin: String, challenge: String, credentialId: String) -> AssertionPayload {
+        AssertionPayload(purpose: .approveDevice, origin: origin, challenge: challenge, credentialId: credentialId, payment: nil, device: device)
     }
 
     /// The bytes to sign.
     public var bytes: Data {
         var fields = [purpose.rawValue, origin, challenge, credentialId]
         if let payment { fields += [payment.id, payment.amount, payment.currency, payment.payee] }
+        if let device { fields += [device.pendingId, device.deviceId, device.name, device.credentialId, device.pairingCode] }
         var data = Self.domain
         for field in fields {
             let utf8 = Data(field.utf8)

@@ -16,6 +16,8 @@ package enum SecretInput {
     package enum Source: Sendable {
         case terminal(prompt: String)
         case standardInput
+        /// An open descriptor the caller inherited (`--token-fd 3`): the secret never passes through argv.
+        case descriptor(Int32)
     }
 
     package enum Outcome: Sendable {
@@ -46,6 +48,8 @@ package enum SecretInput {
         switch source {
         case .standardInput:
             return readLine(fd: STDIN_FILENO, deadline: deadline, stop: stop, keys: false)
+        case .descriptor(let fd):
+            return readLine(fd: fd, deadline: deadline, stop: stop, keys: false)
         case .terminal(let prompt):
             let fd = open("/dev/tty", O_RDWR | O_CLOEXEC | O_NONBLOCK)
             guard fd >= 0 else {

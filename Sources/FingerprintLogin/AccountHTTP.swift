@@ -13,6 +13,19 @@ struct AccountHTTP: Sendable {
 
     func send<T: Decodable>(_ method: HTTPMethod, _ path: String, body: (some Encodable)? = nil as PasswordRequest?,
                             token: String? = nil, as type: T.Type) async throws(FingerprintLoginError) -> T {
+        try decode(T.self, from: try await exchange(method, path, body: body, token: token).data)
+    }
+
+    /// The answer's JSON as `T`.
+    func decode<T: Decodable>(_ type: T.Type, from data: Data) throws(FingerprintLoginError) -> T {
+        do { return try JSONDecoder().decode(T.self, from: data) } catch {
+            throw .transport("the server sent an answer this client cannot read: \(error)")
+        }
+    }
+
+    /// A 2xx answer's status and body; any other answer as the error it is.
+    func exchange(_ method: HTTPMethod, _ path: String, body: (some Encodable)? = nil as PasswordRequest?,
+                  token: String? = nil) async throws(FingerprintLoginError) -> (status: Int, data: Data) {
         let client: HTTPClient
         do { client = try makeClient() } catch { throw .transport("cannot use --ca-file \(trustedCertificates ?? ""): \(error)") }
         let result: Result<(HTTPResponseStatus, Data), any Error>
@@ -40,9 +53,7 @@ struct AccountHTTP: Sendable {
             if let failure = try? JSONDecoder().decode(AccountFailureBody.self, from: data) { throw .server(failure.error) }
             throw .transport("the server at \(server.absoluteString) answered \(status.code) \(status.reasonPhrase)")
         }
-        do { return try JSONDecoder().decode(T.self, from: data) } catch {
-            throw .transport("the server sent an answer this client cannot read: \(error)")
-        }
+        return (Int(status.code), data)
     }
 
     private func makeClient() throws -> HTTPClient {

@@ -63,8 +63,15 @@ public struct FingerprintLogin: Sendable {
     /// fingerprint key (replacing an older one for this user and server) and registers it
     /// with its attestation. `deviceId`: when binding a known device again, the id the
     /// server gave it, so that the server insists on the same identity key.
-    public func bind(username: String, password: String, deviceName: String,
-                     deviceId: String? = nil) async throws(FingerprintLoginError) -> BoundDevice {
+    ///
+    /// The password alone binds only the account's first device (or this device again).
+    /// Another device needs `bindingCode` (one-time, from the server's operator), or, with
+    /// `requestApproval`, waits for a bound device's approval: the result is then
+    /// ``BindingResult/waitingForApproval(_:session:)``, whose pairing code the user types
+    /// on that device (``approve(username:pairingCode:)``); ``waitForApproval(_:username:session:)``
+    /// returns once it did.
+    public func bind(username: String, password: String, deviceName: String, deviceId: String? = nil,
+                     bindingCode: String? = nil, requestApproval: Bool = true) async throws(FingerprintLoginError) -> BindingResult {
         let session = try await passwordLogin(username: username, password: password)
         let label = keyLabel(username: username)
         let key: DeviceKey
@@ -74,14 +81,60 @@ public struct FingerprintLogin: Sendable {
         } catch { throw Self.device(error) }
         let request = BindRequest(deviceName: deviceName, publicKey: key.publicKeyPEM, identityKey: key.identityKeyPEM,
                                   attestationStatement: key.attestationStatement.base64EncodedString(),
-                                  attestationSignature: key.attestationSignature.base64EncodedString(), deviceId: deviceId)
+                                  attestationSignature: key.attestationSignature.base64EncodedString(), deviceId: deviceId,
+                                  bindingCode: bindingCode, requestApproval: requestApproval ? true : nil)
         do {
-            return try await http.send(.POST, "/v1/devices", body: request, token: session.token, as: BoundDevice.self)
+            let answer = try await http.exchange(.POST, "/v1/devices", body: request, token: session.token)
+            if answer.status == 202 {
+                return .waitingForApproval(try http.decode(PendingBinding.self, from: answer.data), session: session.token)
+            }
+            return .bound(try http.decode(BoundDevice.self, from: answer.data))
         } catch {
             // A key the server did not take is no use to anyone.
             try? await keyring.deleteKey(label: label)
             throw error
         }
+    }
+
+    /// Waits until a bound device approves `pending` (polling every `interval`), and returns
+    /// this device as bound. When the request expires, this device's new key is deleted.
+    public func waitForApproval(_ pending: PendingBinding, username: String, session token: String,
+                                interval: Duration = .seconds(1)) async throws(FingerprintLoginError) -> BoundDevice {
+        while true {
+            let now = try await http.send(.GET, "/v1/devices/pending/\(pending.pendingId)", token: token, as: PendingBinding.self)
+            switch now.status {
+            case "approved":
+                guard let device = now.device else { throw .transport("the server approved the binding but sent no device") }
+                return device
+            case "pending":
+                do { try await Task.sleep(for: interval) } catch { throw .device(AuthError(.userCancel, "stopped waiting for approval")) }
+            default:
+                try? await keyring.deleteKey(label: keyLabel(username: username))
+                throw .server(AccountError(.notFound, "nobody approved this device in time (the request \(now.status)); bind again"))
+            }
+        }
+    }
+
+    /// Approves, from this bound device, the new device of `username` that shows
+    /// `pairingCode`: the prompt names it, and the signature covers exactly that request,
+    /// name and key. Returns the new device as bound.
+    public func approve(username: String, pairingCode: String, reason: String? = nil) async throws(FingerprintLoginError) -> BoundDevice {
+        let credentialId = try await credentialId(username: username)
+        let approval = try await http.send(.POST, "/v1/approvals/challenges",
+                                           body: ApprovalChallengeRequest(username: username, credentialId: credentialId,
+                                                                          pairingCode: pairingCode),
+                                           as: ApprovalChallenge.self)
+        guard approval.challenge.credentialId == credentialId, approval.pairingCode == pairingCode,
+              PromptText.isShowable(approval.name, length: AccountLimits.deviceNameLength) else {
+            throw .transport("the server described the device to approve in a way a prompt cannot show as it is signed")
+        }
+        let payload = AssertionPayload.approval(.init(pendingId: approval.pendingId, deviceId: approval.deviceId, name: approval.name,
+                                                      credentialId: approval.newCredentialId, pairingCode: approval.pairingCode),
+                                                origin: origin, challenge: approval.challenge.challenge, credentialId: credentialId)
+        let signed = try await sign(username: username, payload: payload,
+                                    reason: reason ?? "Approve the new device '\(approval.name)' (pairing code \(pairingCode)) "
+                                        + "for \(username) at \(server.host ?? origin)")
+        return try await http.send(.POST, "/v1/approvals", body: assertion(approval.challenge, signed), as: BoundDevice.self)
     }
 
     /// The user's bound devices.
@@ -120,6 +173,10 @@ public struct FingerprintLogin: Sendable {
                                           body: PaymentRequest(amount: amount, currency: currency, payee: payee, credentialId: credentialId),
                                           token: token, as: Payment.self)
         guard let challenge = payment.challenge else { throw .transport("the server sent a payment without a challenge") }
+        // What the prompt shows is what is signed: nothing invisible or reordering may be in it.
+        guard PromptText.isShowable(payment.payee, length: AccountLimits.payeeLength) else {
+            throw .transport("the server sent a payee a prompt cannot show as it is signed; nothing was signed")
+        }
         let payload = AssertionPayload.payment(.init(id: payment.paymentId, amount: payment.amount, currency: payment.currency,
                                                      payee: payment.payee),
                                                origin: origin, challenge: challenge.challenge, credentialId: credentialId)
@@ -160,6 +217,14 @@ public struct FingerprintLogin: Sendable {
         if let error = error as? AuthError { return .device(error) }
         return .device(AuthError(.readerFailure, "\(error)"))
     }
+}
+
+/// What ``FingerprintLogin/bind(username:password:deviceName:deviceId:bindingCode:requestApproval:)`` did.
+public enum BindingResult: Sendable {
+    /// The device is bound.
+    case bound(BoundDevice)
+    /// The device waits for a bound device's approval; `session` is the password session to wait with.
+    case waitingForApproval(PendingBinding, session: String)
 }
 
 private struct Registration: Decodable {

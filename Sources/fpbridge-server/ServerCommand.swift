@@ -9,12 +9,24 @@ struct ServerCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "fpbridge-server",
         abstract: "The reference server for fingerprint login and payment with fpbridge keys (seeds 000 and 002).",
+        discussion: "Without a subcommand it serves ('fpbridge-server serve --help' lists the options).",
+        subcommands: [ServeCommand.self, DeviceCommand.self],
+        defaultSubcommand: ServeCommand.self)
+}
+
+/// `fpbridge-server [serve]`: serves the API until SIGTERM or SIGINT.
+struct ServeCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "serve",
+        abstract: "The reference server for fingerprint login and payment with fpbridge keys (seeds 000 and 002).",
         discussion: """
         Accounts with scrypt-hashed passwords; devices bound with an attested key from fpbridged; \
         single-use challenges signed after a fingerprint match; payments confirmed by a signature over exactly \
         the payment. SQLite by default; PostgreSQL with --database postgres://… for several instances. \
         HTTPS with --tls-cert and --tls-key; without them only loopback HTTP (tests and demos). \
-        Prints one line, "fpbridge-server listening on ADDRESS for origin ORIGIN", once it accepts connections.
+        Prints one line, "fpbridge-server listening on ADDRESS for origin ORIGIN", once it accepts connections. \
+        The password alone binds only an account's first device; another needs a bound device's approval, \
+        a binding code ('fpbridge-server device code') or an identity the administrator registered ('device trust').
         """)
 
     @Option(help: "Address to listen on (plain HTTP only on loopback).")
@@ -33,14 +45,30 @@ struct ServerCommand: AsyncParsableCommand {
     var challengeSeconds = 120
     @Option(help: "log2 of scrypt's N for new passwords (10 to 20).")
     var passwordCost = 15
-    @Option(help: "Password logins per minute per account.")
-    var passwordLoginsPerAccount = 10
-    @Option(help: "Password logins per minute per client address (and as many registrations).")
+    @Option(help: "Failed password logins per minute per account, from anywhere.")
+    var passwordLoginsPerAccount = 20
+    @Option(help: "Failed password logins per minute per account from one client address.")
+    var passwordLoginsPerAccountAddress = 5
+    @Option(help: "Password logins per minute per client address, whatever their outcome.")
     var passwordLoginsPerAddress = 30
-    @Option(help: "Challenges (logins and payments) per minute per device credential.")
-    var challengesPerCredential = 30
+    @Option(help: "Registrations per minute per client address.")
+    var registrationsPerAddress = 10
+    @Option(help: "Challenges (logins, payments, approvals) per minute per device credential.")
+    var challengesPerCredential = 60
     @Option(help: "Challenges per minute per account.")
-    var challengesPerAccount = 60
+    var challengesPerAccount = 120
+    @Option(help: "Challenges per minute per client address.")
+    var challengesPerAddress = 30
+    @Option(help: "Signatures that do not verify, per minute per client address (they never block a device).")
+    var badSignaturesPerAddress = 10
+    @Option(help: "A reverse proxy (IP address) whose X-Forwarded-For names the client; repeat for several. Anyone else's header is ignored.")
+    var trustedProxy: [String] = []
+    @Flag(help: "Bind only device identities the administrator registered ('fpbridge-server device trust').")
+    var trustedIdentitiesOnly = false
+    @Flag(help: "An account's first device needs a binding code too (otherwise the password binds it: trust on first use).")
+    var firstDeviceNeedsCode = false
+    @Option(help: "Seconds a new device waits for a bound device's approval (60 to 86400).")
+    var approvalSeconds = 600
     @Option(help: "An access control bound keys may have (repeat for several): biometryCurrentSet (default), biometryAny, userPresence, devicePasscode.")
     var acceptAccessControl: [String] = []
     @Flag(help: "Accept keys kept in a developer's own files (fake reader, demos, tests) instead of fpbridged.")
@@ -53,16 +81,23 @@ struct ServerCommand: AsyncParsableCommand {
         configuration.host = host
         configuration.port = port
         configuration.origin = origin
-        configuration.database = database.hasPrefix("postgres://") || database.hasPrefix("postgresql://")
-            ? .postgres(url: database) : .sqlite(path: database)
+        configuration.database = ServerConfiguration.Database(argument: database)
         configuration.tlsCertificate = tlsCert
         configuration.tlsKey = tlsKey
         configuration.challengeSeconds = challengeSeconds
         configuration.passwordCostLog2 = passwordCost
         configuration.passwordLoginsPerAccount = passwordLoginsPerAccount
         configuration.passwordLoginsPerAddress = passwordLoginsPerAddress
+        configuration.passwordLoginsPerAccountAddress = passwordLoginsPerAccountAddress
+        configuration.registrationsPerAddress = registrationsPerAddress
         configuration.challengesPerCredential = challengesPerCredential
         configuration.challengesPerAccount = challengesPerAccount
+        configuration.challengesPerAddress = challengesPerAddress
+        configuration.badSignaturesPerAddress = badSignaturesPerAddress
+        configuration.trustedProxies = trustedProxy
+        configuration.trustedIdentitiesOnly = trustedIdentitiesOnly
+        configuration.firstDeviceNeedsCode = firstDeviceNeedsCode
+        configuration.approvalSeconds = approvalSeconds
         if !acceptAccessControl.isEmpty { configuration.acceptedAccessControls = Set(acceptAccessControl) }
         configuration.acceptDevelopmentKeys = acceptDevelopmentKeys
         let problems = configuration.problems()

@@ -36,6 +36,10 @@ import TestSupport
         let crossed = try await harness.server.request("POST", "/v1/payments/\(second.paymentId)/confirm",
                                                        json: try #require(harness.device.pay(first, origin: origin, counter: 3)))
         #expect(crossed.status == 401 && crossed.errorCode == "challengeInvalid")
+        // ... and spends nothing: the first payment's only challenge still confirms it (issue 28).
+        let own = try await harness.server.request("POST", "/v1/payments/\(first.paymentId)/confirm",
+                                                   json: try #require(harness.device.pay(first, origin: origin, counter: 3)))
+        #expect(own.status == 200 && own.json["status"] as? String == "confirmed")
 
         let honest = try await harness.payment(amount: "12.5", payee: "Coffee Shop")
         #expect(honest.amount == "12.50")
@@ -44,9 +48,9 @@ import TestSupport
         #expect(confirmed.status == 200 && confirmed.json["status"] as? String == "confirmed")
         let twice = try await harness.server.request("POST", "/v1/payments/\(honest.paymentId)/confirm", json: assertion)
         #expect(twice.status == 401 && twice.errorCode == "challengeInvalid")
-        #expect(try await harness.successes("payment") == 1)
+        #expect(try await harness.successes("payment") == 2)
         let log = try await harness.audit().filter { $0.event == "payment" }.map(\.outcome)
-        #expect(log == ["verificationFailed", "verificationFailed", "challengeInvalid", "ok", "challengeInvalid"])
+        #expect(log == ["verificationFailed", "verificationFailed", "challengeInvalid", "ok", "ok", "challengeInvalid"])
     }
 
     @Test(arguments: Storage.allCases)

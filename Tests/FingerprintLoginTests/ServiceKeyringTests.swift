@@ -25,7 +25,11 @@ import TestSupport
 
         let login = FingerprintLogin(server: URL(string: server.address)!, keyring: ServiceKeyring(socket: service.socket))
         try await login.register(username: "alice", password: "correct horse battery")
-        let device = try await login.bind(username: "alice", password: "correct horse battery", deviceName: "app")
+        let result = try await login.bind(username: "alice", password: "correct horse battery", deviceName: "app")
+        guard case .bound(let device) = result else {
+            Issue.record("the first device waits for approval: \(result)")
+            return
+        }
         #expect(device.protection == "service" && device.accessControl == "biometryCurrentSet")
 
         async let signed = login.login(username: "alice")

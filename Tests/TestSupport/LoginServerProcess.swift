@@ -68,9 +68,11 @@ public final class LoginServerProcess: Sendable {
         public var attemptsLeft: Int? { (json["error"] as? [String: Any])?["attemptsLeft"] as? Int }
     }
 
-    /// `METHOD path` with `body` (raw bytes) and a bearer token.
-    public func request(_ method: String, _ path: String, body: Data? = nil, token: String? = nil) async throws -> Answer {
+    /// `METHOD path` with `body` (raw bytes), a bearer token and `headers`.
+    public func request(_ method: String, _ path: String, body: Data? = nil, token: String? = nil,
+                        headers: [String: String] = [:]) async throws -> Answer {
         var request = URLRequest(url: URL(string: address + path)!)
+        for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
         request.httpMethod = method
         request.httpBody = body
         if body != nil { request.setValue("application/json", forHTTPHeaderField: "Content-Type") }
@@ -81,8 +83,9 @@ public final class LoginServerProcess: Sendable {
     }
 
     /// The same with an Encodable body.
-    public func request(_ method: String, _ path: String, json: some Encodable, token: String? = nil) async throws -> Answer {
-        try await request(method, path, body: try JSONEncoder().encode(json), token: token)
+    public func request(_ method: String, _ path: String, json: some Encodable, token: String? = nil,
+                        headers: [String: String] = [:]) async throws -> Answer {
+        try await request(method, path, body: try JSONEncoder().encode(json), token: token, headers: headers)
     }
 }
 

@@ -88,6 +88,44 @@ enum Schema {
             // payment's confirmation are conditioned on, in the counter's own transaction.
             "ALTER TABLE credentials ADD COLUMN last_assertion TEXT",
         ],
+        [
+            // What vouches for a new device besides the password (issue 28): a bound device's
+            // approval of a pending binding, an operator's one-time code, an administrator's list.
+            """
+            CREATE TABLE pending_bindings (
+                pending_id TEXT PRIMARY KEY,
+                username TEXT NOT NULL,
+                device_id TEXT NOT NULL,
+                name TEXT NOT NULL,
+                identity_key TEXT NOT NULL,
+                credential_id TEXT NOT NULL,
+                public_key TEXT NOT NULL,
+                access_control TEXT NOT NULL,
+                protection TEXT NOT NULL,
+                pairing_code TEXT NOT NULL,
+                status TEXT NOT NULL,
+                approved_with TEXT,
+                created_at BIGINT NOT NULL,
+                expires_at BIGINT NOT NULL)
+            """,
+            "CREATE INDEX pending_by_user ON pending_bindings (username, pairing_code)",
+            """
+            CREATE TABLE binding_codes (
+                code_hash TEXT PRIMARY KEY,
+                username TEXT NOT NULL,
+                created_at BIGINT NOT NULL,
+                expires_at BIGINT NOT NULL,
+                used_at BIGINT)
+            """,
+            """
+            CREATE TABLE trusted_identities (
+                identity_key TEXT PRIMARY KEY,
+                name TEXT NOT NULL,
+                added_at BIGINT NOT NULL)
+            """,
+            // An approval's challenge names the request it approves, as a payment's names its payment.
+            "ALTER TABLE challenges ADD COLUMN pending_id TEXT",
+        ],
     ]
 
     /// Brings the database to the newest version; instances starting together take turns.

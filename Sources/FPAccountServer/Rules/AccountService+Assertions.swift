@@ -13,8 +13,8 @@ extension AccountService {
     func login(_ request: AssertionRequest, address: String?) async throws -> SessionToken {
         let token = RandomTokens.make()
         let expiresAt = Clock.milliseconds() + Int64(configuration.fingerprintSessionSeconds) * 1000
-        let (credential, _) = try await verify(request, purpose: .login, address: address) { consumed in
-            .login(origin: origin.value, challenge: consumed.challenge, credentialId: request.credentialId)
+        let (credential, _) = try await verify(request, purpose: .login, address: address) { opened in
+            .login(origin: origin.value, challenge: opened.challenge, credentialId: request.credentialId)
         } then: { credential in
             // The session and its audit line commit with the counter, or not at all.
             [store.sessionStatement(digest: RandomTokens.digest(token), username: credential.username, kind: "fingerprint", expiresAt: expiresAt),
@@ -34,44 +34,51 @@ extension AccountService {
         return credential
     }
 
-    /// Counts the challenge against the credential's and the account's limits, then stores it
-    /// (with the payment it confirms, in the same transaction).
+    /// Counts the challenge against the credential's, the account's and the client address's
+    /// limits, then stores it (with the payment it confirms, in the same transaction).
     func issueChallenge(for credential: CredentialRow, purpose: AssertionPayload.Purpose, payment: PaymentRow?,
-                        address: String?) async throws -> Challenge {
+                        pendingId: String? = nil, address: String?) async throws -> Challenge {
         let id = RandomTokens.make(bytes: 16)
         let challenge = RandomTokens.make(bytes: 32)
         let expiresAt = Clock.milliseconds() + Int64(configuration.challengeSeconds) * 1000
         let limits = [(key: "challenge-credential:\(credential.credentialId)", limit: configuration.challengesPerCredential),
-                      (key: "challenge-account:\(credential.username)", limit: configuration.challengesPerAccount)]
+                      (key: "challenge-account:\(credential.username)", limit: configuration.challengesPerAccount),
+                      (key: "challenge-address:\(address ?? "unknown")", limit: configuration.challengesPerAddress)]
         let audit = payment.map {
             AuditRecord(event: "payment-created", outcome: "ok", username: credential.username, deviceId: credential.deviceId,
                         detail: "\($0.paymentId): \($0.amount) \($0.currency) to \($0.payee)", address: address)
         }
         let result = try await store.issueChallenge(id: id, credentialId: credential.credentialId, purpose: purpose.rawValue,
-                                                    challenge: challenge, paymentId: payment?.paymentId, expiresAt: expiresAt,
-                                                    limits: limits, payment: payment, audit: audit)
+                                                    challenge: challenge, paymentId: payment?.paymentId, pendingId: pendingId,
+                                                    expiresAt: expiresAt, limits: limits, payment: payment, audit: audit)
         if !result.stored {
-            try checkLimits(result.hits, limits.map(\.limit), what: "challenges for this device or account")
+            try checkLimits(result.hits, limits.map(\.limit), what: "challenges for this device, account or address")
             throw DatabaseFailure(description: "the challenge was not stored")
         }
         return Challenge(challengeId: id, challenge: challenge, purpose: purpose.rawValue, origin: origin.value,
                          credentialId: credential.credentialId, expiresAt: expiresAt)
     }
 
-    /// Checks a signed assertion: the challenge is consumed first (exactly one request gets
-    /// it, on any instance), then the credential's state, the signature over exactly the
-    /// expected bytes, and last the counter. A bad signature counts toward the block; a
-    /// counter that goes back freezes the credential. Nothing is recorded as a success
+    /// Checks a signed assertion: the challenge open and the credential active, the
+    /// signature over exactly the expected bytes, then the challenge consumed (exactly one
+    /// request gets it, on any instance), and last the counter. A signature that does not
+    /// verify spends nothing and counts against nobody's credential: anyone can send one,
+    /// and no number of them gets closer to a valid one (ECDSA), so they are only
+    /// rate-limited by the address they come from. A counter that goes back freezes the
+    /// credential: only its holder's key can sign it. Nothing is recorded as a success
     /// unless all of it holds.
     func verify(_ request: AssertionRequest, purpose: AssertionPayload.Purpose, address: String?,
-                payload: (ConsumedChallenge) async throws -> AssertionPayload,
+                payload: (OpenChallenge) async throws -> AssertionPayload,
                 then: (CredentialRow) -> [SQLStatement]) async throws -> (CredentialRow, [[SQLRow]]) {
-        let event = purpose == .login ? "fingerprint-login" : "payment"
+        let event = purpose == .payment ? "payment" : purpose == .login ? "fingerprint-login" : "approve-device"
         let challengeId = try identifier(request.challengeId, "challengeId")
         guard let signature = Data(base64Encoded: request.signature), signature.count <= 80,
               request.counter <= UInt64(Int64.max) else {
             throw AccountError(.invalidRequest, "'signature' must be a DER signature in base64 and 'counter' at most 2^63-1")
         }
+        let badSignatures = ["bad-signature-address:\(address ?? "unknown")"]
+        try checkLimits(try await store.hits(badSignatures), [configuration.badSignaturesPerAddress - 1],
+                        what: "signatures that did not verify from this address")
         let invalidChallenge = AccountError(.challengeInvalid, "the challenge is unknown, used, expired, or not for this credential; ask for a new one")
         guard let credential = try await store.credential(try identifier(request.credentialId, "credentialId")) else {
             throw invalidChallenge
@@ -81,28 +88,23 @@ extension AccountService {
                                               deviceId: credential.deviceId, detail: "", address: address))
             return error
         }
-        guard let consumed = try await store.consumeChallenge(challengeId, credentialId: credential.credentialId, purpose: purpose.rawValue) else {
+        guard let opened = try await store.openChallenge(challengeId, credentialId: credential.credentialId, purpose: purpose.rawValue) else {
             throw try await fail(invalidChallenge)
         }
         if let refusal = Self.refusal(for: credential.status) { throw try await fail(refusal) }
         let expected: AssertionPayload
-        do { expected = try await payload(consumed) } catch let error as AccountError { throw try await fail(error) }
-        let counter = Int64(request.counter)
+        do { expected = try await payload(opened) } catch let error as AccountError { throw try await fail(error) }
         guard let key = keys.key(credential.credentialId, pem: credential.publicKey),
               SignatureFormat.verify(signature: signature, counter: request.counter, data: expected.bytes, key: key) else {
-            let limit = AccountLimits.failuresBeforeBlock
-            let failure = AuditRecord(event: event, outcome: AccountErrorCode.verificationFailed.rawValue, username: credential.username,
-                                      deviceId: credential.deviceId, detail: "", address: address)
-            guard let counted = try await store.recordFailure(credential.credentialId, limit: limit, audit: failure) else {
-                throw try await fail(Self.refusal(for: (try await store.credential(credential.credentialId))?.status ?? .revoked)
-                                     ?? AccountError(.verificationFailed, "the signature does not verify"))
-            }
-            if counted.status == .blocked { throw Self.refusal(for: .blocked)! }
-            let left = limit - Int(counted.failures)
-            throw AccountError(.verificationFailed,
-                               "the signature does not verify; \(left) more failure\(left == 1 ? "" : "s") and this device is blocked",
-                               attemptsLeft: left)
+            _ = try await store.hit(badSignatures)
+            throw try await fail(AccountError(.verificationFailed, "the signature does not verify over this challenge; the challenge "
+                                              + "is still open, and a signature that does not verify never blocks the device"))
         }
+        guard try await store.consumeChallenge(challengeId, credentialId: credential.credentialId, purpose: purpose.rawValue,
+                                               opened: opened) else {
+            throw try await fail(invalidChallenge)
+        }
+        let counter = Int64(request.counter)
         guard let rows = try await store.advanceCounter(credential.credentialId, to: counter, assertion: challengeId,
                                                         then: then(credential)) else {
             let now = try await store.credential(credential.credentialId)
@@ -123,8 +125,8 @@ extension AccountService {
         case .active: nil
         case .frozen: AccountError(.credentialFrozen, "this device's key counter went back (a cloned or replayed key): "
                                    + "it is frozen; log in with the password and bind the device again")
-        case .blocked: AccountError(.credentialBlocked, "\(AccountLimits.failuresBeforeBlock) verifications failed in a row: "
-                                    + "this device is blocked; log in with the password and bind it again")
+        case .blocked: AccountError(.credentialBlocked, "an earlier version of this server blocked this device after five failed "
+                                    + "verifications; log in with the password and bind it again")
         case .revoked: AccountError(.credentialRevoked, "this device was unbound or bound again with a newer key; "
                                     + "log in with the password and bind it again")
         }

@@ -3,13 +3,18 @@ import FPAccountAPI
 import FPKeyFormats
 import Foundation
 
+/// What `POST /v1/devices` did: bound the device, or left it waiting for a bound device's approval.
+enum BindOutcome: Sendable {
+    case bound(BoundDevice)
+    case pending(PendingBinding)
+}
+
 extension AccountService {
-    /// `POST /v1/devices` (seed 002, step 2): a password session binds this device's key.
-    func bind(_ request: BindRequest, session: SessionInfo, address: String?) async throws -> BoundDevice {
+    /// `POST /v1/devices` (seed 002, step 2): a password session binds this device's key, when
+    /// something the server trusts vouches for the device (``voucher(for:request:session:)``).
+    func bind(_ request: BindRequest, session: SessionInfo, address: String?) async throws -> BindOutcome {
         try requirePasswordSession(session, "bind a device")
-        guard AccountLimits.isText(request.deviceName, length: AccountLimits.deviceNameLength) else {
-            throw AccountError(.invalidRequest, "'deviceName' must be 1 to 100 characters without control characters")
-        }
+        let name = try promptText(request.deviceName, "deviceName", AccountLimits.deviceNameLength)
         guard request.publicKey.utf8.count < 1024, let key = try? P256.Signing.PublicKey(pemRepresentation: request.publicKey) else {
             throw AccountError(.invalidRequest, "'publicKey' is not a P-256 public key in PEM")
         }
@@ -20,14 +25,17 @@ extension AccountService {
               let signature = Data(base64Encoded: request.attestationSignature) else {
             throw AccountError(.invalidRequest, "'attestationStatement' and 'attestationSignature' must be base64")
         }
+        if let code = request.bindingCode, !(1...100).contains(code.utf8.count) {
+            throw AccountError(.invalidRequest, "'bindingCode' must be 1 to 100 characters")
+        }
         let deviceId = KeyIdentifiers.deviceId(identity)
         let refuse = { (code: AccountErrorCode, message: String) async throws -> AccountError in
             try await store.audit(AuditRecord(event: "bind", outcome: code.rawValue, username: session.username,
-                                              deviceId: deviceId, detail: request.deviceName, address: address))
+                                              deviceId: deviceId, detail: name, address: address))
             return AccountError(code, message)
         }
         if let claimed = request.deviceId {
-            // Trust on first use: a device bound before is that device only if the same identity key speaks.
+            // A device bound before is that device only if the same identity key speaks.
             guard let known = try await store.deviceIdentity(username: session.username, deviceId: try identifier(claimed, "deviceId")) else {
                 throw AccountError(.notFound, "\(session.username) has no device \(claimed)")
             }
@@ -53,16 +61,19 @@ extension AccountService {
         guard try await store.credential(credentialId) == nil else {
             throw try await refuse(.keyNotAccepted, "this key is bound already; make a new key to bind again")
         }
-        let bound = try await store.bind(
-            username: session.username, deviceId: deviceId, name: request.deviceName, identityKey: identity.pemRepresentation,
-            credentialId: credentialId, publicKey: key.pemRepresentation, accessControl: statement.accessControl,
-            protection: statement.protection,
-            audit: AuditRecord(event: "bind", outcome: "ok", username: session.username, deviceId: deviceId,
-                               detail: request.deviceName, address: address))
+        let binding = DeviceBinding(username: session.username, deviceId: deviceId, name: name, identityKey: identity.pemRepresentation,
+                                    credentialId: credentialId, publicKey: key.pemRepresentation,
+                                    accessControl: statement.accessControl, protection: statement.protection)
+        let voucher: DeviceVoucher
+        do { voucher = try await self.voucher(for: binding, request: request) } catch let error as AccountError {
+            throw try await refuse(error.code, error.message)
+        }
+        if voucher == .approvalRequested { return .pending(try await requestApproval(binding, address: address)) }
+        let bound = try await store.bind(binding, audit: AuditRecord(event: "bind", outcome: "ok", username: session.username,
+                                                                     deviceId: deviceId, detail: "\(name) (\(voucher.rawValue))",
+                                                                     address: address))
         guard bound else { throw AccountError(.keyNotAccepted, "this key is bound already; make a new key to bind again") }
-        return BoundDevice(deviceId: deviceId, name: request.deviceName, credentialId: credentialId, status: CredentialStatus.active.rawValue,
-                           accessControl: statement.accessControl, protection: statement.protection,
-                           boundAt: Clock.milliseconds(), lastUsedAt: nil)
+        return .bound(binding.justBound)
     }
 
     /// `GET /v1/devices`.
@@ -80,9 +91,17 @@ extension AccountService {
         }
     }
 
-    private func requirePasswordSession(_ session: SessionInfo, _ what: String) throws {
+    func requirePasswordSession(_ session: SessionInfo, _ what: String) throws {
         guard session.kind == "password" else {
             throw AccountError(.forbidden, "log in with the password to \(what): a fingerprint session may not")
+        }
+    }
+
+    /// `text` as it may reach a prompt (NFC), or the refusal naming `field`.
+    func promptText(_ text: String, _ field: String, _ length: ClosedRange<Int>) throws -> String {
+        switch PromptText.checked(text, field: field, length: length) {
+        case .success(let text): return text
+        case .failure(let refusal): throw AccountError(.invalidRequest, refusal.description)
         }
     }
 }

@@ -5,8 +5,9 @@ extension AccountService {
     func register(_ request: PasswordRequest, address: String?) async throws -> String {
         let username = try username(request.username)
         try checkPassword(request.password)
-        // Each registration costs a slow hash: an address gets as many as it gets password logins.
-        try checkLimits(try await store.hit(["register-address:\(address ?? "unknown")"]), [configuration.passwordLoginsPerAddress],
+        // Each registration costs a slow hash; registrations have a bucket of their own, so
+        // that signing up never stands in the way of logging in.
+        try checkLimits(try await store.hit(["register-address:\(address ?? "unknown")"]), [configuration.registrationsPerAddress],
                         what: "registrations from this address")
         let hash = try await passwords.hash(request.password)
         let created = try await store.createAccount(username, passwordHash: hash)
@@ -20,10 +21,17 @@ extension AccountService {
     func passwordLogin(_ request: PasswordRequest, address: String?) async throws -> SessionToken {
         let username = try username(request.username)
         try checkPassword(request.password)
-        let hits = try await store.hit(["password-account:\(username)", "password-address:\(address ?? "unknown")"])
+        // Every attempt costs a slow hash, so an address gets so many a minute whatever the
+        // outcome. Guesses are counted per account from anywhere and per account from this
+        // address: the hit is taken first (concurrent guesses cannot slip past the limit) and
+        // given back when the password was right, so a user's own logins never use up the
+        // budget that someone guessing at the account exhausts.
+        let guesses = ["password-account:\(username)", "password-account-address:\(username):\(address ?? "unknown")"]
+        let hits = try await store.hit(["password-address:\(address ?? "unknown")"] + guesses)
         do {
-            try checkLimits(hits, [configuration.passwordLoginsPerAccount, configuration.passwordLoginsPerAddress],
-                            what: "password logins for this account or address")
+            try checkLimits(hits, [configuration.passwordLoginsPerAddress, configuration.passwordLoginsPerAccount,
+                                   configuration.passwordLoginsPerAccountAddress],
+                            what: "password logins for this account or from this address")
         } catch let error as AccountError {
             try await store.audit(AuditRecord(event: "password-login", outcome: error.code.rawValue, username: username,
                                               deviceId: nil, detail: "", address: address))
@@ -40,6 +48,7 @@ extension AccountService {
                                               username: stored == nil ? nil : username, deviceId: nil, detail: "", address: address))
             throw AccountError(.invalidCredentials, "wrong user name or password")
         }
+        try await store.refund(guesses)
         return try await issueSession(username, kind: "password", seconds: configuration.passwordSessionSeconds,
                                       audit: AuditRecord(event: "password-login", outcome: "ok", username: username,
                                                          deviceId: nil, detail: "", address: address))

@@ -11,12 +11,10 @@ extension AccountService {
         guard AccountLimits.isCurrency(request.currency) else {
             throw AccountError(.invalidRequest, "'currency' must be three capital letters (ISO 4217, e.g. EUR)")
         }
-        guard AccountLimits.isText(request.payee, length: AccountLimits.payeeLength) else {
-            throw AccountError(.invalidRequest, "'payee' must be 1 to 140 characters without control characters")
-        }
+        let payee = try promptText(request.payee, "payee", AccountLimits.payeeLength)
         let credential = try await activeCredential(request.credentialId, of: session.username)
         let row = PaymentRow(paymentId: RandomTokens.make(bytes: 16), username: session.username, credentialId: credential.credentialId,
-                             amount: amount, currency: request.currency, payee: request.payee, status: "pending")
+                             amount: amount, currency: request.currency, payee: payee, status: "pending")
         let challenge = try await issueChallenge(for: credential, purpose: .payment, payment: row, address: address)
         return Payment(paymentId: row.paymentId, amount: amount, currency: row.currency, payee: row.payee, status: row.status,
                        challenge: challenge)
@@ -27,14 +25,14 @@ extension AccountService {
     func confirmPayment(_ paymentId: String, _ request: AssertionRequest, address: String?) async throws -> Payment {
         let paymentId = try identifier(paymentId, "payment id")
         var confirmed: PaymentRow?
-        let (_, rows) = try await verify(request, purpose: .payment, address: address) { consumed in
-            guard consumed.paymentId == paymentId, let payment = try await store.payment(paymentId),
+        let (_, rows) = try await verify(request, purpose: .payment, address: address) { opened in
+            guard opened.paymentId == paymentId, let payment = try await store.payment(paymentId),
                   payment.credentialId == request.credentialId else {
                 throw AccountError(.challengeInvalid, "the challenge is unknown, used, expired, or not for this credential; ask for a new one")
             }
             confirmed = payment
             return .payment(.init(id: payment.paymentId, amount: payment.amount, currency: payment.currency, payee: payment.payee),
-                            origin: origin.value, challenge: consumed.challenge, credentialId: request.credentialId)
+                            origin: origin.value, challenge: opened.challenge, credentialId: request.credentialId)
         } then: { credential in
             let detail = confirmed.map { "\($0.paymentId): \($0.amount) \($0.currency) to \($0.payee)" } ?? paymentId
             return [store.confirmStatement(paymentId),

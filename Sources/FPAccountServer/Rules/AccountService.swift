@@ -11,10 +11,13 @@ struct AccountService: Sendable {
     let passwords: PasswordHasher
     let keys = PublicKeyCache()
     let origin: Origin
+    /// ``ServerConfiguration/trustedProxies`` in canonical form.
+    let trustedProxies: Set<String>
 
     init(configuration: ServerConfiguration, database: any SQLDatabase, origin: Origin) {
         self.configuration = configuration
         self.origin = origin
+        trustedProxies = Set(configuration.trustedProxies.compactMap(ClientAddress.canonical))
         store = AccountStore(database: database)
         passwords = PasswordHasher(costLog2: configuration.passwordCostLog2)
     }

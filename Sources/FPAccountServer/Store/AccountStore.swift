@@ -43,26 +43,35 @@ struct AccountStore: Sendable {
 
     /// Binds a new credential to the device (made on first use); the device's earlier
     /// credentials are revoked in the same transaction. False when the key is bound already.
-    func bind(username: String, deviceId: String, name: String, identityKey: String, credentialId: String,
-              publicKey: String, accessControl: String, protection: String, audit: AuditRecord) async throws -> Bool {
+    func bind(_ binding: DeviceBinding, audit: AuditRecord) async throws -> Bool {
+        let rows = try await database.transaction(bindStatements(binding, condition: nil) + [auditStatement(audit)])
+        return !rows[2].isEmpty
+    }
+
+    /// The three statements of a binding: the device (made or renamed), its earlier
+    /// credentials revoked, the new credential (returning its id when it was new). Each runs
+    /// only where `condition` holds (SQL and its arguments), when there is one.
+    func bindStatements(_ binding: DeviceBinding, condition: (sql: String, arguments: [SQLValue])?) -> [SQLStatement] {
         let now = Clock.milliseconds()
-        let rows = try await database.transaction([
+        let whereClause = condition.map { " WHERE " + $0.sql } ?? " WHERE 1 = 1"
+        let extra = condition?.arguments ?? []
+        return [
             SQLStatement("""
-                INSERT INTO devices (username, device_id, name, identity_key, bound_at) VALUES (?, ?, ?, ?, ?)
+                INSERT INTO devices (username, device_id, name, identity_key, bound_at) SELECT ?, ?, ?, ?, ?\(whereClause)
                 ON CONFLICT (username, device_id) DO UPDATE SET name = excluded.name, bound_at = excluded.bound_at
-                """, [.text(username), .text(deviceId), .text(name), .text(identityKey), .int(now)]),
-            SQLStatement("UPDATE credentials SET status = 'revoked' WHERE username = ? AND device_id = ? AND status <> 'revoked'",
-                         [.text(username), .text(deviceId)]),
+                """, [.text(binding.username), .text(binding.deviceId), .text(binding.name), .text(binding.identityKey), .int(now)] + extra),
+            SQLStatement("""
+                UPDATE credentials SET status = 'revoked' WHERE username = ? AND device_id = ? AND status <> 'revoked'
+                \(condition.map { "AND " + $0.sql } ?? "")
+                """, [.text(binding.username), .text(binding.deviceId)] + extra),
             SQLStatement("""
                 INSERT INTO credentials (credential_id, username, device_id, public_key, access_control, protection,
                                          counter, failures, status, created_at, last_used_at)
-                VALUES (?, ?, ?, ?, ?, ?, 0, 0, 'active', ?, NULL)
+                SELECT ?, ?, ?, ?, ?, ?, 0, 0, 'active', ?, NULL\(whereClause)
                 ON CONFLICT (credential_id) DO NOTHING RETURNING credential_id
-                """, [.text(credentialId), .text(username), .text(deviceId), .text(publicKey), .text(accessControl),
-                      .text(protection), .int(now)]),
-            auditStatement(audit),
-        ])
-        return !rows[2].isEmpty
+                """, [.text(binding.credentialId), .text(binding.username), .text(binding.deviceId), .text(binding.publicKey),
+                      .text(binding.accessControl), .text(binding.protection), .int(now)] + extra),
+        ]
     }
 
     /// The user's devices with their newest credential, newest binding first.
@@ -99,33 +108,20 @@ struct AccountStore: Sendable {
                                [.text(credentialId)]).first.flatMap(CredentialRow.init)
     }
 
-    /// One more failed verification; the credential is blocked at the limit. The new count
-    /// and status, nil when it was no longer active.
-    func recordFailure(_ credentialId: String, limit: Int, audit: AuditRecord) async throws -> (failures: Int64, status: CredentialStatus)? {
-        let rows = try await database.transaction([
-            SQLStatement("""
-                UPDATE credentials SET failures = failures + 1,
-                    status = CASE WHEN failures + 1 >= ? THEN 'blocked' ELSE status END
-                WHERE credential_id = ? AND status = 'active' RETURNING failures, status
-                """, [.int(Int64(limit)), .text(credentialId)]),
-            auditStatement(audit),
-        ])
-        guard let row = rows[0].first, let failures = row.int(0),
-              let status = row.text(1).flatMap(CredentialStatus.init(rawValue:)) else { return nil }
-        return (failures, status)
-    }
-
     /// Takes the new counter if it is above the stored one and the credential is active, and
-    /// in the same transaction runs `then` only if it did: each of those statements ends with
-    /// `GUARD`, which becomes the condition that the credential carries this assertion's id
+    /// in the same transaction runs `then` only if it did: a statement with `GUARD` (its last
+    /// placeholder) has it, which becomes the condition that the credential carries this assertion's id
     /// (the challenge's, never used twice). The rows of the `then` statements, nil when
     /// nothing changed.
     func advanceCounter(_ credentialId: String, to counter: Int64, assertion: String,
                         then: [SQLStatement]) async throws -> [[SQLRow]]? {
         let condition = "EXISTS (SELECT 1 FROM credentials WHERE credential_id = ? AND last_assertion = ?)"
         let guarded = then.map { statement in
-            SQLStatement(statement.sql.replacingOccurrences(of: "GUARD", with: condition),
-                         statement.arguments + [.text(credentialId), .text(assertion)])
+            // GUARD is each statement's last placeholder, so its arguments go last.
+            statement.sql.contains("GUARD")
+                ? SQLStatement(statement.sql.replacingOccurrences(of: "GUARD", with: condition),
+                               statement.arguments + [.text(credentialId), .text(assertion)])
+                : statement
         }
         let rows = try await database.transaction([
             SQLStatement("""
@@ -169,7 +165,7 @@ struct AccountStore: Sendable {
     /// Counts one hit on each key in this minute's window and stores the challenge only
     /// if every key is within its limit. The hits, in the order of `limits`; whether it was stored.
     func issueChallenge(id: String, credentialId: String, purpose: String, challenge: String, paymentId: String?,
-                        expiresAt: Int64, limits: [(key: String, limit: Int)], payment: PaymentRow? = nil,
+                        pendingId: String? = nil, expiresAt: Int64, limits: [(key: String, limit: Int)], payment: PaymentRow? = nil,
                         audit: AuditRecord? = nil) async throws -> (stored: Bool, hits: [Int64]) {
         let window = Clock.milliseconds() / 60_000 * 60_000
         var statements = limits.map { hitStatement(key: $0.key, window: window) }
@@ -181,9 +177,10 @@ struct AccountStore: Sendable {
                       .text(payment.currency), .text(payment.payee), .int(Clock.milliseconds())] + limitArguments(limits, window: window)))
         }
         statements.append(SQLStatement("""
-            INSERT INTO challenges (challenge_id, credential_id, purpose, challenge, payment_id, expires_at)
-            SELECT ?, ?, ?, ?, ?, ? WHERE \(withinLimits(limits.count)) RETURNING challenge_id
-            """, [.text(id), .text(credentialId), .text(purpose), .text(challenge), SQLValue(paymentId), .int(expiresAt)]
+            INSERT INTO challenges (challenge_id, credential_id, purpose, challenge, payment_id, pending_id, expires_at)
+            SELECT ?, ?, ?, ?, ?, ?, ? WHERE \(withinLimits(limits.count)) RETURNING challenge_id
+            """, [.text(id), .text(credentialId), .text(purpose), .text(challenge), SQLValue(paymentId), SQLValue(pendingId),
+                  .int(expiresAt)]
             + limitArguments(limits, window: window)))
         if let audit { statements.append(auditStatement(audit)) }
         let rows = try await database.transaction(statements)
@@ -192,17 +189,28 @@ struct AccountStore: Sendable {
         return (stored, hits)
     }
 
-    /// Marks the challenge used if it is unused, unexpired, and for this credential and
-    /// purpose: one statement, so exactly one of concurrent requests gets it, on any instance.
-    func consumeChallenge(_ challengeId: String, credentialId: String, purpose: String) async throws -> ConsumedChallenge? {
+    /// The challenge if it is unused, unexpired, and for this credential and purpose; nothing changes.
+    func openChallenge(_ challengeId: String, credentialId: String, purpose: String) async throws -> OpenChallenge? {
+        guard let row = try await database.read("""
+            SELECT challenge, payment_id, pending_id FROM challenges
+            WHERE challenge_id = ? AND credential_id = ? AND purpose = ? AND used_at IS NULL AND expires_at > ?
+            """, [.text(challengeId), .text(credentialId), .text(purpose), .int(Clock.milliseconds())]).first,
+            let challenge = row.text(0) else { return nil }
+        return OpenChallenge(challenge: challenge, paymentId: row.text(1), pendingId: row.text(2))
+    }
+
+    /// Marks the challenge used if it is still unused and unexpired, and for this credential,
+    /// purpose, payment and pending binding: one statement, so exactly one of concurrent
+    /// requests gets it, on any instance. False when another got it first or it expired.
+    func consumeChallenge(_ challengeId: String, credentialId: String, purpose: String, opened: OpenChallenge) async throws -> Bool {
         let now = Clock.milliseconds()
-        guard let row = try await database.run("""
+        return try await !database.run("""
             UPDATE challenges SET used_at = ?
             WHERE challenge_id = ? AND credential_id = ? AND purpose = ? AND used_at IS NULL AND expires_at > ?
-            RETURNING challenge, payment_id
-            """, [.int(now), .text(challengeId), .text(credentialId), .text(purpose), .int(now)]).first,
-            let challenge = row.text(0) else { return nil }
-        return ConsumedChallenge(challenge: challenge, paymentId: row.text(1))
+              AND COALESCE(payment_id, '') = ? AND COALESCE(pending_id, '') = ?
+            RETURNING challenge_id
+            """, [.int(now), .text(challengeId), .text(credentialId), .text(purpose), .int(now),
+                  .text(opened.paymentId ?? ""), .text(opened.pendingId ?? "")]).isEmpty
     }
 
     func payment(_ paymentId: String) async throws -> PaymentRow? {
@@ -216,6 +224,27 @@ struct AccountStore: Sendable {
     func hit(_ keys: [String]) async throws -> [Int64] {
         let window = Clock.milliseconds() / 60_000 * 60_000
         return try await database.transaction(keys.map { hitStatement(key: $0, window: window) }).map { $0.first?.int(0) ?? .max }
+    }
+
+    /// The hits on each key in this minute's window, counting none.
+    func hits(_ keys: [String]) async throws -> [Int64] {
+        let window = Clock.milliseconds() / 60_000 * 60_000
+        var counts: [Int64] = []
+        for key in keys {
+            counts.append(try await database.read("SELECT hits FROM rate_limits WHERE rate_key = ? AND window_start = ?",
+                                                  [.text(key), .int(window)]).first?.int(0) ?? 0)
+        }
+        return counts
+    }
+
+    /// Gives back one hit on each key in this minute's window (a hit reserved for a failure
+    /// that did not happen).
+    func refund(_ keys: [String]) async throws {
+        let window = Clock.milliseconds() / 60_000 * 60_000
+        _ = try await database.transaction(keys.map {
+            SQLStatement("UPDATE rate_limits SET hits = hits - 1 WHERE rate_key = ? AND window_start = ? AND hits > 0",
+                         [.text($0), .int(window)])
+        })
     }
 
     func audit(_ record: AuditRecord) async throws {
@@ -239,6 +268,8 @@ struct AccountStore: Sendable {
             SQLStatement("DELETE FROM challenges WHERE expires_at < ?", [.int(cutoff)]),
             SQLStatement("DELETE FROM tokens WHERE expires_at < ?", [.int(cutoff)]),
             SQLStatement("DELETE FROM rate_limits WHERE window_start < ?", [.int(cutoff)]),
+            SQLStatement("DELETE FROM pending_bindings WHERE expires_at < ?", [.int(cutoff)]),
+            SQLStatement("DELETE FROM binding_codes WHERE expires_at < ?", [.int(cutoff)]),
         ])
     }
 

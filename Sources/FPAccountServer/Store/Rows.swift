@@ -1,3 +1,5 @@
+import FPAccountAPI
+
 /// A credential as stored.
 struct CredentialRow: Sendable {
     let credentialId: String
@@ -30,7 +32,7 @@ enum CredentialStatus: String, Sendable {
     case active
     /// Its counter went back (a clone or a replay): bind again with the password.
     case frozen
-    /// Five verifications failed in a row: bind again with the password.
+    /// Blocked by an earlier version (five failed verifications in a row): bind again with the password.
     case blocked
     /// Unbound, or replaced by a newer binding of its device.
     case revoked
@@ -72,10 +74,12 @@ struct PaymentRow: Sendable {
     }
 }
 
-/// A challenge just consumed.
-struct ConsumedChallenge: Sendable {
+/// An open challenge: unused and unexpired when it was read. It is consumed only after
+/// the signature over it verifies, so a forged answer spends nothing.
+struct OpenChallenge: Sendable {
     let challenge: String
     let paymentId: String?
+    let pendingId: String?
 }
 
 /// One audit entry to write (never a secret).
@@ -86,4 +90,62 @@ struct AuditRecord: Sendable {
     let deviceId: String?
     let detail: String
     let address: String?
+}
+
+/// A new device's binding waiting for a bound device's approval.
+struct PendingRow: Sendable {
+    let pendingId: String
+    /// What will be bound once approved.
+    let binding: DeviceBinding
+    let pairingCode: String
+    let status: String
+    let expiresAt: Int64
+
+    static let columns = """
+        pending_id, username, device_id, name, identity_key, credential_id, public_key, access_control, protection,
+        pairing_code, status, expires_at
+        """
+
+    init(pendingId: String, binding: DeviceBinding, pairingCode: String, status: String, expiresAt: Int64) {
+        self.pendingId = pendingId
+        self.binding = binding
+        self.pairingCode = pairingCode
+        self.status = status
+        self.expiresAt = expiresAt
+    }
+
+    init?(_ row: SQLRow) {
+        guard let pendingId = row.text(0), let username = row.text(1), let deviceId = row.text(2), let name = row.text(3),
+              let identityKey = row.text(4), let credentialId = row.text(5), let publicKey = row.text(6),
+              let accessControl = row.text(7), let protection = row.text(8), let pairingCode = row.text(9),
+              let status = row.text(10), let expiresAt = row.int(11) else { return nil }
+        self.init(pendingId: pendingId,
+                  binding: DeviceBinding(username: username, deviceId: deviceId, name: name, identityKey: identityKey,
+                                         credentialId: credentialId, publicKey: publicKey, accessControl: accessControl,
+                                         protection: protection),
+                  pairingCode: pairingCode, status: status, expiresAt: expiresAt)
+    }
+
+    /// Whether it can still be approved at `now`.
+    func isOpen(at now: Int64) -> Bool { status == "pending" && expiresAt > now }
+}
+
+/// A device binding as the store writes it, whatever vouched for it.
+struct DeviceBinding: Sendable {
+    let username: String
+    let deviceId: String
+    let name: String
+    let identityKey: String
+    let credentialId: String
+    let publicKey: String
+    let accessControl: String
+    let protection: String
+}
+
+extension DeviceBinding {
+    /// The binding as the API reports it, just made.
+    var justBound: BoundDevice {
+        BoundDevice(deviceId: deviceId, name: name, credentialId: credentialId, status: CredentialStatus.active.rawValue,
+                    accessControl: accessControl, protection: protection, boundAt: Clock.milliseconds(), lastUsedAt: nil)
+    }
 }

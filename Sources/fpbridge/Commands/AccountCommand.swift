@@ -16,10 +16,13 @@ struct AccountCommand: AsyncParsableCommand {
         'bind' logs in with the password and registers a new fingerprint key of this device (biometry-current-set: \
         it signs only after a match and is invalidated when a finger is enrolled or removed). 'login' and 'pay' sign \
         the server's single-use challenge with it after a match; 'pay' shows amount and payee in the prompt. When the \
-        key was invalidated, or the server froze or blocked it, log in with the password and bind again. Sessions \
-        for 'devices', 'unbind', 'pay' and 'audit' come from --token (env FPBRIDGE_ACCOUNT_TOKEN) or a password prompt.
+        key was invalidated, or the server froze or blocked it, log in with the password and bind again. The password \
+        alone binds only an account's first device: another waits for 'approve' on a bound device, or takes a \
+        binding code from the server's operator (--binding-code). Sessions for 'devices', 'pay' and 'audit' come \
+        from FPBRIDGE_ACCOUNT_TOKEN, --token-fd or --token-stdin (never the command line, where every local user \
+        can read them), or a password prompt.
         """,
-        subcommands: [Register.self, Bind.self, Login.self, Devices.self, Unbind.self, Pay.self, Audit.self])
+        subcommands: [Register.self, Bind.self, Approve.self, Login.self, Devices.self, Unbind.self, Pay.self, Audit.self])
 
     /// Options every account command takes.
     struct ServerOptions: ParsableArguments {
@@ -50,14 +53,43 @@ struct AccountCommand: AsyncParsableCommand {
             return secret.withUnsafeBytes { String(decoding: $0, as: UTF8.self) }
         }
 
-        /// A session: --token, FPBRIDGE_ACCOUNT_TOKEN, or a password login.
-        func session(_ token: String?, _ options: GlobalOptions, _ client: FingerprintLogin) async throws -> String {
-            if let token = token ?? ProcessEnvironment.value("FPBRIDGE_ACCOUNT_TOKEN") {
-                return token
-            }
+        /// A session: FPBRIDGE_ACCOUNT_TOKEN, --token-fd, --token-stdin, or a password login.
+        func session(_ token: TokenOptions, _ options: GlobalOptions, _ client: FingerprintLogin) async throws -> String {
+            if let token = try await token.read() { return token }
             return try await AccountCommand.run {
                 try await client.passwordLogin(username: username(options), password: try await password(options)).token
             }
+        }
+    }
+
+    /// Where a session token comes from: never argv, which `ps` shows every local user.
+    struct TokenOptions: ParsableArguments {
+        @Option(help: .hidden)
+        var token: String?
+        @Option(help: "Read the session token from this open file descriptor (one line).")
+        var tokenFd: Int32?
+        @Flag(help: "Read the session token from standard input (one line).")
+        var tokenStdin = false
+
+        func validate() throws {
+            if token != nil {
+                throw ValidationError("a session token on the command line is visible to every local user (ps, /proc); "
+                                      + "give it in FPBRIDGE_ACCOUNT_TOKEN, with --token-fd N or with --token-stdin")
+            }
+            if tokenFd != nil && tokenStdin { throw ValidationError("give --token-fd or --token-stdin, not both") }
+            if let fd = tokenFd, fd < 0 || fcntl(fd, F_GETFD) < 0 { throw ValidationError("--token-fd \(fd) is not an open file descriptor") }
+        }
+
+        /// The token, nil when none was given.
+        func read() async throws -> String? {
+            let source: SecretInput.Source
+            if let tokenFd { source = .descriptor(tokenFd) } else if tokenStdin { source = .standardInput } else {
+                return ProcessEnvironment.value("FPBRIDGE_ACCOUNT_TOKEN")
+            }
+            guard case .entered(let secret) = await SecretInput.read(source, timeout: .seconds(30)) else {
+                throw AuthError(.invalidInput, tokenStdin ? "no session token on standard input" : "no session token on descriptor \(tokenFd ?? -1)")
+            }
+            return secret.withUnsafeBytes { String(decoding: $0, as: UTF8.self) }
         }
     }
 
@@ -124,24 +156,87 @@ struct AccountCommand: AsyncParsableCommand {
     struct Bind: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "bind",
-            abstract: "Bind this device: the password, then a new fingerprint key registered with its attestation.")
+            abstract: "Bind this device: the password, then a new fingerprint key registered with its attestation.",
+            discussion: """
+            The password alone binds an account's first device, or this device again. Another device prints a \
+            pairing code and waits until a bound device approves it ('fpbridge account approve --pairing-code CODE' \
+            there, with a finger), or takes a one-time code from the server's operator (--binding-code, read \
+            without echo, or from FPBRIDGE_ACCOUNT_BINDING_CODE, or as the second line of standard input with --password-stdin).
+            """)
         @OptionGroup var options: GlobalOptions
         @OptionGroup var server: ServerOptions
         @Option(help: "A name for this device (default: the host name).")
         var deviceName: String?
         @Option(help: "When binding a device again: the id the server gave it (it then insists on the same identity key); write --device-id=ID for an id that starts with '-'.")
         var deviceId: String?
+        @Flag(help: "Ask for a one-time binding code from the server's operator instead of waiting for a bound device's approval.")
+        var bindingCode = false
+        @Flag(help: "Do not wait for approval: print the pairing code and exit (run bind again after approval to see it bound).")
+        var noWait = false
 
         func run() async throws {
             let client = try server.client(options)
             let username = server.username(options)
             let password = try await server.password(options)
+            let code = try await self.code()
             let name = deviceName ?? ProcessInfo.processInfo.hostName
-            let device = try await AccountCommand.run {
-                try await client.bind(username: username, password: password, deviceName: name, deviceId: deviceId)
+            let result = try await AccountCommand.run {
+                try await client.bind(username: username, password: password, deviceName: name, deviceId: deviceId,
+                                      bindingCode: code, requestApproval: code == nil)
+            }
+            let device: BoundDevice
+            switch result {
+            case .bound(let bound): device = bound
+            case .waitingForApproval(let pending, let session):
+                let minutes = max(1, Int((Double(pending.expiresAt) / 1000 - Date().timeIntervalSince1970) / 60))
+                options.console.note("""
+                    \(username) has a bound device already. On it, approve this one within \(minutes) minutes:
+                        fpbridge account approve --pairing-code \(pending.pairingCode)
+                    (or bind with --binding-code from the server's operator).
+                    """)
+                if noWait {
+                    options.console.success("Waiting for approval: pairing code \(pending.pairingCode).",
+                                            ["account": .string(username), "pairingCode": .string(pending.pairingCode),
+                                             "pendingId": .string(pending.pendingId), "status": "pending"])
+                    return
+                }
+                options.console.note("Waiting…")
+                device = try await AccountCommand.run { try await client.waitForApproval(pending, username: username, session: session) }
             }
             options.console.success("Bound '\(device.name)' (device \(device.deviceId)) to \(username) at \(client.origin); "
                                     + "log in with 'fpbridge account login'.",
+                                    ["account": .string(username), "device": AccountCommand.json(device)])
+        }
+
+        /// The binding code, when asked for: the environment, standard input's next line, or a no-echo prompt.
+        private func code() async throws -> String? {
+            if let code = ProcessEnvironment.value("FPBRIDGE_ACCOUNT_BINDING_CODE") { return code }
+            guard bindingCode else { return nil }
+            let outcome = await SecretInput.read(server.passwordStdin ? .standardInput : .terminal(prompt: "Binding code: "),
+                                                 timeout: .seconds(300))
+            guard case .entered(let secret) = outcome else { throw AuthError(.userCancel, "no binding code entered") }
+            return secret.withUnsafeBytes { String(decoding: $0, as: UTF8.self) }
+        }
+    }
+
+    struct Approve: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "approve",
+            abstract: "Approve a new device of the account from this bound one, with a finger.",
+            discussion: """
+            The new device shows a pairing code while 'fpbridge account bind' waits; give it here. The prompt names \
+            the new device, and the signature covers exactly that request, its name and its key.
+            """)
+        @OptionGroup var options: GlobalOptions
+        @OptionGroup var server: ServerOptions
+        @Option(help: "The six digits the new device shows.")
+        var pairingCode: String
+
+        func run() async throws {
+            let client = try server.client(options)
+            let username = server.username(options)
+            let device = try await AccountCommand.run { try await client.approve(username: username, pairingCode: pairingCode) }
+            options.console.success("Approved '\(device.name)' (device \(device.deviceId)) for \(username).",
                                     ["account": .string(username), "device": AccountCommand.json(device)])
         }
     }
@@ -175,8 +270,7 @@ struct AccountCommand: AsyncParsableCommand {
         static let configuration = CommandConfiguration(commandName: "devices", abstract: "List the account's bound devices.")
         @OptionGroup var options: GlobalOptions
         @OptionGroup var server: ServerOptions
-        @Option(help: "A session token (env FPBRIDGE_ACCOUNT_TOKEN); without one, the password is asked.")
-        var token: String?
+        @OptionGroup var token: TokenOptions
 
         func run() async throws {
             let client = try server.client(options)
@@ -219,8 +313,7 @@ struct AccountCommand: AsyncParsableCommand {
         var currency = "EUR"
         @Option(help: "Who is paid.")
         var payee: String
-        @Option(help: "A session token (env FPBRIDGE_ACCOUNT_TOKEN); without one, the password is asked.")
-        var token: String?
+        @OptionGroup var token: TokenOptions
 
         func run() async throws {
             let client = try server.client(options)
@@ -239,8 +332,7 @@ struct AccountCommand: AsyncParsableCommand {
         static let configuration = CommandConfiguration(commandName: "audit", abstract: "Show the account's audit log at the server, newest first.")
         @OptionGroup var options: GlobalOptions
         @OptionGroup var server: ServerOptions
-        @Option(help: "A session token (env FPBRIDGE_ACCOUNT_TOKEN); without one, the password is asked.")
-        var token: String?
+        @OptionGroup var token: TokenOptions
 
         func run() async throws {
             let client = try server.client(options)

@@ -29,7 +29,7 @@ struct LoginDemo {
 
         run.say("3. She binds this device (seed 002): password login, then a new key that only a match of her current fingers releases;")
         run.say("   the server checks its attestation by the device identity key and keeps the public key.")
-        _ = await step("bind", &steps) { try await $0.bind(username: user, password: Self.password, deviceName: "demo reader").deviceId }
+        _ = await step("bind", &steps) { try await Self.bound($0.bind(username: user, password: Self.password, deviceName: "demo reader")) }
 
         run.say("4. She logs in with her finger: the server's single-use challenge is signed after the match.")
         guard case .success(let session) = await login("login", script: "scan alice-1") else { return steps }
@@ -39,36 +39,72 @@ struct LoginDemo {
             try await $0.pay(username: user, amount: "12.50", currency: "EUR", payee: "Coffee Shop", session: session.token).status
         } script: { "scan alice-1" }
 
-        run.say("6. Mallory tries to log in as alice: three wrong fingers end the prompt; nothing is signed, nothing sent.")
+        run.say("6. She gets a laptop with a reader of its own. The password alone binds only an account's first device:")
+        run.say("   the laptop shows a pairing code and waits until a device already bound approves it with a finger.")
+        let laptop = DemoRun(directory: StateDirectory(path: run.directory.path + "/laptop"), configuration: run.configuration,
+                             console: run.console)
+        try await PasscodeManager(context: laptop.context(script: "")).set(DemoRun.passcode)
+        _ = try await laptop.enroll(script: String(repeating: "scan alice-1\n", count: 5))
+        let waiting = await step("laptop-bind", &steps, on: laptop) { client -> PendingBinding in
+            guard case .waitingForApproval(let pending, _) = try await client.bind(username: user, password: Self.password,
+                                                                                    deviceName: "alice's laptop") else {
+                throw FingerprintLoginError.transport("the server bound a second device on the password alone")
+            }
+            return pending
+        }
+        if case .success(let pending) = waiting {
+            run.say("   The laptop shows pairing code \(pending.pairingCode); on the desk reader she approves it (the prompt names the laptop).")
+            _ = await step("approve-laptop", &steps) {
+                try await $0.approve(username: user, pairingCode: pending.pairingCode).name
+            } script: { "scan alice-1" }
+            _ = await step("laptop-login", &steps, on: laptop) { try await $0.login(username: user).kind } script: { "scan alice-1" }
+        }
+        run.say("   Mallory has her password and a reader of his own: his device is refused, since nothing alice trusts vouches for it.")
+        let mallory = DemoRun(directory: StateDirectory(path: run.directory.path + "/mallory"), configuration: run.configuration,
+                              console: run.console)
+        try await PasscodeManager(context: mallory.context(script: "")).set(DemoRun.passcode)
+        _ = try await mallory.enroll(script: String(repeating: "scan mallory-1\n", count: 5))
+        _ = await step("mallory-bind", &steps, on: mallory) {
+            try await Self.bound($0.bind(username: user, password: Self.password, deviceName: "alice's phone", requestApproval: false))
+        }
+
+        run.say("7. Mallory tries to log in as alice: three wrong fingers end the prompt; nothing is signed, nothing sent.")
         _ = await login("login-wrong-finger", script: "scan mallory-1\nscan mallory-2\nscan mallory-3")
 
-        run.say("7. Two more wrong fingers: five in a row lock fingerprint, and even alice's finger is refused without a scan.")
+        run.say("8. Two more wrong fingers: five in a row lock fingerprint, and even alice's finger is refused without a scan.")
         _ = await login("login-lockout", script: "scan mallory-4\nscan mallory-5")
         _ = await login("login-while-locked", script: "scan alice-1")
 
-        run.say("8. Alice enters her passcode; fingerprint works again and she logs in.")
+        run.say("9. Alice enters her passcode; fingerprint works again and she logs in.")
         steps.append(outcome("passcode", await run.auth(.deviceOwner, script: "", passcodes: [DemoRun.passcode]).map { $0.method.rawValue }))
         _ = await login("login-after-passcode", script: "scan alice-1")
 
-        run.say("9. Somebody enrolls another finger on this device: the key bound to the old set of fingers is invalidated for good.")
+        run.say("10. Somebody enrolls another finger on this device: the key bound to the old set of fingers is invalidated for good.")
         _ = try await run.enroll(.leftIndex, script: String(repeating: "scan eve-1\n", count: 5))
         _ = await login("login-after-new-finger", script: "scan alice-1")
 
-        run.say("10. As on iOS and Android, alice logs in with her password and binds the device again; her finger works again.")
-        _ = await step("bind-again", &steps) { try await $0.bind(username: user, password: Self.password, deviceName: "demo reader").deviceId }
+        run.say("11. As on iOS and Android, alice logs in with her password and binds the device again; her finger works again.")
+        _ = await step("bind-again", &steps) { try await Self.bound($0.bind(username: user, password: Self.password, deviceName: "demo reader")) }
         _ = await login("login-after-rebinding", script: "scan alice-1")
         return steps
     }
 
-    /// Runs one client call on a fake reader fed `script`, and narrates its outcome.
-    private func step<T: Sendable>(_ name: String, _ steps: inout [JSONValue],
+    /// The device id of a binding done on the password alone (this device again, or the account's first).
+    private static func bound(_ result: BindingResult) throws -> String {
+        guard case .bound(let device) = result else { throw FingerprintLoginError.transport("the server asked for an approval") }
+        return device.deviceId
+    }
+
+    /// Runs one client call on a fake reader fed `script` (of `device`, by default the desk reader), and narrates its outcome.
+    private func step<T: Sendable>(_ name: String, _ steps: inout [JSONValue], on device: DemoRun? = nil,
                                    _ body: (FingerprintLogin) async throws -> T,
                                    script: () -> String = { "" }) async -> Result<T, FingerprintLoginError> {
         let result: Result<T, FingerprintLoginError>
+        let device = device ?? run
         do {
-            let context = try run.context(script: script())
+            let context = try device.context(script: script())
             let client = FingerprintLogin(server: server.url, keyring: ContextKeyring(context: context))
-            result = .success(try await run.withReader(context) { try await body(client) })
+            result = .success(try await device.withReader(context) { try await body(client) })
         } catch let error as FingerprintLoginError {
             result = .failure(error)
         } catch {

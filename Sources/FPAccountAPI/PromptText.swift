@@ -1,0 +1,69 @@
+import Foundation
+
+/// Text that reaches a fingerprint prompt (a payee, a device name): what the user reads
+/// there must be exactly what is signed, so nothing invisible, reordering or ambiguous in
+/// spacing gets in. One rule for the server (which refuses) and the client (which will not
+/// sign what it could not show honestly).
+public enum PromptText {
+    /// The text in NFC when it may be shown and signed; otherwise why not, in words naming `field`.
+    ///
+    /// Refused: control and format characters (which include the bidirectional overrides and
+    /// isolates, zero-width spaces and joiners, the soft hyphen and the byte-order mark), line
+    /// and paragraph separators, every space but U+0020, default-ignorable code points
+    /// (variation selectors among them), private-use and unassigned code points, a space at
+    /// either end or two in a row; and more than `length` characters after normalisation.
+    public static func checked(_ text: String, field: String, length: ClosedRange<Int>) -> Result<String, PromptTextRefusal> {
+        // Normalised first: the length and the characters checked are the ones that will be stored and signed.
+        let normalized = text.precomposedStringWithCanonicalMapping
+        guard length.contains(normalized.count), normalized.utf8.count <= length.upperBound * 4 else {
+            return .failure(PromptTextRefusal(field: field, reason: "must be \(length.lowerBound) to \(length.upperBound) characters"))
+        }
+        for scalar in normalized.unicodeScalars {
+            if let what = refusedKind(scalar) {
+                let code = "U+" + String(scalar.value, radix: 16, uppercase: true).leftPadded(to: 4)
+                return .failure(PromptTextRefusal(field: field, reason: "contains \(what) (\(code)), which a prompt cannot show as it is signed"))
+            }
+        }
+        if normalized.hasPrefix(" ") || normalized.hasSuffix(" ") || normalized.contains("  ") {
+            return .failure(PromptTextRefusal(field: field, reason: "has a space at an end or two in a row"))
+        }
+        return .success(normalized)
+    }
+
+    /// Whether `text` passes ``checked(_:field:length:)`` unchanged (already in NFC).
+    public static func isShowable(_ text: String, length: ClosedRange<Int>) -> Bool {
+        (try? checked(text, field: "", length: length).get()).map { $0.utf8.elementsEqual(text.utf8) } ?? false
+    }
+
+    private static func refusedKind(_ scalar: Unicode.Scalar) -> String? {
+        let properties = scalar.properties
+        if properties.isBidiControl { return "a bidirectional control" }
+        switch properties.generalCategory {
+        case .control: return "a control character"
+        case .format: return "an invisible format character"
+        case .lineSeparator, .paragraphSeparator: return "a line or paragraph separator"
+        case .spaceSeparator where scalar != " ": return "a space other than U+0020"
+        case .privateUse: return "a private-use character"
+        case .unassigned, .surrogate: return "an unassigned code point"
+        default: break
+        }
+        if properties.isDefaultIgnorableCodePoint { return "an invisible (default-ignorable) character" }
+        return nil
+    }
+}
+
+/// Why a text may not reach a prompt.
+public struct PromptTextRefusal: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The request field it came in.
+    public let field: String
+    /// What is wrong with it.
+    public let reason: String
+
+    public var description: String { "'\(field)' \(reason)" }
+}
+
+extension String {
+    fileprivate func leftPadded(to width: Int) -> String {
+        count >= width ? self : String(repeating: "0", count: width - count) + self
+    }
+}

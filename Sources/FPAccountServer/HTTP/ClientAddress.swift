@@ -1,0 +1,54 @@
+import Glibc
+
+/// The address a request is counted and audited under. Behind a reverse proxy every
+/// connection comes from the proxy; only a proxy the server was told to trust may name the
+/// client, in `X-Forwarded-For`, and anyone else's header is ignored (a client could write
+/// any address there to escape its own limits).
+enum ClientAddress {
+    /// The client's address: the peer's, or, when the peer is a trusted proxy, the last
+    /// address in `X-Forwarded-For` that is not a trusted proxy too (each proxy appends the
+    /// address it was reached from; what the client wrote itself comes before).
+    static func resolve(peer: String?, forwardedFor: String?, trustedProxies: Set<String>) -> String? {
+        guard let peer = peer.flatMap(canonical) else { return nil }
+        guard trustedProxies.contains(peer), let forwardedFor else { return peer }
+        for entry in forwardedFor.split(separator: ",").reversed() {
+            guard let address = canonical(entry.trimmingCharacters(in: " \t")) else {
+                // Malformed past this point: the proxy's own view is all that can be trusted.
+                return peer
+            }
+            if !trustedProxies.contains(address) { return address }
+        }
+        return peer
+    }
+
+    /// The address in its one canonical text (`::ffff:127.0.0.1` → `127.0.0.1`), nil when it is not an IP address.
+    static func canonical(_ text: String) -> String? {
+        guard text.utf8.count <= 64 else { return nil }
+        var v4 = in_addr()
+        if inet_pton(AF_INET, text, &v4) == 1 {
+            var buffer = [CChar](repeating: 0, count: Int(INET_ADDRSTRLEN))
+            guard inet_ntop(AF_INET, &v4, &buffer, socklen_t(INET_ADDRSTRLEN)) != nil else { return nil }
+            return string(buffer)
+        }
+        var v6 = in6_addr()
+        guard inet_pton(AF_INET6, text, &v6) == 1 else { return nil }
+        // An IPv4 client on an IPv6 socket is the same client.
+        let bytes = withUnsafeBytes(of: v6) { Array($0) }
+        if bytes[0..<10].allSatisfy({ $0 == 0 }) && bytes[10] == 0xFF && bytes[11] == 0xFF {
+            return bytes[12...].map(String.init).joined(separator: ".")
+        }
+        var buffer = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN))
+        guard inet_ntop(AF_INET6, &v6, &buffer, socklen_t(INET6_ADDRSTRLEN)) != nil else { return nil }
+        return string(buffer)
+    }
+
+    private static func string(_ buffer: [CChar]) -> String {
+        String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+}
+
+extension Substring {
+    fileprivate func trimmingCharacters(in set: String) -> String {
+        String(drop { set.contains($0) }.reversed().drop { set.contains($0) }.reversed())
+    }
+}
