@@ -75,6 +75,8 @@ struct ServeCommand: AsyncParsableCommand {
     var acceptDevelopmentKeys = false
     @Flag(name: .shortAndLong, help: "Log each request.")
     var verbose = false
+    @Option(help: .hidden)
+    var testClockOffsetFile: String?
 
     func run() async throws {
         var configuration = ServerConfiguration()
@@ -102,6 +104,8 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.acceptDevelopmentKeys = acceptDevelopmentKeys
         let problems = configuration.problems()
         guard problems.isEmpty else { throw ValidationError(problems.joined(separator: "; ")) }
+        // Tests move the server's clock (challenge expiry, rate windows) instead of sleeping.
+        if let testClockOffsetFile { Clock.follow(offsetFile: testClockOffsetFile) }
         // The database and its directory are the server's alone.
         umask(0o077)
         var logger = Logger(label: "fpbridge-server")
