@@ -49,6 +49,7 @@ struct ServerCommand: AsyncParsableCommand {
     var verbose = false
 
     func run() async throws {
+        try ProcessLockdown.apply()  // issue 28 §6: no core dump, no ptrace by the same user (ProcessLockdown.swift)
         var configuration = ServerConfiguration()
         configuration.host = host
         configuration.port = port
