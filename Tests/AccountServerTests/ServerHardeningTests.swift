@@ -117,7 +117,8 @@ import TestSupport
     }
 
     @Test func unresolvableHostIsRefusedForPlainHTTP() {
-        let (status, output) = refusal(["--host", "127.0.0.1.nip.invalid"])
+        let directory = TemporaryDirectory()
+        let (status, output) = refusal(["--host", "127.0.0.1.nip.invalid", "--database", directory.file("server.sqlite")])
         #expect(status != 0 && status != 124, "\(output)")
         #expect(output.contains("--host 127.0.0.1.nip.invalid does not resolve"), "\(output)")
     }
