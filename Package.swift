@@ -96,7 +96,7 @@ let package = Package(
         .executableTarget(
             name: "fpbridge-server",
             dependencies: [
-                "FPAccountServer",
+                "FPAccountServer", "CProcessSecurity",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]

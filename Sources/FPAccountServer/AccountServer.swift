@@ -19,11 +19,7 @@ package struct AccountServer: Sendable {
     package func run(logger: Logger, ready: @escaping @Sendable (_ address: String, _ origin: String) -> Void = { _, _ in }) async throws {
         let problems = configuration.problems()
         guard problems.isEmpty else { throw ServerStartFailure(message: problems.joined(separator: "; ")) }
-        let database: any SQLDatabase
-        switch configuration.database {
-        case .sqlite(let path): database = try SQLiteDatabase(path: path)
-        case .postgres(let url): database = try PostgresDatabase(url: url, logger: logger)
-        }
+        let database = try await openDatabase(logger: logger)
         do { try await Schema.migrate(database) } catch {
             await database.close()
             throw ServerStartFailure(message: "cannot prepare the database: \(error)")
@@ -61,6 +57,24 @@ package struct AccountServer: Sendable {
             throw error
         }
         await database.close()
+    }
+
+    /// The configured database, opened and (PostgreSQL) reached once; why not, for the command line.
+    private func openDatabase(logger: Logger) async throws -> any SQLDatabase {
+        do {
+            switch configuration.database {
+            case .sqlite(let path): return try SQLiteDatabase(path: path)
+            case .postgres(let url):
+                let database = try PostgresDatabase(url: url, logger: logger)
+                do { try await database.checkConnection() } catch {
+                    await database.close()
+                    throw error
+                }
+                return database
+            }
+        } catch let failure as DatabaseFailure {
+            throw ServerStartFailure(message: failure.description)
+        }
     }
 
     private func serverBuilder() throws -> HTTPServerBuilder {

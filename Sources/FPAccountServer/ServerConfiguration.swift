@@ -63,8 +63,15 @@ package struct ServerConfiguration: Sendable {
         if !(10...20).contains(passwordCostLog2) { problems.append("--password-cost must be 10 to 20 (got \(passwordCostLog2))") }
         if !(1...65535).contains(port) && port != 0 { problems.append("--port must be 0 to 65535 (got \(port))") }
         if (tlsCertificate == nil) != (tlsKey == nil) { problems.append("give both --tls-cert and --tls-key, or neither") }
-        if tlsCertificate == nil && !Self.isLoopback(host) {
-            problems.append("plain HTTP is served on loopback only; give --tls-cert and --tls-key to listen on \(host)")
+        if tlsCertificate == nil {
+            switch LoopbackHost.verdict(for: host) {
+            case .loopback: break
+            case .notLoopback(let address):
+                let what = address == host ? "\(host) is not a loopback address" : "\(host) resolves to \(address), not a loopback address"
+                problems.append("plain HTTP is served on loopback only and \(what); give --tls-cert and --tls-key to listen on it")
+            case .unresolved(let reason):
+                problems.append("--host \(host) does not resolve (\(reason)); plain HTTP is served on loopback addresses only")
+            }
         }
         for (name, value) in [("--password-logins-per-account", passwordLoginsPerAccount),
                               ("--password-logins-per-account-address", passwordLoginsPerAccountAddress),
@@ -87,7 +94,8 @@ package struct ServerConfiguration: Sendable {
         return problems
     }
 
+    /// Whether every address `host` resolves to is loopback (a host that does not resolve is not).
     package static func isLoopback(_ host: String) -> Bool {
-        host == "localhost" || host == "::1" || host.hasPrefix("127.")
+        LoopbackHost.verdict(for: host) == .loopback
     }
 }

@@ -79,6 +79,7 @@ struct ServeCommand: AsyncParsableCommand {
     var testClockOffsetFile: String?
 
     func run() async throws {
+        try ProcessLockdown.apply()  // issue 28 §6: no core dump, no ptrace by the same user (ProcessLockdown.swift)
         var configuration = ServerConfiguration()
         configuration.host = host
         configuration.port = port

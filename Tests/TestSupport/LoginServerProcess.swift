@@ -14,20 +14,25 @@ public final class LoginServerProcess: Sendable {
     private let pid: pid_t
     private let log: String
 
+    /// The server's process id (`launcher` must exec it, so that this is the server's own).
+    public var processID: pid_t { pid }
+
     /// The `fpbridge-server` built beside `fpbridge`.
     public static var executable: String {
         URL(fileURLWithPath: Fpbridge.executable).deletingLastPathComponent().appendingPathComponent("fpbridge-server").path
     }
 
     /// Starts the server on `database` (a SQLite path or a PostgreSQL URL; nil: a new SQLite file)
-    /// with `arguments` added, and waits until it says where it listens.
-    public init(database: String? = nil, arguments: [String] = []) async throws {
+    /// with `arguments` added, and waits until it says where it listens. `launcher` (a full path
+    /// first) runs before it and ends by exec'ing its arguments: `bash -c 'umask 000; exec "$@"'`,
+    /// `setpriv` to another user.
+    public init(database: String? = nil, arguments: [String] = [], launcher: [String] = []) async throws {
         directory = TemporaryDirectory()
         log = directory.file("server.log")
         let output = directory.file("server.out")
         let all = [Self.executable, "--port", "0", "--database", database ?? directory.file("server.sqlite"), "--password-cost", "10"]
             + arguments
-        pid = try Spawn.start(all, stdout: output, stderr: log)
+        pid = try Spawn.start(launcher + all, stdout: output, stderr: log)
         let deadline = Date().addingTimeInterval(30)
         var words: [Substring] = []
         while words.count < 4 {
@@ -108,11 +113,44 @@ public enum TestPostgres {
 
     /// A new empty database's URL.
     public static func newDatabase() throws -> String {
+        try newDatabase(owner: nil)
+    }
+
+    /// The role `scripts/postgres.sh` lets in over TLS only (pg_hba: hostnossl … reject).
+    public static let tlsOnlyRole = "tlsonly"
+
+    /// A new empty database owned by `tlsOnlyRole`, and its URL as that role, without
+    /// parameters: the caller adds `?sslmode=…`.
+    public static func newTLSOnlyDatabase() throws -> String {
+        try newDatabase(owner: tlsOnlyRole)
+    }
+
+    /// The CA file that signed the cluster's certificate (for 127.0.0.1 and localhost):
+    /// `ca.pem` beside the server's certificate, found by asking the server, so that it is known
+    /// for a cluster `FPBRIDGE_TEST_POSTGRES` names as well as for one started here.
+    public static func certificateAuthority() throws -> String {
+        let base = try base.get()
+        let result = Spawn.shell(["psql", base, "-qAtc", "SELECT current_setting('ssl') || ' ' || current_setting('ssl_cert_file')"])
+        let answer = result.output.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard result.status == 0, answer.hasPrefix("on ") else {
+            throw ServiceProcessError(message: "the test PostgreSQL has no TLS (started by a scripts/postgres.sh without it?): \(answer)")
+        }
+        let file = URL(fileURLWithPath: String(answer.dropFirst(3))).deletingLastPathComponent().appendingPathComponent("ca.pem").path
+        guard FileManager.default.isReadableFile(atPath: file) else {
+            throw ServiceProcessError(message: "no CA file \(file) beside the test PostgreSQL's certificate")
+        }
+        return file
+    }
+
+    private static func newDatabase(owner: String?) throws -> String {
         let base = try base.get()
         let name = "t_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
-        let result = Spawn.shell(["psql", base, "-v", "ON_ERROR_STOP=1", "-qc", "CREATE DATABASE \(name)"])
+        let create = "CREATE DATABASE \(name)" + (owner.map { " OWNER \($0)" } ?? "")
+        let result = Spawn.shell(["psql", base, "-v", "ON_ERROR_STOP=1", "-qc", create])
         guard result.status == 0 else { throw ServiceProcessError(message: "cannot create a test database: \(result.output)") }
-        guard let slash = base.range(of: "/", options: .backwards) else { return base }
-        return base[..<slash.lowerBound] + "/" + name
+        guard var components = URLComponents(string: base) else { return base }
+        components.path = "/" + name
+        if let owner { components.user = owner }
+        return components.string ?? base
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import NIOSSL
 import PostgresNIO
 
 /// PostgreSQL for several server instances on one database: every rule holds
@@ -8,18 +9,22 @@ final class PostgresDatabase: SQLDatabase {
     let dialect = SQLDialect.postgres
     private let client: PostgresClient
     private let runner: Task<Void, Never>
-    private let logger: Logger
+    let logger: Logger
+    let settings: PostgresURL
+    let tls: TLSConfiguration?
 
-    /// Connects to `url` (`postgres://user[:password]@host[:port]/database`); connections open on demand.
+    /// Connects to `url` (PostgresURL.form); connections open on demand.
     init(url: String, logger: Logger) throws {
-        guard let components = URLComponents(string: url), ["postgres", "postgresql"].contains(components.scheme ?? ""),
-              let host = components.host, !host.isEmpty else {
-            throw DatabaseFailure(description: "--database \(url): expected postgres://user[:password]@host[:port]/database")
+        settings = try PostgresURL(url)
+        tls = try settings.tls.configuration()
+        let clientTLS: PostgresClient.Configuration.TLS = switch (settings.tls, tls) {
+        case (.prefer, let tls?): .prefer(tls)
+        case (_, let tls?): .require(tls)
+        case (_, nil): .disable
         }
-        let database = String(components.path.drop { $0 == "/" })
         let configuration = PostgresClient.Configuration(
-            host: host, port: components.port ?? 5432, username: components.user ?? "postgres",
-            password: components.password, database: database.isEmpty ? nil : database, tls: .disable)
+            host: settings.host, port: settings.port, username: settings.username,
+            password: settings.password, database: settings.database, tls: clientTLS)
         var quiet = logger
         // The client warns about its own start-up race; only real failures are worth a line.
         quiet.logLevel = .error

@@ -7,13 +7,14 @@ final class SQLiteDatabase: SQLDatabase {
     let dialect = SQLDialect.sqlite
     private let pool: DatabasePool
 
-    /// Opens (creating) the file; its directory is made 0700 and the files 0600.
+    /// Opens (creating) the file; its directory is made 0700 and the file 0600 (SQLiteFile).
     init(path: String) throws {
         let directory = (path as NSString).deletingLastPathComponent
         if !directory.isEmpty, !FileManager.default.fileExists(atPath: directory) {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true,
                                                     attributes: [.posixPermissions: 0o700])
         }
+        let file = try SQLiteFile.prepare(path)
         var configuration = Configuration()
         configuration.busyMode = .timeout(10)
         configuration.prepareDatabase { db in
@@ -23,7 +24,10 @@ final class SQLiteDatabase: SQLDatabase {
         do { pool = try DatabasePool(path: path, configuration: configuration) } catch {
             throw DatabaseFailure(description: "cannot open the SQLite database \(path): \(error)")
         }
-        for file in [path, path + "-wal", path + "-shm"] { chmod(file, 0o600) }
+        guard file.isStill(at: path) else {
+            try? pool.close()
+            throw DatabaseFailure(description: "the SQLite database \(path) was replaced while it was being opened")
+        }
     }
 
     func transaction(_ statements: [SQLStatement]) async throws -> [[SQLRow]] {
