@@ -19,7 +19,8 @@ def start_server(binary, database, log_dir):
     # Limits raised so that the rate limiter is not what is measured.
     process = subprocess.Popen([binary, "--port", "0", "--database", database, "--password-cost", "10",
                                 "--challenges-per-credential", "100000000", "--challenges-per-account", "100000000",
-                                "--password-logins-per-address", "100000"], stdout=out, stderr=err)
+                                "--challenges-per-address", "100000000", "--password-logins-per-address", "100000",
+                                "--registrations-per-address", "100000"], stdout=out, stderr=err)
     deadline = time.time() + 30
     while time.time() < deadline:
         out.seek(0)

@@ -17,7 +17,7 @@ struct DeviceCommand: AsyncParsableCommand {
         subcommands: [Trust.self, Distrust.self, Trusted.self, Code.self])
 
     struct DatabaseOption: ParsableArguments {
-        @Option(help: "The server's SQLite file, or postgres://user[:password]@host[:port]/database.")
+        @Option(help: "The server's SQLite file, or its PostgreSQL URL (as 'serve --database' takes it).")
         var database = "fpbridge-server.sqlite"
     }
 
@@ -29,6 +29,8 @@ struct DeviceCommand: AsyncParsableCommand {
     }
 
     static func run<T: Sendable>(_ database: DatabaseOption, _ body: (AccountAdministration) async throws -> T) async throws -> T {
+        // Binding codes pass through this process as they do through the server's.
+        try ProcessLockdown.apply()
         umask(0o077)
         do { return try await AccountAdministration.with(ServerConfiguration.Database(argument: database.database), body) } catch let failure as ServerStartFailure {
             FileHandle.standardError.write(Data("fpbridge-server: \(failure.message)\n".utf8))

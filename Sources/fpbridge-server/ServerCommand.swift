@@ -35,7 +35,7 @@ struct ServeCommand: AsyncParsableCommand {
     var port = 8443
     @Option(help: "The origin clients use (https://bank.example); every assertion must name it. Default: this scheme, host and port.")
     var origin: String?
-    @Option(help: "A SQLite file, or postgres://user[:password]@host[:port]/database.")
+    @Option(help: "A SQLite file, or postgres://user[:password]@host[:port]/database[?sslmode=MODE[&sslrootcert=CA.pem]] (MODE: disable, the default, prefer, require, verify-ca or verify-full).")
     var database = "fpbridge-server.sqlite"
     @Option(help: "PEM certificate chain for HTTPS.")
     var tlsCert: String?
@@ -79,7 +79,7 @@ struct ServeCommand: AsyncParsableCommand {
     var testClockOffsetFile: String?
 
     func run() async throws {
-        try ProcessLockdown.apply()  // issue 28 §6: no core dump, no ptrace by the same user (ProcessLockdown.swift)
+        try ProcessLockdown.apply()
         var configuration = ServerConfiguration()
         configuration.host = host
         configuration.port = port

@@ -29,14 +29,6 @@ struct Harness {
     let session: String
     let device: SoftwareDevice
 
-    /// Waits for the next clock minute when fewer than `seconds` are left in this one. The
-    /// server counts rate limits in fixed minute windows: a test that counts hits up to a limit
-    /// must not see the count start again halfway.
-    static func clearOfMinuteBoundary(_ seconds: Double = 20) async throws {
-        let left = 60 - Date().timeIntervalSince1970.truncatingRemainder(dividingBy: 60)
-        if left < seconds { try await Task.sleep(for: .seconds(left + 0.1)) }
-    }
-
     static func start(_ storage: Storage, arguments: [String] = [], device: SoftwareDevice = SoftwareDevice()) async throws -> Harness {
         let directory = TemporaryDirectory()
         let database = try storage.newDatabase(in: directory)

@@ -13,6 +13,7 @@ public final class LoginServerProcess: Sendable {
     private let directory: TemporaryDirectory
     private let pid: pid_t
     private let log: String
+    private let clock: String?
 
     /// The server's process id (`launcher` must exec it, so that this is the server's own).
     public var processID: pid_t { pid }
@@ -26,12 +27,22 @@ public final class LoginServerProcess: Sendable {
     /// with `arguments` added, and waits until it says where it listens. `launcher` (a full path
     /// first) runs before it and ends by exec'ing its arguments: `bash -c 'umask 000; exec "$@"'`,
     /// `setpriv` to another user.
+    ///
+    /// Without a launcher the server reads its clock through a file of this test's
+    /// (``advanceClock(by:)``), set at start to the beginning of the next minute: rate limits
+    /// count in minute windows, and a case that counts up to a limit then has a whole window.
     public init(database: String? = nil, arguments: [String] = [], launcher: [String] = []) async throws {
         directory = TemporaryDirectory()
         log = directory.file("server.log")
+        clock = launcher.isEmpty ? directory.file("clock") : nil
         let output = directory.file("server.out")
-        let all = [Self.executable, "--port", "0", "--database", database ?? directory.file("server.sqlite"), "--password-cost", "10"]
+        var all = [Self.executable, "--port", "0", "--database", database ?? directory.file("server.sqlite"), "--password-cost", "10"]
             + arguments
+        if let clock {
+            let now = Int64(Date().timeIntervalSince1970 * 1000)
+            try String(60_000 - now % 60_000 + 100).write(toFile: clock, atomically: true, encoding: .utf8)
+            all += ["--test-clock-offset-file", clock]
+        }
         pid = try Spawn.start(launcher + all, stdout: output, stderr: log)
         let deadline = Date().addingTimeInterval(30)
         var words: [Substring] = []
@@ -54,6 +65,18 @@ public final class LoginServerProcess: Sendable {
     }
 
     deinit { stop() }
+
+    /// The server's clock now, milliseconds since 1970.
+    public var now: Int64 {
+        Int64(Date().timeIntervalSince1970 * 1000) + (clock.flatMap { try? String(contentsOfFile: $0, encoding: .utf8) }.flatMap { Int64($0) } ?? 0)
+    }
+
+    /// Moves the server's clock forward: expiry and rate windows without sleeping.
+    public func advanceClock(by seconds: Double) throws {
+        guard let clock else { throw ServiceProcessError(message: "this server was started with a launcher and keeps the real clock") }
+        let now = Int64(try String(contentsOfFile: clock, encoding: .utf8)) ?? 0
+        try String(now + Int64(seconds * 1000)).write(toFile: clock, atomically: true, encoding: .utf8)
+    }
 
     /// What the server wrote on stderr so far.
     public var logText: String { (try? String(contentsOfFile: log, encoding: .utf8)) ?? "" }
