@@ -10,7 +10,7 @@ import NIOHTTP1
 ///
 /// ```swift
 /// let login = FingerprintLogin(server: URL(string: "https://bank.example")!, keyring: ServiceKeyring())
-/// try await login.bind(username: "alice", password: password, deviceName: "Desk reader")
+/// _ = try await login.bind(username: "alice", password: password, deviceName: "Desk reader")  // the first device
 /// let session = try await login.login(username: "alice")          // a fingerprint match signs the challenge
 /// let paid = try await login.pay(username: "alice", amount: "12.50", currency: "EUR",
 ///                                payee: "Coffee Shop", session: session.token)
@@ -19,7 +19,9 @@ import NIOHTTP1
 /// Each device key belongs to one user at one server (its label is derived from both),
 /// signs only after a fingerprint match, and is invalidated when a finger is enrolled or
 /// removed: ``FingerprintLoginError/needsRebinding`` then says to log in with the
-/// password and bind again.
+/// password and bind again. The password alone binds only an account's first device (or
+/// the same device again); another waits for a bound device's approval or takes a
+/// binding code from the server's operator (``bind(username:password:deviceName:deviceId:bindingCode:requestApproval:)``).
 public struct FingerprintLogin: Sendable {
     /// The server's base URL.
     public let server: URL
@@ -68,7 +70,7 @@ public struct FingerprintLogin: Sendable {
     /// Another device needs `bindingCode` (one-time, from the server's operator), or, with
     /// `requestApproval`, waits for a bound device's approval: the result is then
     /// ``BindingResult/waitingForApproval(_:session:)``, whose pairing code the user types
-    /// on that device (``approve(username:pairingCode:)``); ``waitForApproval(_:username:session:)``
+    /// on that device (``approve(username:pairingCode:reason:)``); ``waitForApproval(_:username:session:interval:)``
     /// returns once it did.
     public func bind(username: String, password: String, deviceName: String, deviceId: String? = nil,
                      bindingCode: String? = nil, requestApproval: Bool = true) async throws(FingerprintLoginError) -> BindingResult {

@@ -18,7 +18,7 @@ struct ServerCommand: AsyncParsableCommand {
 struct ServeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "serve",
-        abstract: "The reference server for fingerprint login and payment with fpbridge keys (seeds 000 and 002).",
+        abstract: "Serve the API until SIGTERM or SIGINT (what fpbridge-server does without a subcommand).",
         discussion: """
         Accounts with scrypt-hashed passwords; devices bound with an attested key from fpbridged; \
         single-use challenges signed after a fingerprint match; payments confirmed by a signature over exactly \
