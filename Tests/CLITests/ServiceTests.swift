@@ -227,6 +227,17 @@ private let asNobody = ["/usr/bin/setpriv", "--reuid=nobody", "--regid=nogroup",
         }
     }
 
+    /// Issue 25: an unknown path or method is a 404 with a body that names it, as every 4xx.
+    @Test func anUnknownEndpointIsA404WithAnErrorBody() async throws {
+        let service = try await ServiceProcess(stateDirectory: state)
+        for (method, path) in [("GET", "/v1/nonexistent"), ("POST", "/v1/service"), ("GET", "/")] {
+            let answer = try await service.request(method, path)
+            #expect((answer.status == 404 || answer.status == 405) && answer.json["ok"] as? Bool == false, "\(method) \(path): \(answer.status) \(answer.body)")
+            let message = (answer.json["error"] as? [String: Any])?["message"] as? String
+            #expect(message?.contains("no such endpoint: \(method) \(path)") == true, "\(answer.body)")
+        }
+    }
+
     /// Polls `condition` every 20 ms until it holds, failing after `seconds`.
     func waitFor(seconds: Double = 10, _ condition: () async throws -> Bool) async throws {
         let deadline = Date().addingTimeInterval(seconds)
