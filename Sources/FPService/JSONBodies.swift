@@ -32,6 +32,7 @@ enum JSONBodies {
         let status: HTTPResponse.Status = switch error.code {
         case .invalidInput: .badRequest
         case .notFound: .notFound
+        case .notPermitted: .forbidden
         case .alreadyEnrolled, .passcodeNotSet, .biometryNotEnrolled, .biometryLockout, .passcodeLockout, .stateDamaged: .conflict
         case .readerBusy, .biometryNotAvailable, .readerTooHot, .readerFailure, .biometryDisconnected: .serviceUnavailable
         default: .unprocessableContent

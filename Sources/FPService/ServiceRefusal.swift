@@ -12,7 +12,7 @@ package struct ServiceRefusal: Error, Sendable {
     }
 
     package static func forbidden(_ message: String) -> ServiceRefusal {
-        ServiceRefusal(.forbidden, .invalidInput, message)
+        ServiceRefusal(.forbidden, .notPermitted, message)
     }
 
     package static func badRequest(_ message: String) -> ServiceRefusal {

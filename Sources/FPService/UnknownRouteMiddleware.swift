@@ -8,7 +8,7 @@ struct UnknownRouteMiddleware: RouterMiddleware {
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         do { return try await next(request, context) } catch let error as HTTPError where error.status == .notFound || error.status == .methodNotAllowed {
-            return JSONBodies.refusal(ServiceRefusal(error.status, .notFound,
+            return JSONBodies.refusal(ServiceRefusal(.notFound, .notFound,
                                                      "no such endpoint: \(request.method) \(request.uri.path) (api/fpbridged.openapi.yaml lists them)"))
         }
     }

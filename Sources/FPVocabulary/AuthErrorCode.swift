@@ -52,6 +52,9 @@ public enum AuthErrorCode: Int, Sendable, CaseIterable, Codable {
     /// The key's access control is `biometryCurrentSet` and the user's prints
     /// changed since it was made: it can never sign again.
     case keyInvalidated = -2012
+    /// The caller may not do this: act for another user, identify outside the kiosk group,
+    /// repair without being an administrator (the service answers 403).
+    case notPermitted = -2013
 
     /// The name used in JSON output: Apple's case name for Apple's codes.
     public var name: String { String(describing: self) }

@@ -63,6 +63,8 @@ extension LAError {
         case scriptEnded = -2011
         /// fpbridge: a `biometryCurrentSet` key was invalidated because the enrolled prints changed.
         case keyInvalidated = -2012
+        /// fpbridge: the service refused the caller (another user's data, a group it is not in).
+        case notPermitted = -2013
 
         /// The old name of ``biometryLockout``.
         @available(*, deprecated, renamed: "biometryLockout")

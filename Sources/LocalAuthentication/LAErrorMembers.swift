@@ -56,6 +56,8 @@ extension LAError {
     public static var scriptEnded: Code { .scriptEnded }
     /// ``Code/keyInvalidated``, for matching: `catch LAError.keyInvalidated`.
     public static var keyInvalidated: Code { .keyInvalidated }
+    /// ``Code/notPermitted``, for matching: `catch LAError.notPermitted`.
+    public static var notPermitted: Code { .notPermitted }
     /// The old name of ``biometryLockout``.
     @available(*, deprecated, renamed: "biometryLockout")
     public static var touchIDLockout: Code { .biometryLockout }

@@ -47,7 +47,7 @@ private let asNobody = ["/usr/bin/setpriv", "--reuid=nobody", "--regid=nogroup",
                         ["delete", "--all"], ["passcode", "remove", "--passcode-stdin"]] {
             let refused = try await run(service, command, user: "alice", reader: fake("scan a"), input: "2468\n",
                                         launcher: asNobody)
-            #expect(refused.status == 2 && refused.errorCode == -2007 && refused.errorMessage.contains("may act only for itself"),
+            #expect(refused.status == 2 && refused.errorCode == -2013 && refused.errorMessage.contains("may act only for itself"),
                     "nobody \(command): \(refused.stdout)\(refused.stderr)")
         }
         let identify = try await run(service, ["identify"], user: nil, reader: fake("scan a"), launcher: asNobody)
@@ -60,7 +60,7 @@ private let asNobody = ["/usr/bin/setpriv", "--reuid=nobody", "--regid=nogroup",
         #expect(alice.status == 0 && alice.json["user"] as? String == "alice", "\(alice.stdout)")
         // The raw API says the same, with 403.
         let raw = try await service.request("GET", "/v1/prints?user=alice&stateDirectory=\(state)", launcher: asNobody)
-        #expect(raw.status == 403 && raw.json["ok"] as? Bool == false && raw.errorCode == -2007, "\(raw.body)")
+        #expect(raw.status == 403 && raw.json["ok"] as? Bool == false && raw.errorCode == -2013 && raw.json["error"].map { ($0 as? [String: Any])?["name"] as? String } == "notPermitted", "\(raw.body)")
     }
 
     /// The kiosk and admin groups, with a real non-root member: `nobody`, whose primary group
@@ -74,7 +74,7 @@ private let asNobody = ["/usr/bin/setpriv", "--reuid=nobody", "--regid=nogroup",
         #expect(verified.status == 0 && verified.json["user"] as? String == "alice", "\(verified.stdout)\(verified.stderr)")
         for command in [["list"], ["status"], ["key", "list"], ["delete", "--all"], ["passcode", "remove", "--passcode-stdin"]] {
             let refused = try await run(service, command, user: "alice", input: "2468\n", launcher: asNobody)
-            #expect(refused.status == 2 && refused.errorCode == -2007, "kiosk \(command): \(refused.stdout)\(refused.stderr)")
+            #expect(refused.status == 2 && refused.errorCode == -2013, "kiosk \(command): \(refused.stdout)\(refused.stderr)")
         }
         #expect(try await run(service, ["verify"], reader: fake("scan a")).status == 0, "alice's print is still there")
     }
@@ -232,7 +232,7 @@ private let asNobody = ["/usr/bin/setpriv", "--reuid=nobody", "--regid=nogroup",
         let service = try await ServiceProcess(stateDirectory: state)
         for (method, path) in [("GET", "/v1/nonexistent"), ("POST", "/v1/service"), ("GET", "/")] {
             let answer = try await service.request(method, path)
-            #expect((answer.status == 404 || answer.status == 405) && answer.json["ok"] as? Bool == false, "\(method) \(path): \(answer.status) \(answer.body)")
+            #expect(answer.status == 404 && answer.json["ok"] as? Bool == false, "\(method) \(path): \(answer.status) \(answer.body)")
             let message = (answer.json["error"] as? [String: Any])?["message"] as? String
             #expect(message?.contains("no such endpoint: \(method) \(path)") == true, "\(answer.body)")
         }
@@ -352,7 +352,7 @@ extension ServiceTests {
         let elsewhere = directory.file("nobody-chose-this")
         let refused = try await Fpbridge.run(["--json", "--reader", "fake", "--state-dir", elsewhere, "passcode", "set", "--passcode-stdin"],
                                              environment: service.clientEnvironment, input: "2468\n", launcher: asNobody)
-        #expect(refused.errorCode == -2007 && refused.errorMessage.contains("state directory chosen by the client"),
+        #expect(refused.errorCode == -2013 && refused.errorMessage.contains("state directory chosen by the client"),
                 "\(refused.stdout)\(refused.stderr)")
         #expect(!FileManager.default.fileExists(atPath: elsewhere), "the service made a folder where nobody said")
         let root = try await Fpbridge.run(["--json", "--reader", "fake", "--state-dir", elsewhere, "passcode", "set", "--passcode-stdin"],

@@ -8,7 +8,7 @@ extension AuthErrorCode {
         case .authenticationFailed, .userCancel, .userFallback, .systemCancel, .biometryLockout,
              .appCancel, .notInteractive, .timedOut, .passcodeLockout:
             1
-        case .invalidInput, .alreadyEnrolled, .notFound, .invalidContext:
+        case .invalidInput, .alreadyEnrolled, .notFound, .invalidContext, .notPermitted:
             2
         case .passcodeNotSet, .biometryNotAvailable, .biometryNotEnrolled, .biometryDisconnected,
              .readerTooHot, .readerBusy, .stateDamaged, .readerFailure, .notSupported, .scriptEnded, .keyInvalidated:
