@@ -5,9 +5,17 @@ import FPAccountAPI
 extension AccountStore {
     // MARK: Devices an account has
 
-    /// How many devices the account has bound (any state).
-    func deviceCount(username: String) async throws -> Int64 {
-        try await database.read("SELECT COUNT(*) FROM devices WHERE username = ?", [.text(username)]).first?.int(0) ?? 0
+    /// How many credentials the account ever had (a revoked one stays: unbinding a device
+    /// does not make the account new again) and how many of them are active (devices that
+    /// could approve another). An answer the store cannot read is an error, never "none".
+    func credentialCounts(username: String) async throws -> (ever: Int64, active: Int64) {
+        guard let row = try await database.read("""
+            SELECT (SELECT COUNT(*) FROM credentials WHERE username = ?),
+                   (SELECT COUNT(*) FROM credentials WHERE username = ? AND status = 'active')
+            """, [.text(username), .text(username)]).first, let ever = row.int(0), let active = row.int(1) else {
+            throw DatabaseFailure(description: "the credentials of \(username) could not be counted")
+        }
+        return (ever, active)
     }
 
     // MARK: Pending bindings

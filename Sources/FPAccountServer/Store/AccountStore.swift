@@ -42,10 +42,22 @@ struct AccountStore: Sendable {
     }
 
     /// Binds a new credential to the device (made on first use); the device's earlier
-    /// credentials are revoked in the same transaction. False when the key is bound already.
-    func bind(_ binding: DeviceBinding, audit: AuditRecord) async throws -> Bool {
-        let rows = try await database.transaction(bindStatements(binding, condition: nil) + [auditStatement(audit)])
-        return !rows[2].isEmpty
+    /// credentials are revoked in the same transaction. False when the key is bound already,
+    /// or, with `onlyFirst`, when the account has had a credential (another binding got in
+    /// first: the account's row is locked for the transaction, so on PostgreSQL concurrent
+    /// first bindings take turns and each sees the one before it).
+    func bind(_ binding: DeviceBinding, onlyFirst: Bool, audit: AuditRecord) async throws -> Bool {
+        var lock: [SQLStatement] = []
+        var condition: (sql: String, arguments: [SQLValue])?
+        if onlyFirst {
+            lock = [SQLStatement("UPDATE accounts SET created_at = created_at WHERE username = ?", [.text(binding.username)])]
+            condition = ("NOT EXISTS (SELECT 1 FROM credentials WHERE username = ?)", [.text(binding.username)])
+        }
+        let audited = auditStatement(audit)
+        let bound = SQLStatement(audited.sql + " WHERE EXISTS (SELECT 1 FROM credentials WHERE credential_id = ? AND username = ?)",
+                                 audited.arguments + [.text(binding.credentialId), .text(binding.username)])
+        let rows = try await database.transaction(lock + bindStatements(binding, condition: condition) + [bound])
+        return !rows[lock.count + 2].isEmpty
     }
 
     /// The three statements of a binding: the device (made or renamed), its earlier

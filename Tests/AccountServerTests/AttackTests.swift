@@ -1,0 +1,47 @@
+import FPAccountAPI
+import FPAccountLoad
+import Foundation
+import Testing
+import TestSupport
+
+/// Attacks on the issue-28 rules that got through, against the real server on both stores.
+@Suite struct AttackTests {
+    /// Whoever has only the password unbinds alice's device (a password session may) and so
+    /// makes the account look as if it never had one: the next device would be a "first device".
+    @Test(arguments: Storage.allCases)
+    func unbindingEveryDeviceDoesNotLetThePasswordBindAFirstOneAgain(storage: Storage) async throws {
+        let harness = try await Harness.start(storage)
+        let session = try await Harness.passwordSession(harness.server)
+        let unbound = try await harness.server.request("DELETE", "/v1/devices/\(harness.device.deviceId)", token: session)
+        #expect(unbound.status == 200)
+        let forger = SoftwareDevice()
+        let bound = try await harness.server.request("POST", "/v1/devices", json: forger.bindRequest(name: "alice's phone"), token: session)
+        #expect(bound.status == 403 && bound.errorCode == "deviceNotVouched", "\(String(decoding: bound.body, as: UTF8.self))")
+        #expect(try await harness.challenge(forger).status == 401)
+        // Nor may it wait for an approval nobody can give; a binding code still binds.
+        let pending = try await harness.server.request("POST", "/v1/devices", json: forger.bindRequest(requestApproval: true), token: session)
+        #expect(pending.status == 403 && pending.errorCode == "deviceNotVouched")
+        let code = try DeviceVouchingTests.serverCommand(["device", "code", "--database", harness.database, "--user", "alice"])
+        #expect(try await harness.server.request("POST", "/v1/devices", json: forger.bindRequest(bindingCode: code), token: session).status == 201)
+    }
+
+    /// Two devices asking at once to be an account's first: the password binds exactly one.
+    @Test(arguments: Storage.allCases)
+    func concurrentFirstDeviceBindingsBindOnlyOne(storage: Storage) async throws {
+        let directory = TemporaryDirectory()
+        let server = try await LoginServerProcess(database: try storage.newDatabase(in: directory))
+        _ = try await server.request("POST", "/v1/accounts", json: PasswordRequest(username: "alice", password: Harness.password))
+        let session = try await Harness.passwordSession(server)
+        for round in 0..<3 {
+            let devices = (0..<6).map { _ in SoftwareDevice() }
+            let answers = try await withThrowingTaskGroup(of: LoginServerProcess.Answer.self) { group in
+                for device in devices {
+                    group.addTask { try await server.request("POST", "/v1/devices", json: device.bindRequest(), token: session) }
+                }
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
+            let bound = answers.filter { $0.status == 201 }.count
+            #expect(bound == (round == 0 ? 1 : 0), "round \(round): \(answers.map { "\($0.status) \($0.errorCode ?? "")" })")
+        }
+    }
+}
