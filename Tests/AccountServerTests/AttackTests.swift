@@ -45,3 +45,23 @@ import TestSupport
         }
     }
 }
+
+/// What passed ``PromptText`` and reads as something else on the prompt (the server's refusal:
+/// ``AbuseLimitsTests/confusable``).
+@Suite struct PromptTextAttackTests {
+    static let misleading: [(String, String)] = [
+        // Looks like "Coffee Shop" (a blank glyph where the space is): another payee.
+        ("Braille blank", "Coffee\u{2800}Shop"),
+        // One character whose marks paint over the amount in the line above and below it.
+        ("stacked marks", "Coffee Shop C" + String(repeating: "\u{0336}\u{0489}", count: 40)),
+    ]
+
+    @Test func misleadingTextIsRefusedAndRealScriptsPass() {
+        for (what, text) in Self.misleading {
+            #expect((try? PromptText.checked(text, field: "payee", length: AccountLimits.payeeLength).get()) == nil, "\(what)")
+        }
+        for text in ["שָׁלוֹם", "Cafe\u{301}", "ພາສາລາວ", "བསྒྲུབས", "Tiếng Việt", "हिन्दी"] {
+            #expect((try? PromptText.checked(text, field: "payee", length: AccountLimits.payeeLength).get()) != nil, "\(text)")
+        }
+    }
+}
