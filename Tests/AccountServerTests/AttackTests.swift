@@ -65,3 +65,24 @@ import TestSupport
         }
     }
 }
+
+/// The pending-binding limit (three open per account) and what the audit log says of it.
+@Suite struct PendingLimitAttackTests {
+    @Test(arguments: Storage.allCases)
+    func concurrentRequestsLeaveAtMostThreeWaitingAndTheLogNamesOnlyThose(storage: Storage) async throws {
+        let harness = try await Harness.start(storage)
+        let answers = try await withThrowingTaskGroup(of: LoginServerProcess.Answer.self) { group in
+            for _ in 0..<8 {
+                group.addTask {
+                    try await harness.server.request("POST", "/v1/devices", json: SoftwareDevice().bindRequest(requestApproval: true),
+                                                     token: harness.session)
+                }
+            }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+        #expect(answers.filter { $0.status == 202 }.count == 3, "\(answers.map { "\($0.status) \($0.errorCode ?? "")" })")
+        #expect(answers.filter { $0.status == 429 }.count == 5)
+        // A refused request is not logged as waiting (with a pairing code nobody can use).
+        #expect(try await harness.audit().filter { $0.event == "bind" && $0.outcome == "approval-requested" }.count == 3)
+    }
+}

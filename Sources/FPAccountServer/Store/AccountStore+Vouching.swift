@@ -21,11 +21,14 @@ extension AccountStore {
     // MARK: Pending bindings
 
     /// Stores a pending binding if the account has fewer than `limit` open ones and none
-    /// with the same pairing code; false otherwise.
+    /// with the same pairing code (concurrent requests take turns on the account's row);
+    /// false otherwise, and then `audit` is not written either.
     func insertPending(_ row: PendingRow, limit: Int, audit: AuditRecord) async throws -> Bool {
         let now = Clock.milliseconds()
         let binding = row.binding
+        let audited = auditStatement(audit)
         let rows = try await database.transaction([
+            accountLock(binding.username),
             SQLStatement("""
                 INSERT INTO pending_bindings (pending_id, username, device_id, name, identity_key, credential_id, public_key,
                                               access_control, protection, pairing_code, status, created_at, expires_at)
@@ -39,9 +42,10 @@ extension AccountStore {
                       .text(binding.protection), .text(row.pairingCode), .int(now), .int(row.expiresAt),
                       .text(binding.username), .int(now), .int(Int64(limit)),
                       .text(binding.username), .text(row.pairingCode), .int(now)]),
-            auditStatement(audit),
+            SQLStatement(audited.sql + " WHERE EXISTS (SELECT 1 FROM pending_bindings WHERE pending_id = ?)",
+                         audited.arguments + [.text(row.pendingId)]),
         ])
-        return !rows[0].isEmpty
+        return !rows[1].isEmpty
     }
 
     func pending(_ pendingId: String) async throws -> PendingRow? {

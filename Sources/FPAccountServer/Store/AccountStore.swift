@@ -50,7 +50,7 @@ struct AccountStore: Sendable {
         var lock: [SQLStatement] = []
         var condition: (sql: String, arguments: [SQLValue])?
         if onlyFirst {
-            lock = [SQLStatement("UPDATE accounts SET created_at = created_at WHERE username = ?", [.text(binding.username)])]
+            lock = [accountLock(binding.username)]
             condition = ("NOT EXISTS (SELECT 1 FROM credentials WHERE username = ?)", [.text(binding.username)])
         }
         let audited = auditStatement(audit)
@@ -58,6 +58,13 @@ struct AccountStore: Sendable {
                                  audited.arguments + [.text(binding.credentialId), .text(binding.username)])
         let rows = try await database.transaction(lock + bindStatements(binding, condition: condition) + [bound])
         return !rows[lock.count + 2].isEmpty
+    }
+
+    /// Locks the account's row to the end of the transaction (PostgreSQL; SQLite writes one
+    /// transaction at a time anyway): what the account's transactions count next, each sees
+    /// what the one before it committed.
+    func accountLock(_ username: String) -> SQLStatement {
+        SQLStatement("UPDATE accounts SET created_at = created_at WHERE username = ?", [.text(username)])
     }
 
     /// The three statements of a binding: the device (made or renamed), its earlier
