@@ -86,3 +86,26 @@ import TestSupport
         #expect(try await harness.audit().filter { $0.event == "bind" && $0.outcome == "approval-requested" }.count == 3)
     }
 }
+
+/// A new device asks for approval, is bound meanwhile by an operator's code, and the old one
+/// approves it anyway: the approval must not undo the binding it came too late for.
+@Suite struct LateApprovalAttackTests {
+    @Test(arguments: Storage.allCases)
+    func anApprovalOfAKeyBoundMeanwhileLeavesThatKeyActive(storage: Storage) async throws {
+        let harness = try await Harness.start(storage)
+        let laptop = SoftwareDevice()
+        let pending = try harness.decode(try await harness.server.request("POST", "/v1/devices", json: laptop.bindRequest(name: "laptop", requestApproval: true),
+                                                                          token: harness.session), as: PendingBinding.self)
+        let asked = try await harness.server.request("POST", "/v1/approvals/challenges", json: ApprovalChallengeRequest(
+            username: "alice", credentialId: harness.device.credentialId, pairingCode: pending.pairingCode))
+        #expect(asked.status == 201, "\(String(decoding: asked.body, as: UTF8.self))")
+        let approval = try harness.decode(asked, as: ApprovalChallenge.self)
+        let code = try DeviceVouchingTests.serverCommand(["device", "code", "--database", harness.database, "--user", "alice"])
+        let bound = try await harness.server.request("POST", "/v1/devices", json: laptop.bindRequest(name: "laptop", bindingCode: code), token: harness.session)
+        #expect(bound.status == 201)
+        let late = try await harness.server.request("POST", "/v1/approvals", json: harness.device.approve(approval, origin: harness.server.origin, counter: 1))
+        #expect(late.status != 201)
+        let challenge = try await harness.challenge(laptop)
+        #expect(challenge.status == 201, "\(String(decoding: challenge.body, as: UTF8.self))")
+    }
+}

@@ -79,10 +79,13 @@ struct AccountStore: Sendable {
                 INSERT INTO devices (username, device_id, name, identity_key, bound_at) SELECT ?, ?, ?, ?, ?\(whereClause)
                 ON CONFLICT (username, device_id) DO UPDATE SET name = excluded.name, bound_at = excluded.bound_at
                 """, [.text(binding.username), .text(binding.deviceId), .text(binding.name), .text(binding.identityKey), .int(now)] + extra),
+            // Never the key being bound: when it got bound meanwhile (an approval that came
+            // after an operator's code bound it), that binding stands.
             SQLStatement("""
-                UPDATE credentials SET status = 'revoked' WHERE username = ? AND device_id = ? AND status <> 'revoked'
+                UPDATE credentials SET status = 'revoked'
+                WHERE username = ? AND device_id = ? AND status <> 'revoked' AND credential_id <> ?
                 \(condition.map { "AND " + $0.sql } ?? "")
-                """, [.text(binding.username), .text(binding.deviceId)] + extra),
+                """, [.text(binding.username), .text(binding.deviceId), .text(binding.credentialId)] + extra),
             SQLStatement("""
                 INSERT INTO credentials (credential_id, username, device_id, public_key, access_control, protection,
                                          counter, failures, status, created_at, last_used_at)
