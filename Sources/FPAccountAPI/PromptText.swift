@@ -9,19 +9,28 @@ public enum PromptText {
     ///
     /// Refused: control and format characters (which include the bidirectional overrides and
     /// isolates, zero-width spaces and joiners, the soft hyphen and the byte-order mark), line
-    /// and paragraph separators, every space but U+0020, default-ignorable code points
-    /// (variation selectors among them), private-use and unassigned code points, a space at
-    /// either end or two in a row; and more than `length` characters after normalisation.
+    /// and paragraph separators, every space but U+0020 and the blank U+2800, default-ignorable
+    /// code points (variation selectors among them), private-use and unassigned code points,
+    /// more than four combining marks in a row, a space at either end or two in a row; and more
+    /// than `length` characters after normalisation.
     public static func checked(_ text: String, field: String, length: ClosedRange<Int>) -> Result<String, PromptTextRefusal> {
         // Normalised first: the length and the characters checked are the ones that will be stored and signed.
         let normalized = text.precomposedStringWithCanonicalMapping
         guard length.contains(normalized.count), normalized.utf8.count <= length.upperBound * 4 else {
             return .failure(PromptTextRefusal(field: field, reason: "must be \(length.lowerBound) to \(length.upperBound) characters"))
         }
+        var marks = 0
         for scalar in normalized.unicodeScalars {
             if let what = refusedKind(scalar) {
                 let code = "U+" + String(scalar.value, radix: 16, uppercase: true).leftPadded(to: 4)
                 return .failure(PromptTextRefusal(field: field, reason: "contains \(what) (\(code)), which a prompt cannot show as it is signed"))
+            }
+            // Stacked marks draw over the characters and lines around them (the amount among them).
+            let category = scalar.properties.generalCategory
+            marks = category == .nonspacingMark || category == .enclosingMark ? marks + 1 : 0
+            if marks > maximumMarks {
+                return .failure(PromptTextRefusal(field: field, reason: "stacks more than \(maximumMarks) combining marks on one character, "
+                                                  + "which a prompt cannot show without covering the text around it"))
             }
         }
         if normalized.hasPrefix(" ") || normalized.hasSuffix(" ") || normalized.contains("  ") {
@@ -35,9 +44,14 @@ public enum PromptText {
         (try? checked(text, field: "", length: length).get()).map { $0.utf8.elementsEqual(text.utf8) } ?? false
     }
 
+    /// Combining marks one character may carry (pointed Hebrew and Tibetan stacks need up to four).
+    static let maximumMarks = 4
+
     private static func refusedKind(_ scalar: Unicode.Scalar) -> String? {
         let properties = scalar.properties
         if properties.isBidiControl { return "a bidirectional control" }
+        // A visible symbol with no ink: it reads as a space where U+0020 is not.
+        if scalar == "\u{2800}" { return "a blank character (Braille pattern blank)" }
         switch properties.generalCategory {
         case .control: return "a control character"
         case .format: return "an invisible format character"

@@ -66,7 +66,7 @@ import TestSupport
         ("leading space", " Coffee Shop"),
         ("double space", "Coffee  Shop"),
         ("too long", String(repeating: "é", count: 141)),
-    ]
+    ] + PromptTextAttackTests.misleading
 
     @Test(arguments: Storage.allCases)
     func aPayeeOrDeviceNameThatAPromptCannotShowAsSignedIsRefused(storage: Storage) async throws {

@@ -69,10 +69,16 @@ extension AccountService {
             throw try await refuse(error.code, error.message)
         }
         if voucher == .approvalRequested { return .pending(try await requestApproval(binding, address: address)) }
-        let bound = try await store.bind(binding, audit: AuditRecord(event: "bind", outcome: "ok", username: session.username,
-                                                                     deviceId: deviceId, detail: "\(name) (\(voucher.rawValue))",
-                                                                     address: address))
-        guard bound else { throw AccountError(.keyNotAccepted, "this key is bound already; make a new key to bind again") }
+        let bound = try await store.bind(binding, onlyFirst: voucher == .firstDevice,
+                                         audit: AuditRecord(event: "bind", outcome: "ok", username: session.username, deviceId: deviceId,
+                                                            detail: "\(name) (\(voucher.rawValue))", address: address))
+        guard bound else {
+            if voucher == .firstDevice, try await store.credential(credentialId) == nil {
+                throw try await refuse(.deviceNotVouched, "another device became \(session.username)'s first device meanwhile, and the "
+                                       + "password alone does not bind a second: approve this one from it, or give a binding code")
+            }
+            throw AccountError(.keyNotAccepted, "this key is bound already; make a new key to bind again")
+        }
         return .bound(binding.justBound)
     }
 

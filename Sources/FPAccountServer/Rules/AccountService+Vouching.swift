@@ -43,13 +43,21 @@ extension AccountService {
             }
             return .bindingCode
         }
-        let firstDevice = try await store.deviceCount(username: binding.username) == 0
+        // "First" is the first the account ever had: unbinding every device (which the password
+        // alone may do) does not make the account new again.
+        let credentials = try await store.credentialCounts(username: binding.username)
+        let firstDevice = credentials.ever == 0
         if firstDevice && !configuration.firstDeviceNeedsCode { return .firstDevice }
-        if request.requestApproval == true && !firstDevice { return .approvalRequested }
-        throw AccountError(.deviceNotVouched, firstDevice
-            ? "this server binds an account's first device only with a binding code from its operator"
-            : "\(binding.username) has a bound device already, and the password alone does not bind another: approve this one "
-              + "from a bound device (ask with requestApproval), or give a binding code from the server's operator")
+        if request.requestApproval == true && credentials.active > 0 { return .approvalRequested }
+        if firstDevice {
+            throw AccountError(.deviceNotVouched, "this server binds an account's first device only with a binding code from its operator")
+        }
+        if credentials.active == 0 {
+            throw AccountError(.deviceNotVouched, "\(binding.username) had a device bound before and has none that could approve "
+                               + "this one now; the password alone does not bind it: give a binding code from the server's operator")
+        }
+        throw AccountError(.deviceNotVouched, "\(binding.username) has a bound device already, and the password alone does not bind another: "
+                           + "approve this one from a bound device (ask with requestApproval), or give a binding code from the server's operator")
     }
 
     /// Leaves `binding` waiting for a bound device's approval, with a pairing code the user

@@ -5,19 +5,30 @@ import FPAccountAPI
 extension AccountStore {
     // MARK: Devices an account has
 
-    /// How many devices the account has bound (any state).
-    func deviceCount(username: String) async throws -> Int64 {
-        try await database.read("SELECT COUNT(*) FROM devices WHERE username = ?", [.text(username)]).first?.int(0) ?? 0
+    /// How many credentials the account ever had (a revoked one stays: unbinding a device
+    /// does not make the account new again) and how many of them are active (devices that
+    /// could approve another). An answer the store cannot read is an error, never "none".
+    func credentialCounts(username: String) async throws -> (ever: Int64, active: Int64) {
+        guard let row = try await database.read("""
+            SELECT (SELECT COUNT(*) FROM credentials WHERE username = ?),
+                   (SELECT COUNT(*) FROM credentials WHERE username = ? AND status = 'active')
+            """, [.text(username), .text(username)]).first, let ever = row.int(0), let active = row.int(1) else {
+            throw DatabaseFailure(description: "the credentials of \(username) could not be counted")
+        }
+        return (ever, active)
     }
 
     // MARK: Pending bindings
 
     /// Stores a pending binding if the account has fewer than `limit` open ones and none
-    /// with the same pairing code; false otherwise.
+    /// with the same pairing code (concurrent requests take turns on the account's row);
+    /// false otherwise, and then `audit` is not written either.
     func insertPending(_ row: PendingRow, limit: Int, audit: AuditRecord) async throws -> Bool {
         let now = Clock.milliseconds()
         let binding = row.binding
+        let audited = auditStatement(audit)
         let rows = try await database.transaction([
+            accountLock(binding.username),
             SQLStatement("""
                 INSERT INTO pending_bindings (pending_id, username, device_id, name, identity_key, credential_id, public_key,
                                               access_control, protection, pairing_code, status, created_at, expires_at)
@@ -31,9 +42,10 @@ extension AccountStore {
                       .text(binding.protection), .text(row.pairingCode), .int(now), .int(row.expiresAt),
                       .text(binding.username), .int(now), .int(Int64(limit)),
                       .text(binding.username), .text(row.pairingCode), .int(now)]),
-            auditStatement(audit),
+            SQLStatement(audited.sql + " WHERE EXISTS (SELECT 1 FROM pending_bindings WHERE pending_id = ?)",
+                         audited.arguments + [.text(row.pendingId)]),
         ])
-        return !rows[0].isEmpty
+        return !rows[1].isEmpty
     }
 
     func pending(_ pendingId: String) async throws -> PendingRow? {

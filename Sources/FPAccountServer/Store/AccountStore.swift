@@ -42,10 +42,29 @@ struct AccountStore: Sendable {
     }
 
     /// Binds a new credential to the device (made on first use); the device's earlier
-    /// credentials are revoked in the same transaction. False when the key is bound already.
-    func bind(_ binding: DeviceBinding, audit: AuditRecord) async throws -> Bool {
-        let rows = try await database.transaction(bindStatements(binding, condition: nil) + [auditStatement(audit)])
-        return !rows[2].isEmpty
+    /// credentials are revoked in the same transaction. False when the key is bound already,
+    /// or, with `onlyFirst`, when the account has had a credential (another binding got in
+    /// first: the account's row is locked for the transaction, so on PostgreSQL concurrent
+    /// first bindings take turns and each sees the one before it).
+    func bind(_ binding: DeviceBinding, onlyFirst: Bool, audit: AuditRecord) async throws -> Bool {
+        var lock: [SQLStatement] = []
+        var condition: (sql: String, arguments: [SQLValue])?
+        if onlyFirst {
+            lock = [accountLock(binding.username)]
+            condition = ("NOT EXISTS (SELECT 1 FROM credentials WHERE username = ?)", [.text(binding.username)])
+        }
+        let audited = auditStatement(audit)
+        let bound = SQLStatement(audited.sql + " WHERE EXISTS (SELECT 1 FROM credentials WHERE credential_id = ? AND username = ?)",
+                                 audited.arguments + [.text(binding.credentialId), .text(binding.username)])
+        let rows = try await database.transaction(lock + bindStatements(binding, condition: condition) + [bound])
+        return !rows[lock.count + 2].isEmpty
+    }
+
+    /// Locks the account's row to the end of the transaction (PostgreSQL; SQLite writes one
+    /// transaction at a time anyway): what the account's transactions count next, each sees
+    /// what the one before it committed.
+    func accountLock(_ username: String) -> SQLStatement {
+        SQLStatement("UPDATE accounts SET created_at = created_at WHERE username = ?", [.text(username)])
     }
 
     /// The three statements of a binding: the device (made or renamed), its earlier
@@ -60,10 +79,13 @@ struct AccountStore: Sendable {
                 INSERT INTO devices (username, device_id, name, identity_key, bound_at) SELECT ?, ?, ?, ?, ?\(whereClause)
                 ON CONFLICT (username, device_id) DO UPDATE SET name = excluded.name, bound_at = excluded.bound_at
                 """, [.text(binding.username), .text(binding.deviceId), .text(binding.name), .text(binding.identityKey), .int(now)] + extra),
+            // Never the key being bound: when it got bound meanwhile (an approval that came
+            // after an operator's code bound it), that binding stands.
             SQLStatement("""
-                UPDATE credentials SET status = 'revoked' WHERE username = ? AND device_id = ? AND status <> 'revoked'
+                UPDATE credentials SET status = 'revoked'
+                WHERE username = ? AND device_id = ? AND status <> 'revoked' AND credential_id <> ?
                 \(condition.map { "AND " + $0.sql } ?? "")
-                """, [.text(binding.username), .text(binding.deviceId)] + extra),
+                """, [.text(binding.username), .text(binding.deviceId), .text(binding.credentialId)] + extra),
             SQLStatement("""
                 INSERT INTO credentials (credential_id, username, device_id, public_key, access_control, protection,
                                          counter, failures, status, created_at, last_used_at)
