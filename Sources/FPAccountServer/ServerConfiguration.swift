@@ -35,11 +35,14 @@ package struct ServerConfiguration: Sendable {
     package var passwordLoginsPerAddress = 30
     /// Per minute: registrations per client address (a bucket of their own).
     package var registrationsPerAddress = 10
-    /// Per minute: challenges (login, payment, approval) per credential, per account and per client address.
-    package var challengesPerCredential = 60
-    package var challengesPerAccount = 120
-    package var challengesPerAddress = 30
-    /// Per minute: signatures that do not verify from one client address (they never count against a credential).
+    /// Per minute: challenges (login, payment, approval) per credential from one client
+    /// address, per client address, and per account from everywhere (a cap on the server's
+    /// work that only a flood from many addresses reaches).
+    package var challengesPerCredential = 30
+    package var challengesPerAddress = 60
+    package var challengesPerAccount = 600
+    /// Per minute: signatures that do not verify from one client address (they never count
+    /// against a credential), and as many wrong pairing codes.
     package var badSignaturesPerAddress = 10
     /// Proxies whose `X-Forwarded-For` names the client (IP addresses); the header of anyone else is ignored.
     package var trustedProxies: [String] = []

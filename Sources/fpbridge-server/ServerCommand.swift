@@ -53,13 +53,13 @@ struct ServeCommand: AsyncParsableCommand {
     var passwordLoginsPerAddress = 30
     @Option(help: "Registrations per minute per client address.")
     var registrationsPerAddress = 10
-    @Option(help: "Challenges (logins, payments, approvals) per minute per device credential.")
-    var challengesPerCredential = 60
-    @Option(help: "Challenges per minute per account.")
-    var challengesPerAccount = 120
+    @Option(help: "Challenges (logins, payments, approvals) per minute per device credential from one client address.")
+    var challengesPerCredential = 30
     @Option(help: "Challenges per minute per client address.")
-    var challengesPerAddress = 30
-    @Option(help: "Signatures that do not verify, per minute per client address (they never block a device).")
+    var challengesPerAddress = 60
+    @Option(help: "Challenges per minute per account from all addresses together (a cap on the server's work).")
+    var challengesPerAccount = 600
+    @Option(help: "Signatures that do not verify (they never block a device), and wrong pairing codes, per minute per client address.")
     var badSignaturesPerAddress = 10
     @Option(help: "A reverse proxy (IP address) whose X-Forwarded-For names the client; repeat for several. Anyone else's header is ignored.")
     var trustedProxy: [String] = []

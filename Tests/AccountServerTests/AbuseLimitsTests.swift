@@ -48,6 +48,50 @@ import TestSupport
         #expect(statuses.last == 429, "\(statuses)")
     }
 
+    /// A stranger who knows alice's user name and credential id (neither secret) asks for
+    /// challenges from several addresses; alice, from her own, still gets hers.
+    @Test(arguments: Storage.allCases)
+    func aStrangersChallengesDoNotStopTheUsersLogin(storage: Storage) async throws {
+        let harness = try await Harness.start(storage, arguments: ["--trusted-proxy", "127.0.0.1"])
+        let request = ChallengeRequest(username: "alice", credentialId: harness.device.credentialId)
+        var last = 0
+        for address in ["203.0.113.1", "203.0.113.2", "203.0.113.3"] {
+            for _ in 0..<31 {
+                last = try await harness.server.request("POST", "/v1/challenges", json: request, headers: ["X-Forwarded-For": address]).status
+            }
+            #expect(last == 429, "the 31st from \(address) is over its own limit")
+        }
+        let own = try await harness.server.request("POST", "/v1/challenges", json: request, headers: ["X-Forwarded-For": "198.51.100.7"])
+        #expect(own.status == 201, "\(own.status) \(String(decoding: own.body, as: UTF8.self))")
+    }
+
+    /// One IPv6 client holds a /64: per-address limits count it as one.
+    @Test func anIPv6ClientsSlash64IsOneBucket() async throws {
+        let harness = try await Harness.start(.sqlite, arguments: ["--trusted-proxy", "127.0.0.1", "--password-logins-per-address", "3"])
+        var statuses: [Int] = []
+        for host in 1...6 {
+            statuses.append(try await harness.server.request("POST", "/v1/sessions", json: PasswordRequest(username: "bob\(host)", password: "wrong password"),
+                                                             headers: ["X-Forwarded-For": "2001:db8:1:2::\(host)"]).status)
+        }
+        #expect(statuses == [401, 401, 401, 429, 429, 429], "\(statuses)")
+        let elsewhere = try await harness.server.request("POST", "/v1/sessions", json: PasswordRequest(username: "bob", password: "wrong password"),
+                                                         headers: ["X-Forwarded-For": "2001:db8:1:3::1"])
+        #expect(elsewhere.status == 401, "another /64 is another client")
+    }
+
+    /// Probing pairing codes would tell a stranger that a device waits, and its name: wrong
+    /// codes are limited per address like forged signatures.
+    @Test(arguments: Storage.allCases)
+    func wrongPairingCodesAreLimitedPerAddress(storage: Storage) async throws {
+        let harness = try await Harness.start(storage, arguments: ["--bad-signatures-per-address", "3"])
+        var statuses: [Int] = []
+        for code in 0..<5 {
+            statuses.append(try await harness.server.request("POST", "/v1/approvals/challenges", json: ApprovalChallengeRequest(
+                username: "alice", credentialId: harness.device.credentialId, pairingCode: String(format: "%06d", code))).status)
+        }
+        #expect(statuses == [404, 404, 404, 429, 429], "\(statuses)")
+    }
+
     static let confusable: [(String, String)] = [
         ("right-to-left override", "Coffee Shop\u{202E}dtL yrollaM"),
         ("left-to-right isolate", "\u{2066}Coffee Shop\u{2069}"),
@@ -66,6 +110,10 @@ import TestSupport
         ("leading space", " Coffee Shop"),
         ("double space", "Coffee  Shop"),
         ("too long", String(repeating: "é", count: 141)),
+        ("Cyrillic capital Es in a Latin word", "\u{0421}offee Shop"),
+        ("Cyrillic o in a Latin word", "Coffee Sh\u{043E}p"),
+        ("Cyrillic palochka for l", "PayPa\u{04CF}"),
+        ("Greek omicron in a Latin word", "G\u{03BF}\u{03BF}gle"),
     ] + PromptTextAttackTests.misleading
 
     @Test(arguments: Storage.allCases)

@@ -21,6 +21,18 @@ enum ClientAddress {
         return peer
     }
 
+    /// What a per-address limit counts under: the address, except that an IPv6 client counts
+    /// by its /64, since one client usually holds a whole /64 (2^64 addresses, each of which
+    /// would otherwise be a bucket of its own). Requests with no address share one bucket.
+    static func bucket(_ address: String?) -> String {
+        guard let address else { return "unknown" }
+        var v6 = in6_addr()
+        guard address.contains(":"), inet_pton(AF_INET6, address, &v6) == 1 else { return address }
+        let bytes = withUnsafeBytes(of: v6) { Array($0) }
+        let groups = stride(from: 0, to: 8, by: 2).map { String(UInt16(bytes[$0]) << 8 | UInt16(bytes[$0 + 1]), radix: 16) }
+        return groups.joined(separator: ":") + "::/64"
+    }
+
     /// The address in its one canonical text (`::ffff:127.0.0.1` → `127.0.0.1`), nil when it is not an IP address.
     static func canonical(_ text: String) -> String? {
         guard text.utf8.count <= 64 else { return nil }

@@ -41,9 +41,13 @@ extension AccountService {
         let id = RandomTokens.make(bytes: 16)
         let challenge = RandomTokens.make(bytes: 32)
         let expiresAt = Clock.milliseconds() + Int64(configuration.challengeSeconds) * 1000
-        let limits = [(key: "challenge-credential:\(credential.credentialId)", limit: configuration.challengesPerCredential),
-                      (key: "challenge-account:\(credential.username)", limit: configuration.challengesPerAccount),
-                      (key: "challenge-address:\(address ?? "unknown")", limit: configuration.challengesPerAddress)]
+        // Per credential from one address, and per address: what one client may ask. The
+        // account's cap only bounds the server's work; no one address comes near it, so a
+        // stranger who knows the user name and credential id cannot use up the user's own.
+        let bucket = ClientAddress.bucket(address)
+        let limits = [(key: "challenge-credential-address:\(credential.credentialId):\(bucket)", limit: configuration.challengesPerCredential),
+                      (key: "challenge-address:\(bucket)", limit: configuration.challengesPerAddress),
+                      (key: "challenge-account:\(credential.username)", limit: configuration.challengesPerAccount)]
         let audit = payment.map {
             AuditRecord(event: "payment-created", outcome: "ok", username: credential.username, deviceId: credential.deviceId,
                         detail: "\($0.paymentId): \($0.amount) \($0.currency) to \($0.payee)", address: address)
@@ -76,7 +80,7 @@ extension AccountService {
               request.counter <= UInt64(Int64.max) else {
             throw AccountError(.invalidRequest, "'signature' must be a DER signature in base64 and 'counter' at most 2^63-1")
         }
-        let badSignatures = ["bad-signature-address:\(address ?? "unknown")"]
+        let badSignatures = ["bad-signature-address:\(ClientAddress.bucket(address))"]
         try checkLimits(try await store.hits(badSignatures), [configuration.badSignaturesPerAddress - 1],
                         what: "signatures that did not verify from this address")
         let invalidChallenge = AccountError(.challengeInvalid, "the challenge is unknown, used, expired, or not for this credential; ask for a new one")

@@ -7,7 +7,7 @@ extension AccountService {
         try checkPassword(request.password)
         // Each registration costs a slow hash; registrations have a bucket of their own, so
         // that signing up never stands in the way of logging in.
-        try checkLimits(try await store.hit(["register-address:\(address ?? "unknown")"]), [configuration.registrationsPerAddress],
+        try checkLimits(try await store.hit(["register-address:\(ClientAddress.bucket(address))"]), [configuration.registrationsPerAddress],
                         what: "registrations from this address")
         let hash = try await passwords.hash(request.password)
         let created = try await store.createAccount(username, passwordHash: hash)
@@ -26,8 +26,9 @@ extension AccountService {
         // address: the hit is taken first (concurrent guesses cannot slip past the limit) and
         // given back when the password was right, so a user's own logins never use up the
         // budget that someone guessing at the account exhausts.
-        let guesses = ["password-account:\(username)", "password-account-address:\(username):\(address ?? "unknown")"]
-        let hits = try await store.hit(["password-address:\(address ?? "unknown")"] + guesses)
+        let bucket = ClientAddress.bucket(address)
+        let guesses = ["password-account:\(username)", "password-account-address:\(username):\(bucket)"]
+        let hits = try await store.hit(["password-address:\(bucket)"] + guesses)
         do {
             try checkLimits(hits, [configuration.passwordLoginsPerAddress, configuration.passwordLoginsPerAccount,
                                    configuration.passwordLoginsPerAccountAddress],

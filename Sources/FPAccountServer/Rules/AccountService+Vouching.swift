@@ -103,8 +103,14 @@ extension AccountService {
             throw AccountError(.invalidRequest, "'pairingCode' must be the six digits the new device shows")
         }
         let credential = try await activeCredential(request.credentialId, of: try username(request.username))
+        // Wrong pairing codes count per address, as forged signatures do: probing the 10^6
+        // codes would tell a stranger that a device waits, and its name.
+        let misses = ["pairing-miss-address:\(ClientAddress.bucket(address))"]
+        try checkLimits(try await store.hits(misses), [configuration.badSignaturesPerAddress - 1],
+                        what: "wrong pairing codes from this address")
         let open = try await store.openPending(username: credential.username, pairingCode: request.pairingCode)
         guard open.count == 1, let pending = open.first else {
+            _ = try await store.hit(misses)
             throw AccountError(.notFound, "no device of \(credential.username) is waiting for approval with pairing code "
                                + "\(request.pairingCode) (requests expire after \(configuration.approvalSeconds / 60) minutes)")
         }
