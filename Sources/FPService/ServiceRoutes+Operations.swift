@@ -144,7 +144,12 @@ extension ServiceRoutes {
     static func forwardingEvents<T: Sendable>(of context: AuthenticationContext, to send: @escaping @Sendable (StreamLine) -> Void,
                                               _ body: () async throws -> T) async throws -> T {
         let events = Task {
-            for await event in context.events { send(.event(event)) }
+            // The prompt's own `passcodeRequested` line says this, with the reason: one line
+            // per question, not two (a client makes the event of it again).
+            for await event in context.events {
+                if case .passcodeRequested = event { continue }
+                send(.event(event))
+            }
         }
         do {
             let result = try await body()

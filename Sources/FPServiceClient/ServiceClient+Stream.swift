@@ -34,8 +34,10 @@ extension ServiceClient {
                         if let progress = decoded.enrollment.flatMap(EnrollmentProgress.init) { handler.enrollment(progress) }
                     case .passcodeRequested:
                         guard let operation else { continue }
-                        answer(operation, reason: decoded.reason ?? "", left: decoded.attemptsLeftBeforeLockout ?? 0,
-                               handler: handler)
+                        let left = decoded.attemptsLeftBeforeLockout ?? 0
+                        // The service sends the question once; the engine's event comes with it, as in process.
+                        handler.event(.passcodeRequested(attemptsLeftBeforeLockout: left))
+                        answer(operation, reason: decoded.reason ?? "", left: left, handler: handler)
                     case .result:
                         if decoded.ok == true { return decoded.value ?? .null }
                         throw decoded.error?.error ?? AuthError(.readerFailure, "the fpbridge service failed without saying why")

@@ -238,6 +238,43 @@ private let asNobody = ["/usr/bin/setpriv", "--reuid=nobody", "--regid=nogroup",
         }
     }
 
+    /// Issue 25: a passcode question reaches a client of the stream once: one
+    /// `passcodeRequested` line, no `event` line saying the same.
+    @Test func aPasscodeQuestionIsOneLine() async throws {
+        let service = try await ServiceProcess(stateDirectory: state)
+        #expect(try await run(service, ["passcode", "set", "--passcode-stdin"], input: "2468\n").status == 0)
+        let curl = Process()
+        curl.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
+        curl.arguments = ["-sS", "-N", "--max-time", "30", "--unix-socket", service.socket, "-X", "POST",
+                          "-H", "Content-Type: application/json", "--data-binary", #"{"operation":"unlock","user":"alice"}"#,
+                          "http://localhost/v1/evaluations"]
+        let output = Pipe()
+        curl.standardOutput = output
+        try curl.run()
+        var lines: [[String: Any]] = []
+        var pending = Data()
+        reading: while true {
+            while let end = pending.firstIndex(of: 0x0A) {
+                let line = pending[pending.startIndex..<end]
+                pending = Data(pending[pending.index(after: end)...])
+                guard let object = try JSONSerialization.jsonObject(with: line) as? [String: Any] else { break reading }
+                lines.append(object)
+                if object["type"] as? String == "passcodeRequested", let operation = lines.first?["operation"] as? String {
+                    let answered = try await service.request("POST", "/v1/operations/\(operation)/passcode", body: #"{"passcode":"2468"}"#)
+                    #expect(answered.status == 200, "\(answered.body)")
+                }
+            }
+            let chunk = try await blocking { output.fileHandleForReading.availableData }
+            if chunk.isEmpty { break }
+            pending.append(chunk)
+        }
+        try await blocking { curl.waitUntilExit() }
+        let questions = lines.filter { $0["type"] as? String == "passcodeRequested"
+            || ($0["event"] as? [String: Any])?["kind"] as? String == "passcodeRequested" }
+        #expect(questions.count == 1, "\(lines)")
+        #expect(lines.last?["ok"] as? Bool == true, "\(lines)")
+    }
+
     /// Polls `condition` every 20 ms until it holds, failing after `seconds`.
     func waitFor(seconds: Double = 10, _ condition: () async throws -> Bool) async throws {
         let deadline = Date().addingTimeInterval(seconds)
