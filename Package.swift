@@ -181,7 +181,7 @@ let package = Package(
         .testTarget(name: "FPReadersTests", dependencies: ["FPReaders", "TestSupport"]),
         .testTarget(name: "FPImagingTests", dependencies: ["FPImaging", "TestSupport"]),
         .testTarget(name: "FPStoreTests", dependencies: ["FPStore", "TestSupport"]),
-        .testTarget(name: "FPAuthenticationTests", dependencies: ["FPAuthentication", "FPReaders", "FPStore", "TestSupport"]),
+        .testTarget(name: "FPAuthenticationTests", dependencies: ["FPAuthentication", "FPReaders", "FPStore", "FPLocalAPI", "TestSupport"]),
         .testTarget(name: "LocalAuthenticationTests", dependencies: ["LocalAuthentication", "FPAuthentication", "FPTerminal", "TestSupport"]),
         .testTarget(name: "CLITests", dependencies: ["TestSupport", "FPImaging", "FPServiceClient", "FPAuthentication", "FPLocalAPI", "FPService"]),
         .testTarget(name: "FingerprintLoginTests", dependencies: ["FingerprintLogin", "TestSupport"]),

@@ -11,6 +11,7 @@ package struct WireEvent: Codable, Sendable, Hashable {
     package var text: String?
     package var user: String?
     package var finger: Finger?
+    package var retryAfter: Double?
 
     package init(_ event: AuthEvent) {
         switch event {
@@ -19,7 +20,7 @@ package struct WireEvent: Codable, Sendable, Hashable {
         case .noMatch(let left, let beforeLockout):
             self.init(kind: "noMatch", attemptsLeftInEvaluation: left, attemptsLeftBeforeLockout: beforeLockout)
         case .fallbackOffered(let title): self.init(kind: "fallbackOffered", title: title)
-        case .lockedOut: self.init(kind: "lockedOut")
+        case .lockedOut(let retryAfter): self.init(kind: "lockedOut", retryAfter: retryAfter)
         case .passcodeRequested(let left): self.init(kind: "passcodeRequested", attemptsLeftBeforeLockout: left)
         case .passcodeRejected(let left): self.init(kind: "passcodeRejected", attemptsLeftBeforeLockout: left)
         case .printSkipped(let text): self.init(kind: "printSkipped", text: text)
@@ -29,7 +30,7 @@ package struct WireEvent: Codable, Sendable, Hashable {
 
     private init(kind: String, scanType: ScanType? = nil, retry: RetryReason? = nil, attemptsLeftInEvaluation: Int? = nil,
                  attemptsLeftBeforeLockout: Int? = nil, title: String? = nil, text: String? = nil,
-                 user: String? = nil, finger: Finger? = nil) {
+                 user: String? = nil, finger: Finger? = nil, retryAfter: Double? = nil) {
         self.kind = kind
         self.scanType = scanType
         self.retry = retry
@@ -39,6 +40,7 @@ package struct WireEvent: Codable, Sendable, Hashable {
         self.text = text
         self.user = user
         self.finger = finger
+        self.retryAfter = retryAfter
     }
 
     /// The engine's event again; nil for a kind this side does not know (a newer service), which is skipped.
@@ -50,7 +52,7 @@ package struct WireEvent: Codable, Sendable, Hashable {
             .noMatch(attemptsLeftInEvaluation: attemptsLeftInEvaluation ?? 0,
                      attemptsLeftBeforeLockout: attemptsLeftBeforeLockout ?? 0)
         case "fallbackOffered": .fallbackOffered(title: title ?? "")
-        case "lockedOut": .lockedOut
+        case "lockedOut": .lockedOut(retryAfter: retryAfter)
         case "passcodeRequested": .passcodeRequested(attemptsLeftBeforeLockout: attemptsLeftBeforeLockout ?? 0)
         case "passcodeRejected": .passcodeRejected(attemptsLeftBeforeLockout: attemptsLeftBeforeLockout ?? 0)
         case "printSkipped": .printSkipped(text ?? "")

@@ -8,8 +8,9 @@ public enum AuthEvent: Sendable, Hashable {
     case noMatch(attemptsLeftInEvaluation: Int, attemptsLeftBeforeLockout: Int)
     /// The fallback button is now shown, with this title.
     case fallbackOffered(title: String)
-    /// Biometry just became locked out.
-    case lockedOut
+    /// Biometry just became locked out; `retryAfter`: seconds until it ends by itself (a timed
+    /// lockout), nil when only the passcode ends it.
+    case lockedOut(retryAfter: Double?)
     /// The passcode is being asked for.
     case passcodeRequested(attemptsLeftBeforeLockout: Int)
     /// A passcode was wrong.

@@ -1,4 +1,5 @@
 import FPAuthentication
+import FPLocalAPI
 import FPCore
 import FPReaders
 import FPStore
@@ -39,6 +40,37 @@ import Testing
         #expect(pattern.firstMatch(in: text, range: range) != nil, "\(field) is in \(text)")
         let shifted = pattern.stringByReplacingMatches(in: text, range: range, withTemplate: "\"\(field)\" : \"\(formatter.string(from: date))\"")
         try Data(shifted.utf8).write(to: URL(fileURLWithPath: path))
+    }
+
+    /// Issue 25: a timed identification lockout's event says when it ends, as its error does;
+    /// a user's lockout, which only the passcode ends, says nil.
+    @Test func theLockedOutEventCarriesTheWait() async throws {
+        let harness = EngineHarness()
+        try await harness.enroll(id: "alice-1", user: "alice")
+        for attempt in 1...4 { _ = try await identify(harness, "stranger-\(attempt)") }
+        let context = try await harness.context("scan stranger-5", user: "kiosk")
+        var thrown: AuthError?
+        do { _ = try await context.identify(reason: "x", options: BiometricOptions(maxFailedMatches: 1)) } catch { thrown = error }
+        context.invalidate()
+        var waits: [Double?] = []
+        for await event in context.events { if case .lockedOut(let wait) = event { waits.append(wait) } }
+        let wait = try #require(thrown?.retryAfter)
+        #expect(waits == [wait] && wait > 0, "\(waits) against \(wait)")
+        // On the wire and back.
+        let wire = WireEvent(.lockedOut(retryAfter: wait))
+        let decoded = try JSONDecoder().decode(WireEvent.self, from: JSONEncoder().encode(wire))
+        #expect(decoded.event == .lockedOut(retryAfter: wait))
+
+        try await harness.enroll(id: "bob-1", user: "bob")
+        let first = try await harness.context("scan x\nscan y\nscan z", user: "bob")
+        _ = try? await first.verifyFinger(reason: "x", options: BiometricOptions(maxFailedMatches: 3))
+        first.invalidate()
+        let user = try await harness.context("scan v\nscan w", user: "bob")
+        _ = try? await user.verifyFinger(reason: "x", options: BiometricOptions(maxFailedMatches: 3))
+        user.invalidate()
+        var userWaits: [Double?] = []
+        for await event in user.events { if case .lockedOut(let wait) = event { userWaits.append(wait) } }
+        #expect(userWaits == [nil])
     }
 
     @Test func aUserEnrolledAfterAReaderLockoutNeverLiftsItWhateverTheClockSaid() async throws {

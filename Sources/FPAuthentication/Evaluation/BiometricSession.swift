@@ -108,7 +108,7 @@ struct BiometricSession {
         let rules = rules
         return try context.recording(counterScope, passcode: false) { counters in
             if let block = rules.biometricBlock(counters[counterScope], scope: counterScope, path: counters.path(counterScope)) {
-                context.emit(.lockedOut)
+                context.emit(.lockedOut(retryAfter: block.retryAfter))
                 throw block
             }
             if case .reader = counterScope {
@@ -134,7 +134,7 @@ struct BiometricSession {
             return (lockout, rules.attemptsLeft(counter, scope: counterScope))
         }
         if let lockout {
-            context.emit(.lockedOut)
+            context.emit(.lockedOut(retryAfter: lockout.retryAfter))
             throw lockout
         }
         return left
