@@ -52,6 +52,23 @@ import TestSupport
         #expect(gone.status == 3 && gone.errorCode == -7)
     }
 
+    /// Issue 25: a scan timeout under a second is told as it is, not "within 0 seconds".
+    @Test func aTimeoutUnderASecondIsToldAsItIs() async throws {
+        let directory = TemporaryDirectory()
+        try directory.privateDirectory("state")
+        let state = directory.file("state")
+        try Data(#"{"scanTimeoutSeconds": 0.5}"#.utf8).write(to: URL(fileURLWithPath: state + "/config.json"))
+        let enrollScript = directory.file("enroll.txt"), waitScript = directory.file("wait.txt")
+        try String(repeating: "scan a\n", count: 5).write(toFile: enrollScript, atomically: true, encoding: .utf8)
+        try "wait 3000\nscan a\n".write(toFile: waitScript, atomically: true, encoding: .utf8)
+        let base = ["--json", "--service", "off", "--state-dir", state, "--user", "alice"]
+        #expect(try await Fpbridge.run(base + ["passcode", "set", "--passcode-stdin"], input: "2468\n").status == 0)
+        #expect(try await Fpbridge.run(base + ["--reader", "fake:" + enrollScript, "enroll", "--finger", "right-index", "--passcode-stdin"],
+                                       input: "2468\n").status == 0)
+        let late = try await Fpbridge.run(base + ["--reader", "fake:" + waitScript, "verify"])
+        #expect(late.errorCode == -2003 && late.errorMessage.contains("within 0.5 seconds"), "\(late.stdout)")
+    }
+
     @Test func badInputIsExitTwoWithAClearMessage() async throws {
         let finger = try await run(["enroll", "--finger", "left-toe"], reader: "fake")
         #expect(finger.status == 2 && finger.errorCode == -2007)

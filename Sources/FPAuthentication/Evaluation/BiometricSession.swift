@@ -64,7 +64,7 @@ struct BiometricSession {
                     try await Self.scan(matcher, info: info, gallery: prints, fingerTimeout: fingerTimeout)
                 }
             } catch ReaderError.timedOut {
-                throw AuthError(.timedOut, "no finger was presented within \(Int(configuration.scanTimeoutSeconds)) seconds")
+                throw AuthError(.timedOut, "no finger was presented within \(SecondsText.words(configuration.scanTimeoutSeconds))")
             }
             switch outcome {
             case .match(let index):

@@ -48,7 +48,7 @@ struct PasscodeSession {
             context.emit(.passcodeRequested(attemptsLeftBeforeLockout: left))
             let seconds = environment.configuration.passcodeTimeoutSeconds
             let asked = try await withDeadline(.now + .milliseconds(Int(seconds * 1000)),
-                                               timeout: AuthError(.timedOut, "no passcode was entered within \(Int(seconds)) seconds")) {
+                                               timeout: AuthError(.timedOut, "no passcode was entered within \(SecondsText.words(seconds))")) {
                 [prompt, reason] in Answer(await prompt.passcode(reason: reason, attemptsLeftBeforeLockout: left))
             }
             guard let entered = asked.passcode else {

@@ -39,7 +39,7 @@ struct CaptureCommand: AsyncParsableCommand {
             let captured: CapturedImage
             do {
                 captured = try await withDeadline(.now + .milliseconds(Int(seconds * 1000)),
-                                                  timeout: AuthError(.timedOut, "no finger was presented within \(Int(seconds)) seconds")) {
+                                                  timeout: AuthError(.timedOut, "no finger was presented within \(SecondsText.words(seconds))")) {
                     try await reader.capture()
                 }
             } catch {

@@ -136,7 +136,7 @@ struct PasscodeCommand: AsyncParsableCommand {
         case .entered(let passcode): return passcode
         case .noInput: return nil
         case .cancelled: throw AuthError(.userCancel, "cancelled by the user")
-        case .timedOut: throw AuthError(.timedOut, "no passcode was entered within \(Int(seconds)) seconds")
+        case .timedOut: throw AuthError(.timedOut, "no passcode was entered within \(SecondsText.words(seconds))")
         }
     }
 }
