@@ -15,6 +15,7 @@ package struct FPBridgeService: Sendable {
     package func run(logger: Logger, ready: @escaping @Sendable () -> Void = {}) async throws {
         try SocketPath.prepare(configuration.socketPath)
         let router = Router(context: ServiceRequestContext.self)
+        router.add(middleware: RequestLogMiddleware())
         router.add(middleware: UnknownRouteMiddleware())
         let registry = OperationRegistry()
         let readers = ServiceReaders(idleSeconds: configuration.readerIdleSeconds)

@@ -238,6 +238,16 @@ private let asNobody = ["/usr/bin/setpriv", "--reuid=nobody", "--regid=nogroup",
         }
     }
 
+    /// Issue 25: `--verbose` logs each request (method, path, the caller's uid, status), never a body.
+    @Test func verboseLogsEachRequestAndNoSecret() async throws {
+        let service = try await ServiceProcess(arguments: ["--verbose"], stateDirectory: state)
+        #expect(try await run(service, ["passcode", "set", "--passcode-stdin"], input: "97531\n").status == 0)
+        _ = try await service.request("GET", "/v1/nonexistent")
+        try await waitFor { service.output.contains("GET /v1/nonexistent from uid 0: 404") }
+        #expect(service.output.contains("POST /v1/passcode"), "\(service.output)")
+        #expect(!service.output.contains("97531"), "a passcode in the log")
+    }
+
     /// Issue 25: a passcode question reaches a client of the stream once: one
     /// `passcodeRequested` line, no `event` line saying the same.
     @Test func aPasscodeQuestionIsOneLine() async throws {
