@@ -50,6 +50,12 @@ extension ServiceRoutes {
         let body = try await JSONBodies.decode(EnrollmentRequest.self, from: request)
         let target = try RequestTarget(body, caller: caller, service: service, purpose: .manage)
         let configuration = try target.configuration()
+        // Known before any stream: no passcode is a 409, as documented, not a 200 whose stream
+        // ends in the error. The engine checks again under its lock; this only shapes the answer.
+        if let problem = context(target, reader: nil, configuration: configuration).passcodeSetProblem() {
+            throw problem.code == .passcodeNotSet
+                ? AuthError(.passcodeNotSet, "\(target.user) has no passcode; set one before enrolling a finger") : problem
+        }
         return try stream.response(caller: caller, channel: channel) { operation, send in
             try await readers.with(target, required: true, wait: true, timeout: configuration.scanTimeoutSeconds) { reader in
                 let context = context(target, reader: reader, configuration: configuration)

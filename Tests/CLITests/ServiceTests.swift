@@ -238,6 +238,14 @@ private let asNobody = ["/usr/bin/setpriv", "--reuid=nobody", "--regid=nogroup",
         }
     }
 
+    /// Issue 25: enrolling without a passcode is a 409 before any stream, as the OpenAPI says.
+    @Test func enrollingWithoutAPasscodeIsA409() async throws {
+        let service = try await ServiceProcess(stateDirectory: state)
+        let answer = try await service.request("POST", "/v1/enrollments", body: #"{"finger":"right-index","user":"nopass","reader":"\#(try fake("scan a"))"}"#)
+        #expect(answer.status == 409 && answer.errorCode == -5, "\(answer.status) \(answer.body)")
+        #expect(answer.body.split(separator: "\n").count == 1, "one JSON answer, not a stream")
+    }
+
     /// Issue 25: `--verbose` logs each request (method, path, the caller's uid, status), never a body.
     @Test func verboseLogsEachRequestAndNoSecret() async throws {
         let service = try await ServiceProcess(arguments: ["--verbose"], stateDirectory: state)

@@ -249,7 +249,7 @@ public final class AuthenticationContext: Sendable {
     }
 
     /// Why no passcode can be checked: none set, or a damaged record.
-    func passcodeSetProblem() -> AuthError? {
+    package func passcodeSetProblem() -> AuthError? {
         do {
             if try passcodeRecord() == nil {
                 return AuthError(.passcodeNotSet, "no passcode is set for \(environment.user)")
