@@ -113,3 +113,26 @@ struct HotPlugTests {
         #expect((status["biometry"] as? [String: Any])?["failures"] as? Int == 0, "nothing was counted: \(status)")
     }
 }
+
+/// Issue 25 §5 and 27 §2: a request that lands as the idle reader closes (the service closes a
+/// reader some time after its last operation) waits for the close and opens it again; it never
+/// fails with "the reader is already open". Requests are sent around the idle deadline.
+@Suite(.serialized) struct IdleCloseRaceTests {
+    @Test func requestsLandingOnTheIdleDeadlineNeverSeeAReaderFailure() async throws {
+        let socket = TemporaryDirectory.socketPath()
+        let service = try await ServiceProcess(environment: ["FP_VIRTUAL_DEVICE": socket, "FP_DRIVERS_WHITELIST": "virtual_device"],
+                                               arguments: ["--reader", "libfprint:virtual_device", "--reader-idle-seconds", "0.3", "--verbose"])
+        #expect(try await run(service, ["passcode", "set", "--passcode-stdin"], input: "2468\n").status == 0)
+        var failures: [String] = []
+        var opened = 0
+        for round in 0..<24 {
+            // 0.2 to 0.43 s after the last request ended: before, at and after the idle deadline.
+            try await Task.sleep(for: .milliseconds(200 + (round * 10) % 240))
+            let answer = try await run(service, ["can-evaluate", "--policy", "biometrics"])
+            if answer.errorCode == -2006 || answer.errorCode == -2002 { failures.append(answer.stdout) }
+            if answer.errorCode == -7 { opened += 1 }
+        }
+        #expect(failures.isEmpty, "\(failures)")
+        #expect(opened == 24, "each request reached the reader (no print: biometryNotEnrolled)")
+    }
+}
