@@ -124,6 +124,20 @@ import Testing
         ])
     }
 
+    /// Issue 25: a reader that overheats or goes away during a device-owner evaluation leaves
+    /// the passcode, as iOS does when biometry is unavailable; under biometrics it is the error.
+    @Test func deviceOwnerFallsToThePasscodeWhenTheReaderBecomesUnavailable() async throws {
+        let harness = EngineHarness()
+        try await harness.setPasscode()
+        try await harness.enroll()
+        for script in ["error too-hot", "unplug"] {
+            let code = try await harness.evaluate(.deviceOwner, script, passcodes: ["2468"])
+            #expect(code == nil, "\(script): \(String(describing: code))")
+            #expect(try await harness.evaluate(.biometrics, script) != nil, "\(script) under biometrics")
+        }
+        #expect(!harness.counter().biometryLockedOut && harness.counter().biometricFailures == 0, "nothing counted")
+    }
+
     @Test func deviceOwnerFallsToThePasscodeAndThePasscodeEndsLockout() async throws {
         let harness = EngineHarness()
         try await harness.setPasscode()

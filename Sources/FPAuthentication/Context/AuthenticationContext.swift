@@ -280,9 +280,14 @@ public final class AuthenticationContext: Sendable {
                 do {
                     return try await BiometricSession(context: self, options: options, scope: .verify(requirePasscode: false),
                                                       fallbackIsPasscode: true).run()
-                } catch let error as AuthError
-                    where [.userFallback, .authenticationFailed, .biometryLockout].contains(error.code) {
-                    // The device-owner policy falls to the passcode, never stops at a locked reader.
+                } catch {
+                    // The device-owner policy falls to the passcode, never stops at a locked reader,
+                    // nor at one that became unavailable meanwhile (too hot, pulled out), as iOS
+                    // falls to the passcode when biometry is unavailable. (A reader's own errors
+                    // arrive untranslated here, hence the mapping.)
+                    let passcodeFollows: [AuthErrorCode] = [.userFallback, .authenticationFailed, .biometryLockout,
+                                                            .readerTooHot, .biometryNotAvailable, .biometryDisconnected]
+                    guard passcodeFollows.contains(AuthError(error).code) else { throw error }
                 }
             }
             return try await PasscodeSession(context: self, prompt: prompt, reason: reason).run()
