@@ -16,6 +16,7 @@ package struct WireEvent: Codable, Sendable, Hashable {
     package init(_ event: AuthEvent) {
         switch event {
         case .presentFinger(let scanType): self.init(kind: "presentFinger", scanType: scanType)
+        case .fingerDetected: self.init(kind: "fingerDetected")
         case .retryHint(let reason): self.init(kind: "retryHint", retry: reason)
         case .noMatch(let left, let beforeLockout):
             self.init(kind: "noMatch", attemptsLeftInEvaluation: left, attemptsLeftBeforeLockout: beforeLockout)
@@ -47,6 +48,7 @@ package struct WireEvent: Codable, Sendable, Hashable {
     package var event: AuthEvent? {
         switch kind {
         case "presentFinger": scanType.map(AuthEvent.presentFinger)
+        case "fingerDetected": .fingerDetected
         case "retryHint": retry.map(AuthEvent.retryHint)
         case "noMatch":
             .noMatch(attemptsLeftInEvaluation: attemptsLeftInEvaluation ?? 0,

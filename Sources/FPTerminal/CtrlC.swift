@@ -25,7 +25,10 @@ package final class CtrlC {
 
     package init(_ handler: @escaping @Sendable () -> Void) {
         Self.holders.withLock { holders in
-            if holders.count == 0 { holders.saved = signal(SIGINT, SIG_IGN) }
+            // Ignored again by every holder, not only the first: libdispatch may have put its
+            // own handler in while other holders' sources came and went.
+            let previous = signal(SIGINT, SIG_IGN)
+            if holders.count == 0 { holders.saved = previous }
             holders.count += 1
         }
         source = DispatchSource.makeSignalSource(signal: SIGINT)
@@ -46,6 +49,9 @@ package final class CtrlC {
             if holders.count == 0 {
                 signal(SIGINT, holders.saved)
                 holders.saved = nil
+            } else {
+                // Cancelling this holder's source must not leave the others' Ctrl-C a kill.
+                signal(SIGINT, SIG_IGN)
             }
         }
     }

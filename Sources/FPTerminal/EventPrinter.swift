@@ -8,6 +8,7 @@ package enum EventPrinter {
     package static func text(_ event: AuthEvent, fallbackKey: Bool = false) -> String {
         switch event {
         case .presentFinger(let scanType): "\(scanType.instruction)…"
+        case .fingerDetected: "  Reading…"
         case .retryHint(let reason): "  \(reason.hint)"
         case .noMatch(let left, let beforeLockout):
             "  No match. \(left) attempt\(left == 1 ? "" : "s") left in this prompt, \(beforeLockout) before lockout."

@@ -2,6 +2,8 @@
 public enum AuthEvent: Sendable, Hashable {
     /// Ask for the finger; the text follows the reader's scan type.
     case presentFinger(ScanType)
+    /// A finger is on the reader and matching has begun: stop asking for it ("Reading…").
+    case fingerDetected
     /// The reader wants the finger again; not a failure.
     case retryHint(RetryReason)
     /// A finger was read and did not match.

@@ -118,9 +118,9 @@ import Testing
         var events: [AuthEvent] = []
         for await event in context.events { events.append(event) }
         #expect(events == [
-            .presentFinger(.press), .retryHint(.center), .presentFinger(.press),
+            .presentFinger(.press), .retryHint(.center), .presentFinger(.press), .fingerDetected,
             .noMatch(attemptsLeftInEvaluation: 2, attemptsLeftBeforeLockout: 4), .fallbackOffered(title: "Use PIN"),
-            .presentFinger(.press), .matched(user: "alice", finger: .rightIndex),
+            .presentFinger(.press), .fingerDetected, .matched(user: "alice", finger: .rightIndex),
         ])
     }
 

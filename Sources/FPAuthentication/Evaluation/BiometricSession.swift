@@ -60,8 +60,11 @@ struct BiometricSession {
             context.emit(.presentFinger(info.scanType))
             let outcome: MatchOutcome
             do {
-                outcome = try await context.interruption.scan {
-                    try await Self.scan(matcher, info: info, gallery: prints, fingerTimeout: fingerTimeout)
+                let context = context
+                outcome = try await FingerPresence.$onFinger.withValue({ context.emit(.fingerDetected) }) {
+                    try await context.interruption.scan {
+                        try await Self.scan(matcher, info: info, gallery: prints, fingerTimeout: fingerTimeout)
+                    }
                 }
             } catch ReaderError.timedOut {
                 throw AuthError(.timedOut, "no finger was presented within \(SecondsText.words(configuration.scanTimeoutSeconds))")

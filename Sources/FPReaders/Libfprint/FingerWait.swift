@@ -8,6 +8,8 @@ import Synchronization
 @GLibLoop
 final class FingerWait {
     private(set) var fingerSeen = false
+    /// Told once, when the finger is first seen (``FingerPresence``).
+    private let onFinger = FingerPresence.onFinger
     private(set) var timedOut = false
     private var handler: gulong = 0
     private let device: DevicePointer
@@ -50,7 +52,9 @@ final class FingerWait {
     }
 
     fileprivate func noteFingerStatus() {
-        if fp_device_get_finger_status(device).rawValue & FP_FINGER_STATUS_PRESENT.rawValue != 0 { fingerSeen = true }
+        guard !fingerSeen, fp_device_get_finger_status(device).rawValue & FP_FINGER_STATUS_PRESENT.rawValue != 0 else { return }
+        fingerSeen = true
+        onFinger?()
     }
 }
 
