@@ -1,3 +1,4 @@
+import FPKeyFormats
 import Foundation
 
 /// A new device waiting for a bound device's approval: what `POST /v1/devices` answers (202)
@@ -56,5 +57,13 @@ public struct ApprovalChallenge: Codable, Sendable, Hashable {
         self.name = name
         self.newCredentialId = newCredentialId
         self.pairingCode = pairingCode
+    }
+}
+
+extension ApprovalChallenge {
+    /// What the approving device signs of it: exactly the request, device, name, key and code shown.
+    public var approval: AssertionPayload.DeviceApproval {
+        AssertionPayload.DeviceApproval(pendingId: pendingId, deviceId: deviceId, name: name, credentialId: newCredentialId,
+                                        pairingCode: pairingCode)
     }
 }

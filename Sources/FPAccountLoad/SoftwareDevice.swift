@@ -67,9 +67,7 @@ package struct SoftwareDevice: Sendable {
 
     /// This device's approval of the new device `approval` describes (a test changes it to prove it is refused).
     package func approve(_ approval: ApprovalChallenge, origin: String, counter: UInt64) -> AssertionRequest {
-        let device = AssertionPayload.DeviceApproval(pendingId: approval.pendingId, deviceId: approval.deviceId, name: approval.name,
-                                                     credentialId: approval.newCredentialId, pairingCode: approval.pairingCode)
-        return assertion(approval.challenge, payload: .approval(device, origin: origin, challenge: approval.challenge.challenge,
-                                                                credentialId: credentialId), counter: counter)
+        assertion(approval.challenge, payload: .approval(approval.approval, origin: origin, challenge: approval.challenge.challenge,
+                                                         credentialId: credentialId), counter: counter)
     }
 }

@@ -61,7 +61,7 @@ package enum LoopbackHost {
         case AF_INET:
             return address.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { ipv4 in
                 withUnsafeBytes(of: ipv4.pointee.sin_addr) { octets in
-                    Address(isLoopback: octets[0] == 127, text: text(family: AF_INET, octets))
+                    Address(isLoopback: octets[0] == 127, text: IPAddressBytes.text(family: AF_INET, octets) ?? "?")
                 }
             }
         case AF_INET6:
@@ -69,19 +69,12 @@ package enum LoopbackHost {
                 withUnsafeBytes(of: ipv6.pointee.sin6_addr) { octets in
                     let isLoopbackV6 = octets[0..<15].allSatisfy { $0 == 0 } && octets[15] == 1
                     // ::ffff:127.x.x.x, an IPv4 loopback address on a dual-stack socket.
-                    let isMappedLoopback = octets[0..<10].allSatisfy { $0 == 0 } && octets[10] == 0xff && octets[11] == 0xff
-                        && octets[12] == 127
-                    return Address(isLoopback: isLoopbackV6 || isMappedLoopback, text: text(family: AF_INET6, octets))
+                    let isMappedLoopback = IPAddressBytes.mappedIPv4(octets)?.first == 127
+                    return Address(isLoopback: isLoopbackV6 || isMappedLoopback, text: IPAddressBytes.text(family: AF_INET6, octets) ?? "?")
                 }
             }
         default:
             return Address(isLoopback: false, text: "an address of family \(family)")
         }
-    }
-
-    private static func text(family: Int32, _ octets: UnsafeRawBufferPointer) -> String {
-        var buffer = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN))
-        guard inet_ntop(family, octets.baseAddress, &buffer, socklen_t(buffer.count)) != nil else { return "?" }
-        return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 }

@@ -130,9 +130,8 @@ public struct FingerprintLogin: Sendable {
               PromptText.isShowable(approval.name, length: AccountLimits.deviceNameLength) else {
             throw .transport("the server described the device to approve in a way a prompt cannot show as it is signed")
         }
-        let payload = AssertionPayload.approval(.init(pendingId: approval.pendingId, deviceId: approval.deviceId, name: approval.name,
-                                                      credentialId: approval.newCredentialId, pairingCode: approval.pairingCode),
-                                                origin: origin, challenge: approval.challenge.challenge, credentialId: credentialId)
+        let payload = AssertionPayload.approval(approval.approval, origin: origin, challenge: approval.challenge.challenge,
+                                                credentialId: credentialId)
         let signed = try await sign(username: username, payload: payload,
                                     reason: reason ?? "Approve the new device '\(approval.name)' (pairing code \(pairingCode)) "
                                         + "for \(username) at \(server.host ?? origin)")

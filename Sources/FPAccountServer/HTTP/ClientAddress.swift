@@ -1,3 +1,4 @@
+import Foundation
 import Glibc
 
 /// The address a request is counted and audited under. Behind a reverse proxy every
@@ -12,7 +13,7 @@ enum ClientAddress {
         guard let peer = peer.flatMap(canonical) else { return nil }
         guard trustedProxies.contains(peer), let forwardedFor else { return peer }
         for entry in forwardedFor.split(separator: ",").reversed() {
-            guard let address = canonical(entry.trimmingCharacters(in: " \t")) else {
+            guard let address = canonical(entry.trimmingCharacters(in: CharacterSet(charactersIn: " \t"))) else {
                 // Malformed past this point: the proxy's own view is all that can be trusted.
                 return peer
             }
@@ -37,30 +38,13 @@ enum ClientAddress {
     static func canonical(_ text: String) -> String? {
         guard text.utf8.count <= 64 else { return nil }
         var v4 = in_addr()
-        if inet_pton(AF_INET, text, &v4) == 1 {
-            var buffer = [CChar](repeating: 0, count: Int(INET_ADDRSTRLEN))
-            guard inet_ntop(AF_INET, &v4, &buffer, socklen_t(INET_ADDRSTRLEN)) != nil else { return nil }
-            return string(buffer)
-        }
+        if inet_pton(AF_INET, text, &v4) == 1 { return withUnsafeBytes(of: v4) { IPAddressBytes.text(family: AF_INET, $0) } }
         var v6 = in6_addr()
         guard inet_pton(AF_INET6, text, &v6) == 1 else { return nil }
-        // An IPv4 client on an IPv6 socket is the same client.
-        let bytes = withUnsafeBytes(of: v6) { Array($0) }
-        if bytes[0..<10].allSatisfy({ $0 == 0 }) && bytes[10] == 0xFF && bytes[11] == 0xFF {
-            return bytes[12...].map(String.init).joined(separator: ".")
+        return withUnsafeBytes(of: v6) { bytes in
+            // An IPv4 client on an IPv6 socket is the same client.
+            if let v4 = IPAddressBytes.mappedIPv4(bytes) { return v4.map(String.init).joined(separator: ".") }
+            return IPAddressBytes.text(family: AF_INET6, bytes)
         }
-        var buffer = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN))
-        guard inet_ntop(AF_INET6, &v6, &buffer, socklen_t(INET6_ADDRSTRLEN)) != nil else { return nil }
-        return string(buffer)
-    }
-
-    private static func string(_ buffer: [CChar]) -> String {
-        String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-    }
-}
-
-extension Substring {
-    fileprivate func trimmingCharacters(in set: String) -> String {
-        String(drop { set.contains($0) }.reversed().drop { set.contains($0) }.reversed())
     }
 }

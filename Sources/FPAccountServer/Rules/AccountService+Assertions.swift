@@ -81,8 +81,7 @@ extension AccountService {
             throw AccountError(.invalidRequest, "'signature' must be a DER signature in base64 and 'counter' at most 2^63-1")
         }
         let badSignatures = ["bad-signature-address:\(ClientAddress.bucket(address))"]
-        try checkLimits(try await store.hits(badSignatures), [configuration.badSignaturesPerAddress - 1],
-                        what: "signatures that did not verify from this address")
+        try await refuseSpentFailures(badSignatures, what: "signatures that did not verify from this address")
         let invalidChallenge = AccountError(.challengeInvalid, "the challenge is unknown, used, expired, or not for this credential; ask for a new one")
         guard let credential = try await store.credential(try identifier(request.credentialId, "credentialId")) else {
             throw invalidChallenge

@@ -70,8 +70,7 @@ extension AccountService {
             let audit = AuditRecord(event: "bind", outcome: "approval-requested", username: binding.username, deviceId: binding.deviceId,
                                     detail: "\(binding.name) (pairing code \(row.pairingCode))", address: address)
             if try await store.insertPending(row, limit: 3, audit: audit) {
-                return PendingBinding(pendingId: row.pendingId, deviceId: binding.deviceId, name: binding.name, pairingCode: row.pairingCode,
-                                      status: "pending", expiresAt: expiresAt, device: nil)
+                return row.reported(status: "pending", device: nil)
             }
             // A pairing code another open request shows (1 in 10^6 per request), or too many open ones.
             if try await store.openPendingCount(username: binding.username) >= 3 { break }
@@ -92,8 +91,7 @@ extension AccountService {
         if status == "approved" {
             device = try await store.devices(username: session.username).first { $0.credentialId == row.binding.credentialId }
         }
-        return PendingBinding(pendingId: row.pendingId, deviceId: row.binding.deviceId, name: row.binding.name, pairingCode: row.pairingCode,
-                              status: status, expiresAt: row.expiresAt, device: device)
+        return row.reported(status: status, device: device)
     }
 
     /// `POST /v1/approvals/challenges`: a bound device asks to approve the new device that
@@ -106,8 +104,7 @@ extension AccountService {
         // Wrong pairing codes count per address, as forged signatures do: probing the 10^6
         // codes would tell a stranger that a device waits, and its name.
         let misses = ["pairing-miss-address:\(ClientAddress.bucket(address))"]
-        try checkLimits(try await store.hits(misses), [configuration.badSignaturesPerAddress - 1],
-                        what: "wrong pairing codes from this address")
+        try await refuseSpentFailures(misses, what: "wrong pairing codes from this address")
         let open = try await store.openPending(username: credential.username, pairingCode: request.pairingCode)
         guard open.count == 1, let pending = open.first else {
             _ = try await store.hit(misses)

@@ -46,6 +46,13 @@ struct AccountService: Sendable {
         throw AccountError(.rateLimited, "too many \(what) in this minute; try again in \(retryAfter) s", retryAfter: retryAfter)
     }
 
+    /// Refuses with `rateLimited` when an address has used up this minute's budget of
+    /// failures that cost nobody else anything (bad signatures, wrong pairing codes): read
+    /// without counting, since only a failure, hit afterwards, spends it.
+    func refuseSpentFailures(_ keys: [String], what: String) async throws {
+        try checkLimits(try await store.hits(keys), keys.map { _ in configuration.badSignaturesPerAddress - 1 }, what: what)
+    }
+
     /// `text` checked as an id the server made (base64url, at most 64 characters).
     func identifier(_ text: String, _ field: String) throws -> String {
         guard (1...64).contains(text.count), KeyIdentifiers.bytes(base64URL: text) != nil else {

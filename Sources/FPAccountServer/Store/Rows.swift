@@ -128,6 +128,12 @@ struct PendingRow: Sendable {
 
     /// Whether it can still be approved at `now`.
     func isOpen(at now: Int64) -> Bool { status == "pending" && expiresAt > now }
+
+    /// The request as the API reports it, in `status`, with the device once bound.
+    func reported(status: String, device: BoundDevice?) -> PendingBinding {
+        PendingBinding(pendingId: pendingId, deviceId: binding.deviceId, name: binding.name, pairingCode: pairingCode,
+                       status: status, expiresAt: expiresAt, device: device)
+    }
 }
 
 /// A device binding as the store writes it, whatever vouched for it.
