@@ -21,6 +21,18 @@ package struct Caller: Sendable, Hashable {
         isKiosk = groups.contains(configuration.kioskGroup)
     }
 
+    /// The user behind a uid the bus daemon reported (a D-Bus caller), with its primary group
+    /// from the user database.
+    package init(uid: UInt32, configuration: ServiceConfiguration) throws(ServiceRefusal) {
+        var entry = passwd()
+        var result: UnsafeMutablePointer<passwd>?
+        var buffer = [CChar](repeating: 0, count: 16_384)
+        guard getpwuid_r(uid, &entry, &buffer, buffer.count, &result) == 0, result != nil else {
+            throw .forbidden("uid \(uid) has no user name on this system")
+        }
+        try self.init(PeerCredentials(pid: 0, uid: uid, gid: entry.pw_gid), configuration: configuration)
+    }
+
     private static func name(of uid: UInt32) -> String? {
         var entry = passwd()
         var result: UnsafeMutablePointer<passwd>?

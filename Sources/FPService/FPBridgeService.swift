@@ -20,8 +20,14 @@ package struct FPBridgeService: Sendable {
         let registry = OperationRegistry()
         let readers = ServiceReaders(idleSeconds: configuration.readerIdleSeconds)
         let sleep = SleepHandling(registry: registry, readers: readers)
-        ServiceRoutes(service: configuration, registry: registry, readers: readers, sleep: sleep, printCaches: PrintCaches())
+        let printCaches = PrintCaches()
+        let face = configuration.fprintdBus
+            ? FprintdFace(service: configuration, readers: readers, registry: registry, sleep: sleep, printCaches: printCaches) : nil
+        ServiceRoutes(service: configuration, registry: registry, readers: readers, sleep: sleep, printCaches: printCaches,
+                      fprintdStatus: { face?.status.withLock { $0 } ?? "off" })
             .register(on: router)
+        let bus = Task { await face?.run(logger: logger) }
+        defer { bus.cancel() }
         let watcher = Task { await sleep.run(logger: logger) }
         defer { watcher.cancel() }
         let plugging = Task { await readers.followPlugging(logger: logger) }

@@ -77,6 +77,26 @@ package struct RequestTarget: Sendable {
         }
     }
 
+    /// The target of a call on the fprintd face: the user polkit let the caller act for, on the
+    /// service's reader and state (the bus names neither). Who may act for whom was decided by
+    /// the face's rules (``FprintdRules``), not by the groups.
+    init(busUser user: String, caller: Caller, service: ServiceConfiguration) throws(ServiceRefusal) {
+        do { try PathComponent.validateUser(user) } catch {
+            throw .badRequest("invalid user name '\(user)': \(error)")
+        }
+        self.user = user
+        self.caller = caller
+        selection = service.reader
+        stateDirectory = service.stateDirectory
+    }
+
+    /// An engine context for this target, with the service's print cache.
+    func context(reader: (any FingerprintReader)?, configuration: AuthConfiguration, printCaches: PrintCaches) -> AuthenticationContext {
+        var environment = AuthEnvironment(user: user, reader: reader, stateDirectory: stateDirectory, configuration: configuration)
+        environment.printCache = printCaches.cache(for: stateDirectory)
+        return AuthenticationContext(environment: environment)
+    }
+
     /// The readers the selection sees, unopened; a fake reader's script is read with the caller's rights.
     package func candidates() async throws -> [any FingerprintReader] {
         guard readerFromRequest, case .fake(let path?) = selection else { return try await selection.candidates() }

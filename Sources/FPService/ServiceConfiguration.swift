@@ -16,6 +16,8 @@ package struct ServiceConfiguration: Sendable {
     package var readerIdleSeconds: Double = 5
     /// Open connections one uid may hold at once (root is not limited).
     package var connectionsPerUser = 32
+    /// Serves fprintd's D-Bus API (`net.reactivated.Fprint`) on the system bus beside the socket.
+    package var fprintdBus = false
     /// Allows the fake reader and `stateDirectory` in requests; said in every status.
     package var testMode: Bool
 

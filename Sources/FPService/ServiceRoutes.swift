@@ -11,6 +11,8 @@ struct ServiceRoutes: Sendable {
     let readers: ServiceReaders
     let sleep: SleepHandling
     let printCaches: PrintCaches
+    /// Whether fprintd's D-Bus API is served, and why not (status).
+    let fprintdStatus: @Sendable () -> String
 
     var stream: OperationStream { OperationStream(registry: registry, sleep: sleep) }
 
@@ -51,10 +53,7 @@ struct ServiceRoutes: Sendable {
 
     /// An engine context for the request's target, with the service's print cache.
     func context(_ target: RequestTarget, reader: (any FingerprintReader)?, configuration: AuthConfiguration) -> AuthenticationContext {
-        var environment = AuthEnvironment(user: target.user, reader: reader, stateDirectory: target.stateDirectory,
-                                          configuration: configuration)
-        environment.printCache = printCaches.cache(for: target.stateDirectory)
-        return AuthenticationContext(environment: environment)
+        target.context(reader: reader, configuration: configuration, printCaches: printCaches)
     }
 
     // MARK: - Reading state
@@ -64,7 +63,7 @@ struct ServiceRoutes: Sendable {
          "caller": ["user": .string(caller.user), "uid": .int(Int(caller.credentials.uid)),
                     "admin": .bool(caller.isAdmin), "kiosk": .bool(caller.isKiosk)],
          "operations": .int(registry.count), "sleepWatch": .string(sleep.watching.withLock { $0 }),
-         "sleeping": .bool(sleep.isSleeping),
+         "sleeping": .bool(sleep.isSleeping), "fprintdBus": .string(fprintdStatus()),
          "printReadsSaved": .int(printCaches.savedReads)]
     }
 

@@ -43,6 +43,12 @@ struct FPBridged: AsyncParsableCommand {
     @Option(help: "Open connections one user may hold at once (root is not limited).")
     var connectionsPerUser = 32
 
+    @Option(help: ArgumentHelp(
+        "Serve fprintd's D-Bus API (net.reactivated.Fprint) on the system bus: on or off (default: on, off with --test-mode).",
+        discussion: "Desktop clients (GNOME Settings, pam_fprintd, the fprintd-* tools) then use fpbridge's engine and lockout. "
+            + "fprintd must not hold the name: mask it (systemctl mask --now fprintd)."))
+    var dbus: String?
+
     @Flag(help: "Allow the fake reader and state directories chosen by clients (tests only; status says so).")
     var testMode = false
 
@@ -69,6 +75,11 @@ struct FPBridged: AsyncParsableCommand {
             adminGroup: adminGroup, kioskGroup: kioskGroup, testMode: testMode)
         configuration.connectionsPerUser = connectionsPerUser
         configuration.readerIdleSeconds = readerIdleSeconds
+        switch dbus ?? (testMode ? "off" : "on") {
+        case "on": configuration.fprintdBus = true
+        case "off": configuration.fprintdBus = false
+        case let other: throw ValidationError("--dbus must be on or off, not '\(other)'")
+        }
         let service = FPBridgeService(configuration: configuration)
         let mode = testMode ? "test mode: fake reader and client state directories allowed" : "system mode"
         let socket = self.socket

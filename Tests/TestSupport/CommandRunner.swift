@@ -94,6 +94,28 @@ public enum Fpbridge {
 }
 
 extension Fpbridge {
+    /// Runs any command (`arguments[0]` is its path) with exactly `environment`, stdin empty;
+    /// kills it after `timeout` seconds.
+    public static func runCommand(_ arguments: [String], environment: [String: String], timeout: TimeInterval) async throws -> CommandResult {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: arguments[0])
+        process.arguments = Array(arguments.dropFirst())
+        process.environment = environment
+        let stdout = Pipe(), stderr = Pipe()
+        process.standardInput = FileHandle.nullDevice
+        process.standardOutput = stdout
+        process.standardError = stderr
+        try process.run()
+        let killer = killer(process.processIdentifier, after: timeout)
+        async let out = blocking { stdout.fileHandleForReading.readDataToEndOfFile() }
+        async let err = blocking { stderr.fileHandleForReading.readDataToEndOfFile() }
+        let (outData, errData) = try await (out, err)
+        try await blocking { process.waitUntilExit() }
+        killer.cancel()
+        return CommandResult(status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
+                             stderr: String(decoding: errData, as: UTF8.self))
+    }
+
     /// Reads to end of file, showing `watcher` everything read so far after each chunk.
     static func readToEnd(_ handle: FileHandle, _ watcher: (@Sendable (String) -> Void)?) -> Data {
         guard let watcher else { return handle.readDataToEndOfFile() }

@@ -52,23 +52,7 @@ public final class ServiceProcess: Sendable {
 
     /// Runs `fpbridged ARGS` to its end (a start that is refused), within 20 s.
     public static func runToEnd(_ arguments: [String], environment: [String: String] = [:]) async throws -> CommandResult {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        process.environment = Fpbridge.childEnvironment(environment)
-        let stdout = Pipe(), stderr = Pipe()
-        process.standardOutput = stdout
-        process.standardError = stderr
-        try process.run()
-        let pid = process.processIdentifier
-        let killer = Task { try await Task.sleep(for: .seconds(20)); kill(pid, SIGKILL) }
-        async let out = blocking { stdout.fileHandleForReading.readDataToEndOfFile() }
-        async let err = blocking { stderr.fileHandleForReading.readDataToEndOfFile() }
-        let (outData, errData) = try await (out, err)
-        try await blocking { process.waitUntilExit() }
-        killer.cancel()
-        return CommandResult(status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
-                             stderr: String(decoding: errData, as: UTF8.self))
+        try await Fpbridge.runCommand([executable] + arguments, environment: Fpbridge.childEnvironment(environment), timeout: 20)
     }
 
     /// The process id, to signal it.

@@ -23,6 +23,12 @@ extension AuthenticationContext {
         Enrollment(context: self).enroll(finger, replace: replace, prompt: prompt)
     }
 
+    /// Enrolls a finger that the desktop authorized (``EnrollmentAuthority/desktop``): fpbridged's
+    /// fprintd face, after polkit's `enroll` action.
+    package func enrollAuthorizedByDesktop(_ finger: Finger, replace: Bool) -> AsyncThrowingStream<EnrollmentUpdate, any Error> {
+        Enrollment(context: self).enroll(finger, replace: replace, authority: .desktop)
+    }
+
     /// Deletes the user's prints on the context's reader: one finger, or every finger with nil.
     /// Returns what was deleted.
     ///

@@ -15,6 +15,18 @@ public enum EnrollmentUpdate: Sendable, Hashable {
     case saved(PrintRecord)
 }
 
+/// What allows an enrollment: the one place that says who may add a finger.
+package enum EnrollmentAuthority: Sendable {
+    /// The user's fpbridge passcode, entered through the prompt: iOS's rule, and the only one
+    /// the CLI, the socket API and `LocalAuthentication` offer.
+    case passcode(any AuthPrompt)
+    /// The desktop's own authorization: fpbridged's fprintd face enrolls after polkit granted
+    /// `net.reactivated.fprint.device.enroll`, which on a desktop asks for the user's login
+    /// password. That password is also what lifts a lockout there, so no fpbridge passcode is
+    /// needed (one that is set is left alone, and a passcode change meanwhile still stops the save).
+    case desktop
+}
+
 /// Adding and removing the user's prints, on disk and, for match-on-chip readers, on the sensor.
 ///
 /// As on iOS, enrolling needs a passcode to be set and entered first: a print
@@ -43,10 +55,15 @@ public struct Enrollment: Sendable {
     /// match-on-chip readers, where the sensor would refuse the same finger twice:
     /// there the old template is deleted from the sensor first.
     public func enroll(_ finger: Finger, replace: Bool, prompt: any AuthPrompt) -> AsyncThrowingStream<EnrollmentUpdate, any Error> {
+        enroll(finger, replace: replace, authority: .passcode(prompt))
+    }
+
+    /// Enrolls a finger with the given authority (``EnrollmentAuthority``).
+    package func enroll(_ finger: Finger, replace: Bool, authority: EnrollmentAuthority) -> AsyncThrowingStream<EnrollmentUpdate, any Error> {
         AsyncThrowingStream { continuation in
             let task = Task {
                 do {
-                    try await run(finger, replace: replace, prompt: prompt) { continuation.yield($0) }
+                    try await run(finger, replace: replace, authority: authority) { continuation.yield($0) }
                     continuation.finish()
                 } catch {
                     continuation.finish(throwing: AuthError(error))
@@ -56,12 +73,12 @@ public struct Enrollment: Sendable {
         }
     }
 
-    private func run(_ finger: Finger, replace: Bool, prompt: any AuthPrompt,
+    private func run(_ finger: Finger, replace: Bool, authority: EnrollmentAuthority,
                      emit: @escaping @Sendable (EnrollmentUpdate) -> Void) async throws {
         guard let reader = environment.reader else {
             throw AuthError(.biometryNotAvailable, "no fingerprint reader is available")
         }
-        if let problem = context.passcodeSetProblem() {
+        if case .passcode = authority, let problem = context.passcodeSetProblem() {
             throw problem.code == .passcodeNotSet
                 ? AuthError(.passcodeNotSet, "\(environment.user) has no passcode; set one before enrolling a finger")
                 : problem
@@ -70,8 +87,15 @@ public struct Enrollment: Sendable {
         let store = environment.prints
         let existing = try store.print(user: environment.user, reader: identity, finger: finger)
         if existing != nil && !replace { throw alreadyEnrolled(finger, identity) }
-        let passcode = try await PasscodeSession(context: context, prompt: prompt, reason: "Enter your passcode to add a finger")
-            .verify().record
+        let passcode: PasscodeRecord?
+        switch authority {
+        case .passcode(let prompt):
+            passcode = try await PasscodeSession(context: context, prompt: prompt, reason: "Enter your passcode to add a finger")
+                .verify().record
+        case .desktop:
+            // Whatever passcode there is now must still be the one at the save.
+            do { passcode = try environment.passcodes.record(user: environment.user) } catch { throw AuthError(error) }
+        }
         if let existing, existing.storedOnDevice { try await deleteFromSensor(existing, reader: reader) }
         let info = await reader.info
         emit(.presentFinger(info.scanType, stages: info.enrollStages))
@@ -112,7 +136,7 @@ public struct Enrollment: Sendable {
 
     /// Saves a finished enrollment under the lock; nil when the finger was enrolled meanwhile
     /// and is not to be replaced.
-    private func save(_ record: PrintRecord, replace: Bool, passcode: PasscodeRecord) throws -> PrintRecord? {
+    private func save(_ record: PrintRecord, replace: Bool, passcode: PasscodeRecord?) throws -> PrintRecord? {
         var record = record
         let store = environment.prints
         let identity = record.reader, finger = record.finger

@@ -1,0 +1,85 @@
+import FPAuthentication
+import FPReaders
+import Synchronization
+
+/// One reader as a Device object: who claimed it, what runs on it, and the properties clients
+/// read. The properties are read synchronously by GDBus on the loop, so all of it sits behind a
+/// lock rather than in an actor.
+final class FprintdDevice: Sendable {
+    /// The client holding the device, from Claim to Release (or until it leaves the bus).
+    struct Holder: Sendable {
+        var sender: String
+        var user: String
+        var uid: UInt32
+        var watch: UInt32 = 0
+    }
+
+    enum Kind: Sendable { case verify, enroll, delete }
+
+    /// An action between its Start and its Stop; `done` once its last status went out.
+    struct Running: Sendable {
+        var kind: Kind
+        var operation: Operation?
+        var task: Task<Void, Never>?
+        var done = false
+    }
+
+    struct State: Sendable {
+        var holder: Holder?
+        var running: Running?
+        var fingerPresent = false
+        var fingerNeeded = false
+    }
+
+    let path: String
+    let info: ReaderInfo
+    let state = Mutex(State())
+
+    init(path: String, info: ReaderInfo) {
+        self.path = path
+        self.info = info
+    }
+
+    /// The value of a Device property now.
+    func property(_ name: String) -> BusValue? {
+        let state = self.state.withLock { $0 }
+        switch name {
+        case "name": return .string(info.name)
+        case "num-enroll-stages": return .int32(state.holder == nil ? -1 : Int32(info.enrollStages))
+        case "scan-type": return .string(info.scanType == .swipe ? "swipe" : "press")
+        case "finger-present": return .bool(state.fingerPresent)
+        case "finger-needed": return .bool(state.fingerNeeded)
+        default: return nil
+        }
+    }
+
+    /// Every property, for GetManagedObjects and InterfacesAdded.
+    var properties: BusValue {
+        .properties(["name", "num-enroll-stages", "scan-type", "finger-present", "finger-needed"].compactMap { name in
+            property(name).map { (name, $0) }
+        })
+    }
+
+    /// Whether `sender` may make a call needing `need` now (checked before polkit is asked, so
+    /// that no password dialog comes up for a call that would fail anyway, and again after).
+    func check(_ need: FprintdRules.ClaimNeed, sender: String) throws(BusError) {
+        let state = self.state.withLock { $0 }
+        switch need {
+        case .any: return
+        case .free:
+            if state.holder != nil { throw BusError(.alreadyInUse, "Device was already claimed") }
+        case .heldOrFree:
+            if let holder = state.holder, holder.sender != sender { throw BusError(.alreadyInUse, "Device already in use by another user") }
+        case .held:
+            guard let holder = state.holder else { throw BusError(.claimDevice, "Device was not claimed before use") }
+            if holder.sender != sender { throw BusError(.alreadyInUse, "Device already in use by another user") }
+        }
+    }
+
+    /// The holder, when `sender` is it.
+    func holder(_ sender: String) throws(BusError) -> Holder {
+        try check(.held, sender: sender)
+        guard let holder = state.withLock({ $0.holder }) else { throw BusError(.claimDevice, "Device was not claimed before use") }
+        return holder
+    }
+}

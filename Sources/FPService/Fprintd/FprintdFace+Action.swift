@@ -1,0 +1,79 @@
+import FPAuthentication
+import FPReaders
+import Foundation
+import Synchronization
+
+extension FprintdFace {
+    /// What a Start method runs, and how its end is told.
+    struct Action: Sendable {
+        var kind: FprintdDevice.Kind
+        /// The status signal (`VerifyStatus`, `EnrollStatus`).
+        var signal: String
+        /// The final status for an engine error; nil when the client ended it (no status).
+        var result: @Sendable (AuthErrorCode) -> String?
+        /// The status when the work succeeded.
+        var success: String
+    }
+
+    /// The claiming client of a Start call, its user as an engine target, and that target's
+    /// limits (a damaged config.json is an error naming it).
+    func claimed(_ device: FprintdDevice, _ call: BusCall) throws -> (FprintdDevice.Holder, RequestTarget, AuthConfiguration) {
+        let holder = try device.holder(call.sender)
+        let target = try target(holder.user, caller: try caller(uid: holder.uid))
+        do { return (holder, target, try target.configuration()) } catch { throw BusError(.internalError, error.message) }
+    }
+
+    /// Starts an action on a claimed device: it runs as an operation of the service (so that
+    /// sleep cancels it), takes the reader's turn, and only then answers the Start call, so that
+    /// a reader another client holds is an error of the call, not a status. `work` runs with
+    /// the reader and the engine context; its end is one status with `done`, and the action
+    /// stays until its Stop.
+    func begin(_ action: Action, _ device: FprintdDevice, _ call: BusCall, target: RequestTarget, configuration: AuthConfiguration,
+               busy: String, afterAnswer: @escaping @Sendable () async -> Void = {},
+               work: @escaping @Sendable (AuthenticationContext) async throws -> Void) throws(BusError) {
+        if sleep.isSleeping { throw BusError(.internalError, "the machine is going to sleep; try again after it wakes") }
+        let operation = Operation(owner: target.caller.credentials.uid, prompt: RemotePrompt(send: { _ in }))
+        try device.state.withLock { state throws(BusError) in
+            guard state.holder?.sender == call.sender else { throw BusError(.claimDevice, "Device was not claimed before use") }
+            guard state.running == nil else { throw BusError(.alreadyInUse, busy) }
+            state.running = FprintdDevice.Running(kind: action.kind, operation: operation)
+        }
+        registry.add(operation)
+        let reply = call.reply
+        let task = Task { [self] in
+            let started = Atomic<Bool>(false)
+            do {
+                try await readers.with(target, required: true, wait: true, timeout: 5) { [self] reader in
+                    let context = target.context(reader: reader, configuration: configuration, printCaches: printCaches)
+                    operation.attach(context)
+                    await reply.values([])
+                    started.store(true, ordering: .releasing)
+                    await afterAnswer()
+                    try await work(context)
+                }
+                await finish(device, action.signal, action.success)
+            } catch {
+                let problem = operation.outcome(error)
+                if started.load(ordering: .acquiring) {
+                    if let result = action.result(problem.code) { await finish(device, action.signal, result) }
+                } else {
+                    // The reader never became this call's: the call itself fails.
+                    device.state.withLock { $0.running = nil }
+                    await reply.error(problem.code == .readerBusy
+                        ? BusError(.alreadyInUse, "the reader is serving another operation: \(problem.message)")
+                        : BusError(.internalError, problem.message))
+                }
+            }
+            registry.remove(operation)
+        }
+        device.state.withLock { $0.running?.task = task }
+        operation.attach(task)
+    }
+
+    /// The last status of an action: the finger no longer needed, the action done, `done` true.
+    private func finish(_ device: FprintdDevice, _ signal: String, _ result: String) async {
+        await setFinger(device, present: false, needed: false)
+        device.state.withLock { $0.running?.done = true }
+        await emit(device, signal, [.string(result), .bool(true)])
+    }
+}

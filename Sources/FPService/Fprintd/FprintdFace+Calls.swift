@@ -1,0 +1,144 @@
+import FPAuthentication
+import FPReaders
+import Foundation
+
+extension FprintdFace {
+    /// A Device method: the claim it needs, the caller's identity from the bus, polkit, then the
+    /// method itself, which checks its claim again (the polkit question may have taken a while).
+    func deviceCall(_ call: BusCall, _ device: FprintdDevice, _ rule: FprintdRules.Rule) async throws -> [BusValue] {
+        guard let bus = connection else { throw BusError(.internalError, "the bus face is stopping") }
+        try device.check(rule.claim, sender: call.sender)
+        let caller = try await caller(call.sender, bus: bus)
+        var user = caller.user
+        if rule.namesUser, let named = call.string(0), !named.isEmpty, named != caller.user {
+            if let refusal = await FprintdPolkit(bus: bus).refusal(call.sender, [.setUsername]) { throw refusal }
+            user = named
+        }
+        if !rule.actions.isEmpty, let refusal = await FprintdPolkit(bus: bus).refusal(call.sender, rule.actions) { throw refusal }
+        switch call.method {
+        case "Claim": return try await claim(device, call.sender, user: user, caller: caller, bus: bus)
+        case "Release": return try await release(device, call.sender, bus: bus)
+        case "ListEnrolledFingers": return [.strings(try listFingers(device, user: user, caller: caller))]
+        case "DeleteEnrolledFingers": return try await deleteAll(device, call.sender, user: user, caller: caller)
+        case "DeleteEnrolledFingers2": return try await delete(device, call.sender, finger: nil)
+        case "DeleteEnrolledFinger":
+            guard let finger = FprintdFinger.finger(call.string(0) ?? "") else {
+                throw BusError(.invalidFingername, "Invalid finger name")
+            }
+            return try await delete(device, call.sender, finger: finger)
+        case "VerifyStart": try await verifyStart(device, call); throw Answered()
+        case "VerifyStop": return try await stop(device, call.sender, .verify)
+        case "EnrollStart": try await enrollStart(device, call); throw Answered()
+        case "EnrollStop": return try await stop(device, call.sender, .enroll)
+        default: throw BusError("org.freedesktop.DBus.Error.UnknownMethod", "no method \(call.method)")
+        }
+    }
+
+    /// Who the sender is, from the bus daemon (never from the client), with the service's rules
+    /// for names; an unknown uid is refused.
+    private func caller(_ sender: String, bus: BusExport) async throws(BusError) -> Caller {
+        let answer: [BusValue]
+        do {
+            answer = try await bus.call("org.freedesktop.DBus", path: "/org/freedesktop/DBus", interface: "org.freedesktop.DBus",
+                                        method: "GetConnectionUnixUser", [.string(sender)])
+        } catch {
+            throw BusError(.internalError, "Could not get connection unix user ID: \(error.message)")
+        }
+        guard case .uint32(let uid)? = answer.first else { throw BusError(.internalError, "GetConnectionUnixUser answered \(answer)") }
+        return try caller(uid: uid)
+    }
+
+    /// The user behind a uid, with its groups; an unknown uid is refused.
+    func caller(uid: UInt32) throws(BusError) -> Caller {
+        do { return try Caller(uid: uid, configuration: service) } catch {
+            throw BusError(.internalError, "Failed to get information about user UID \(uid): \(error.error.message)")
+        }
+    }
+
+    /// The target of an engine call for `user`, on the service's reader and state.
+    func target(_ user: String, caller: Caller) throws(BusError) -> RequestTarget {
+        do { return try RequestTarget(busUser: user, caller: caller, service: service) } catch {
+            throw BusError(.permissionDenied, error.error.message)
+        }
+    }
+
+    // MARK: - Claim and Release
+
+    private func claim(_ device: FprintdDevice, _ sender: String, user: String, caller: Caller, bus: BusExport) async throws -> [BusValue] {
+        _ = try target(user, caller: caller)
+        try device.state.withLock { state throws(BusError) in
+            guard state.holder == nil else { throw BusError(.alreadyInUse, "Device was already claimed") }
+            state.holder = FprintdDevice.Holder(sender: sender, user: user, uid: caller.credentials.uid)
+        }
+        // A client that leaves the bus gives its claim up: what it ran is cancelled (nothing it
+        // did not see finish is counted) and the device is free again.
+        let watch = await bus.watch(sender) { [self] in Task { await self.vanished(device, sender) } }
+        let kept = device.state.withLock { state -> Bool in
+            guard state.holder?.sender == sender else { return false }
+            state.holder?.watch = watch
+            return true
+        }
+        if !kept { await bus.unwatch(watch) }
+        await propertiesChanged(device, ["num-enroll-stages"])
+        return []
+    }
+
+    private func release(_ device: FprintdDevice, _ sender: String, bus: BusExport) async throws -> [BusValue] {
+        _ = try device.holder(sender)
+        await endRunning(device)
+        let watch = device.state.withLock { state -> UInt32 in
+            defer { state.holder = nil }
+            return state.holder?.watch ?? 0
+        }
+        await bus.unwatch(watch)
+        await propertiesChanged(device, ["num-enroll-stages"])
+        return []
+    }
+
+    private func vanished(_ device: FprintdDevice, _ sender: String) async {
+        guard device.state.withLock({ $0.holder?.sender == sender }) else { return }
+        await endRunning(device)
+        let watch = device.state.withLock { state -> UInt32 in
+            guard state.holder?.sender == sender else { return 0 }
+            defer { state.holder = nil }
+            return state.holder?.watch ?? 0
+        }
+        if let bus = connection { await bus.unwatch(watch) }
+        await propertiesChanged(device, ["num-enroll-stages"])
+    }
+
+    /// Cancels what runs on the device and waits for it to end.
+    func endRunning(_ device: FprintdDevice) async {
+        guard let running = device.state.withLock({ $0.running }) else { return }
+        running.operation?.cancel(.app)
+        await running.task?.value
+        device.state.withLock { $0.running = nil }
+    }
+
+    /// VerifyStop and EnrollStop: end the action (at once if it runs, or after its last status).
+    private func stop(_ device: FprintdDevice, _ sender: String, _ kind: FprintdDevice.Kind) async throws -> [BusValue] {
+        _ = try device.holder(sender)
+        let running = device.state.withLock { $0.running }
+        guard let running, running.kind == kind else {
+            if running != nil { throw BusError(.alreadyInUse, "Another operation is already in progress") }
+            throw BusError(.noActionInProgress, kind == .verify ? "No verification in progress" : "No enrollment in progress")
+        }
+        await endRunning(device)
+        await setFinger(device, present: false, needed: false)
+        return []
+    }
+
+    /// Sets `finger-present` and `finger-needed`, announcing the ones that changed.
+    func setFinger(_ device: FprintdDevice, present: Bool? = nil, needed: Bool? = nil) async {
+        let changed = device.state.withLock { state -> [String] in
+            var names: [String] = []
+            if let present, state.fingerPresent != present { state.fingerPresent = present; names.append("finger-present") }
+            if let needed, state.fingerNeeded != needed { state.fingerNeeded = needed; names.append("finger-needed") }
+            return names
+        }
+        if !changed.isEmpty { await propertiesChanged(device, changed) }
+    }
+}
+
+/// Thrown by a method that answers its call itself, from the task it started.
+struct Answered: Error {}

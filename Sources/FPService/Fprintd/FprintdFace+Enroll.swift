@@ -1,0 +1,44 @@
+import FPAuthentication
+import FPReaders
+import Foundation
+
+extension FprintdFace {
+    /// EnrollStart: an enrollment authorized by polkit's `enroll` action instead of the
+    /// passcode (``EnrollmentAuthority/desktop``); every other rule of the engine holds (the
+    /// quota, a finger already enrolled, keys bound to the prints invalidated).
+    func enrollStart(_ device: FprintdDevice, _ call: BusCall) async throws {
+        let (holder, target, configuration) = try claimed(device, call)
+        guard let finger = FprintdFinger.finger(call.string(0) ?? "") else {
+            throw BusError(.invalidFingername, "Invalid finger name")
+        }
+        // A finger enrolled already is enrolled again, as with fprintd; but fprintd deletes the
+        // old print before the first scan, and fpbridge replaces it only once the new one is
+        // complete, so that a cancelled or failed enrollment loses nothing. A print that cannot
+        // be read stops it here (fail closed), as it would any other method.
+        _ = try enrolled(device, user: holder.user)
+        let action = Action(kind: .enroll, signal: "EnrollStatus", result: Self.enrollResult, success: "enroll-completed")
+        try begin(action, device, call, target: target, configuration: configuration, busy: "Enrollment already in progress") { [self] context in
+            for try await update in context.enrollAuthorizedByDesktop(finger, replace: true) {
+                switch update {
+                case .presentFinger: await setFinger(device, present: false, needed: true)
+                case .stage(let completed, let total) where completed < total:
+                    await emit(device, "EnrollStatus", [.string("enroll-stage-passed"), .bool(false)])
+                case .stage, .saved: break
+                case .retry(let reason):
+                    await emit(device, "EnrollStatus", [.string(Self.retryResult("enroll", reason)), .bool(false)])
+                }
+            }
+        }
+    }
+
+    /// fprintd's final enroll result for an engine error; nil when the client ended it.
+    static func enrollResult(_ code: AuthErrorCode) -> String? {
+        switch code {
+        case .userCancel, .appCancel: nil
+        case .alreadyEnrolled: "enroll-duplicate"
+        case .biometryDisconnected: "enroll-disconnected"
+        case .readerFailure, .systemCancel: "enroll-unknown-error"
+        default: "enroll-failed"
+        }
+    }
+}

@@ -1,0 +1,74 @@
+import FPAuthentication
+import FPReaders
+import Foundation
+
+extension FprintdFace {
+    /// The user's fingers enrolled on this device, in fprintd's names and finger order. A print
+    /// file that cannot be read is an error, not a finger less (fail closed: `pam_fprintd`
+    /// then falls to the password rather than trusting a partial list).
+    func listFingers(_ device: FprintdDevice, user: String, caller: Caller) throws(BusError) -> [String] {
+        let fingers = try enrolled(device, user: user)
+        guard !fingers.isEmpty else { throw BusError(.noEnrolledPrints, "No fingerprints enrolled") }
+        return fingers.map(FprintdFinger.name)
+    }
+
+    func enrolled(_ device: FprintdDevice, user: String) throws(BusError) -> [Finger] {
+        let entries: [PrintEntry]
+        do { entries = try PrintStore(directory: service.stateDirectory).entries(user: user, reader: device.info.identity) } catch {
+            throw BusError(.internalError, "the prints of \(user) cannot be read: \(error)")
+        }
+        var fingers: [Finger] = []
+        for entry in entries {
+            switch entry {
+            case .record(let record): fingers.append(record.finger)
+            case .damaged(let problem): throw BusError(.internalError, "a print of \(user) is damaged: \(problem)")
+            }
+        }
+        return fingers.sorted()
+    }
+
+    /// DeleteEnrolledFingers(username): the old call that needs no claim (it takes one for the
+    /// time of the call when the device is free).
+    func deleteAll(_ device: FprintdDevice, _ sender: String, user: String, caller: Caller) async throws -> [BusValue] {
+        let borrowed = try device.state.withLock { state throws(BusError) -> Bool in
+            if let holder = state.holder {
+                guard holder.sender == sender else { throw BusError(.alreadyInUse, "Device already in use by another user") }
+                return false
+            }
+            state.holder = FprintdDevice.Holder(sender: sender, user: user, uid: caller.credentials.uid)
+            return true
+        }
+        defer { if borrowed { device.state.withLock { $0.holder = nil } } }
+        return try await remove(device, user: user, caller: caller, finger: nil)
+    }
+
+    /// DeleteEnrolledFingers2 and DeleteEnrolledFinger: the claiming user's prints on this device.
+    func delete(_ device: FprintdDevice, _ sender: String, finger: Finger?) async throws -> [BusValue] {
+        let holder = try device.holder(sender)
+        let caller = try caller(uid: holder.uid)
+        return try await remove(device, user: holder.user, caller: caller, finger: finger)
+    }
+
+    private func remove(_ device: FprintdDevice, user: String, caller: Caller, finger: Finger?) async throws -> [BusValue] {
+        try device.state.withLock { state throws(BusError) in
+            guard state.running == nil else { throw BusError(.alreadyInUse, "Another operation is already in progress") }
+            state.running = FprintdDevice.Running(kind: .delete)
+        }
+        defer { device.state.withLock { $0.running = nil } }
+        let target = try target(user, caller: caller)
+        do {
+            let configuration = try target.configuration()
+            _ = try await readers.with(target, required: true, wait: true, timeout: configuration.scanTimeoutSeconds) { [self] reader in
+                try await target.context(reader: reader, configuration: configuration, printCaches: printCaches).deletePrints(finger)
+            }
+            return []
+        } catch {
+            let problem = AuthError(error)
+            if problem.code == .notFound {
+                throw BusError(.noEnrolledPrints, finger.map { "Fingerprint for finger \(FprintdFinger.name($0)) is not enrolled" }
+                               ?? "No fingerprint enrolled")
+            }
+            throw BusError(.printsNotDeleted, "Failed to delete the prints of \(user): \(problem.message)")
+        }
+    }
+}

@@ -1,0 +1,88 @@
+import FPAuthentication
+import FPReaders
+import Foundation
+
+extension FprintdFace {
+    /// VerifyStart: one scan through the engine, as an evaluation of the claiming user with one
+    /// attempt, so that each `verify-no-match` is a failure counted towards the lockout exactly as
+    /// through the CLI. A user locked out is refused before any scan (see ``lockoutRefusal(_:_:)``).
+    /// The call is answered once the reader is this call's: then `VerifyFingerSelected`, then
+    /// `VerifyStatus` until one with `done`.
+    func verifyStart(_ device: FprintdDevice, _ call: BusCall) async throws {
+        let (holder, target, configuration) = try claimed(device, call)
+        guard let wanted = FprintdFinger.selection(call.string(0) ?? "") else {
+            throw BusError(.invalidFingername, "Invalid finger name")
+        }
+        let fingers = try enrolled(device, user: holder.user)
+        guard !fingers.isEmpty else { throw BusError(.noEnrolledPrints, "No fingerprints enrolled") }
+        if let wanted, !wanted.isSubset(of: Set(fingers)) {
+            throw BusError(.noEnrolledPrints, "No print of \(wanted.map(FprintdFinger.name).joined()) enrolled for \(holder.user)")
+        }
+        let probe = target.context(reader: nil, configuration: configuration, printCaches: printCaches)
+        if let refusal = lockoutRefusal(probe, holder.user) { throw refusal }
+        let selected = wanted.flatMap { $0.count == 1 ? $0.first.map(FprintdFinger.name) : nil } ?? "any"
+        let action = Action(kind: .verify, signal: "VerifyStatus", result: Self.verifyResult, success: "verify-match")
+        try begin(action, device, call, target: target, configuration: configuration, busy: "Verification already in progress",
+                  afterAnswer: { [self] in await emit(device, "VerifyFingerSelected", [.string(selected)]) }) { [self] context in
+            let events = Task { await forward(context.events, device) }
+            do {
+                _ = try await context.verifyFinger(reason: "Verify your fingerprint",
+                                                   options: BiometricOptions(fingers: wanted, maxFailedMatches: 1))
+                context.invalidate()
+                await events.value
+            } catch {
+                context.invalidate()
+                await events.value
+                throw error
+            }
+        }
+    }
+
+    /// Why a verification must not start: the user is locked out (or their counter cannot be
+    /// read). `NoEnrolledPrints` is the answer `pam_fprintd` reads as "no fingerprint for this
+    /// user", so the PAM stack goes straight on to the password without a scan; the message
+    /// says what happened, for clients that show it.
+    func lockoutRefusal(_ context: AuthenticationContext, _ user: String) -> BusError? {
+        let status = context.lockoutStatus(.user(user))
+        if let path = status.damagedCounter {
+            return BusError(.internalError, "the failure counter of \(user) is damaged (\(path)); an administrator repairs it with fpbridge repair")
+        }
+        guard status.lockedOut else { return nil }
+        return BusError(.noEnrolledPrints, "Fingerprint is locked out for \(user) after too many failed attempts; "
+                        + "authenticate with your password (or fpbridge unlock) to use it again")
+    }
+
+    /// fprintd's final verify result for an engine error; nil when the client ended it (no status).
+    static func verifyResult(_ code: AuthErrorCode) -> String? {
+        switch code {
+        case .authenticationFailed, .biometryLockout: "verify-no-match"
+        case .userCancel, .appCancel: nil
+        case .biometryDisconnected: "verify-disconnected"
+        default: "verify-unknown-error"
+        }
+    }
+
+    /// The engine's events as signals and property changes while a scan runs.
+    private func forward(_ events: AsyncStream<AuthEvent>, _ device: FprintdDevice) async {
+        for await event in events {
+            switch event {
+            case .presentFinger: await setFinger(device, present: false, needed: true)
+            case .fingerDetected: await setFinger(device, present: true)
+            case .retryHint(let reason):
+                await setFinger(device, present: false)
+                await emit(device, "VerifyStatus", [.string(Self.retryResult("verify", reason)), .bool(false)])
+            default: break
+            }
+        }
+    }
+
+    /// fprintd's name for a scan to do again, for `verify` or `enroll`.
+    static func retryResult(_ action: String, _ reason: RetryReason) -> String {
+        switch reason {
+        case .general: "\(action)-retry-scan"
+        case .tooShort: "\(action)-swipe-too-short"
+        case .center: "\(action)-finger-not-centered"
+        case .remove: "\(action)-remove-and-retry"
+        }
+    }
+}

@@ -1,0 +1,183 @@
+import FPAuthentication
+import FPReaders
+import Foundation
+import Logging
+import Synchronization
+
+/// fprintd's D-Bus API served by fpbridged: `net.reactivated.Fprint` on the system bus, so that
+/// the desktop's fingerprint clients (GNOME Settings, `pam_fprintd`, the `fprintd-*` tools) use
+/// fpbridge's engine, counters and lockout without a change. A second front door of the same
+/// service: the same readers, turns, state and sleep handling as the socket.
+final class FprintdFace: Sendable {
+    let service: ServiceConfiguration
+    let readers: ServiceReaders
+    let registry: OperationRegistry
+    let sleep: SleepHandling
+    let printCaches: PrintCaches
+    /// `serving`, `off`, or why the face is not on the bus; status reports it.
+    let status = Mutex<String>("not started")
+    private let devices = Mutex<[FprintdDevice]>([])
+    private let bus = Mutex<BusExport?>(nil)
+    private let nextIndex = Atomic<Int>(0)
+
+    init(service: ServiceConfiguration, readers: ServiceReaders, registry: OperationRegistry, sleep: SleepHandling,
+         printCaches: PrintCaches) {
+        self.service = service
+        self.readers = readers
+        self.registry = registry
+        self.sleep = sleep
+        self.printCaches = printCaches
+    }
+
+    /// Serves until the task is cancelled. Without a system bus, or with the name held by
+    /// another process (fprintd), it says why in the log and in status, and the socket API
+    /// goes on alone.
+    func run(logger: Logger) async {
+        let bus: BusExport
+        do {
+            bus = try await BusExport.connect(introspection: FprintdInterface.introspection,
+                                              handler: { [self] call in Task { await self.dispatch(call) } },
+                                              property: { [self] path, interface, name in self.property(path, interface, name) })
+            try await bus.register(path: FprintdInterface.managerPath, interface: FprintdInterface.manager)
+            try await bus.register(path: FprintdInterface.rootPath, interface: FprintdInterface.objectManager)
+        } catch {
+            give(up: "cannot use the system bus: \(error.message)", logger: logger)
+            return
+        }
+        self.bus.withLock { $0 = bus }
+        // The readers there now become objects before the name is taken: a client that finds
+        // the name finds its devices.
+        let present = (try? await service.reader.candidates()) ?? []
+        for reader in present { await add(await reader.info, bus: bus) }
+        guard await own(bus, logger: logger) else { return }
+        let changes: AsyncStream<ReaderChange>
+        do { changes = try await service.reader.watch() } catch {
+            logger.warning("readers plugged in later are not followed on the bus: \(error)")
+            return
+        }
+        await withTaskCancellationHandler {
+            for await change in changes {
+                switch change {
+                case .present(let info), .added(let info): await add(info, bus: bus)
+                case .removed(let identity): await remove(identity, bus: bus)
+                }
+            }
+        } onCancel: {
+            Task { await bus.stop() }
+        }
+    }
+
+    private func own(_ bus: BusExport, logger: Logger) async -> Bool {
+        do {
+            try await bus.own(FprintdInterface.busName)
+            status.withLock { $0 = "serving" }
+            logger.info("serving fprintd's D-Bus API as \(FprintdInterface.busName)")
+            return true
+        } catch {
+            give(up: "\(error.message); mask fprintd (systemctl mask --now fprintd) or start fpbridged with --dbus off", logger: logger)
+            await bus.stop()
+            return false
+        }
+    }
+
+    private func give(up reason: String, logger: Logger) {
+        status.withLock { $0 = "unavailable: \(reason)" }
+        logger.warning("fprintd's D-Bus API is not served: \(reason)")
+    }
+
+    // MARK: - Objects
+
+    private func add(_ info: ReaderInfo, bus: BusExport) async {
+        guard !devices.withLock({ $0.contains { $0.info.identity == info.identity } }) else { return }
+        let path = FprintdInterface.devicePathPrefix + String(nextIndex.add(1, ordering: .relaxed).oldValue)
+        let device = FprintdDevice(path: path, info: info)
+        do { try await bus.register(path: path, interface: FprintdInterface.device) } catch { return }
+        devices.withLock { $0.append(device) }
+        await bus.emit(path: FprintdInterface.rootPath, interface: FprintdInterface.objectManager, signal: "InterfacesAdded",
+                       [.objectPath(path), .dictionary(key: "s", value: "a{sv}", [BusEntry(key: .string(FprintdInterface.device),
+                                                                                           value: device.properties)])])
+    }
+
+    private func remove(_ identity: ReaderIdentity, bus: BusExport) async {
+        guard let device = devices.withLock({ list -> FprintdDevice? in
+            guard let index = list.firstIndex(where: { $0.info.identity == identity }) else { return nil }
+            return list.remove(at: index)
+        }) else { return }
+        // Whatever ran on it ends as a disconnection, and its claim goes with the object.
+        let (running, watch) = device.state.withLock { state in
+            defer { state.holder = nil }
+            return (state.running, state.holder?.watch ?? 0)
+        }
+        running?.operation?.cancel(.system)
+        await bus.unwatch(watch)
+        await bus.unregister(path: device.path)
+        await bus.emit(path: FprintdInterface.rootPath, interface: FprintdInterface.objectManager, signal: "InterfacesRemoved",
+                       [.objectPath(device.path), .strings([FprintdInterface.device])])
+    }
+
+    func device(at path: String) -> FprintdDevice? {
+        devices.withLock { $0.first { $0.path == path } }
+    }
+
+    private func property(_ path: String, _ interface: String, _ name: String) -> BusValue? {
+        guard interface == FprintdInterface.device else { return nil }
+        return device(at: path)?.property(name)
+    }
+
+    /// Emits `PropertiesChanged` for the properties named, with their values now.
+    func propertiesChanged(_ device: FprintdDevice, _ names: [String]) async {
+        guard let bus = bus.withLock({ $0 }) else { return }
+        let changed = BusValue.properties(names.compactMap { name in device.property(name).map { (name, $0) } })
+        await bus.emit(path: device.path, interface: FprintdInterface.properties, signal: "PropertiesChanged",
+                       [.string(FprintdInterface.device), changed, .strings([])])
+    }
+
+    /// Emits a Device signal.
+    func emit(_ device: FprintdDevice, _ signal: String, _ arguments: [BusValue]) async {
+        guard let bus = bus.withLock({ $0 }) else { return }
+        await bus.emit(path: device.path, interface: FprintdInterface.device, signal: signal, arguments)
+    }
+
+    var connection: BusExport? { bus.withLock { $0 } }
+
+    // MARK: - Calls
+
+    private func dispatch(_ call: BusCall) async {
+        do {
+            let values = try await answer(call)
+            await call.reply.values(values)
+        } catch is Answered {
+            return
+        } catch let error as BusError {
+            await call.reply.error(error)
+        } catch {
+            await call.reply.error(BusError(.internalError, "\(error)"))
+        }
+    }
+
+    /// The out values of a call, or the error it answers; calls that answer from their own task
+    /// (VerifyStart, EnrollStart) throw ``Answered``.
+    private func answer(_ call: BusCall) async throws -> [BusValue] {
+        switch (call.interface, call.method) {
+        case (FprintdInterface.manager, "GetDevices"):
+            return [.objectPaths(devices.withLock { $0.map(\.path) })]
+        case (FprintdInterface.manager, "GetDefaultDevice"):
+            guard let first = devices.withLock({ $0.first }) else { throw BusError(.noSuchDevice, "No devices available") }
+            return [.objectPath(first.path)]
+        case (FprintdInterface.objectManager, "GetManagedObjects"):
+            let entries = devices.withLock { $0 }.map { device in
+                BusEntry(key: .objectPath(device.path), value: .dictionary(
+                    key: "s", value: "a{sv}", [BusEntry(key: .string(FprintdInterface.device), value: device.properties)]))
+            }
+            return [.dictionary(key: "o", value: "a{sa{sv}}", entries)]
+        case (FprintdInterface.device, let method):
+            guard let device = device(at: call.path) else { throw BusError(.noSuchDevice, "No device at \(call.path)") }
+            guard let rule = FprintdRules.device[method] else {
+                throw BusError("org.freedesktop.DBus.Error.UnknownMethod", "no method \(method)")
+            }
+            return try await deviceCall(call, device, rule)
+        default:
+            throw BusError("org.freedesktop.DBus.Error.UnknownMethod", "no method \(call.interface).\(call.method)")
+        }
+    }
+}

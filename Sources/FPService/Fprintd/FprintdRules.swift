@@ -1,0 +1,45 @@
+/// Who may call what on the fprintd face and in which claim state: the one table, with fprintd's
+/// facts (the polkit actions each method needs, any one of them sufficing; which methods need
+/// the caller's own claim). Acting for another user by name needs `setusername` besides.
+enum FprintdRules {
+    /// polkit's actions, as fprintd's policy declares them.
+    enum Action: String, Sendable, CaseIterable {
+        case verify = "net.reactivated.fprint.device.verify"
+        case enroll = "net.reactivated.fprint.device.enroll"
+        case setUsername = "net.reactivated.fprint.device.setusername"
+    }
+
+    /// The claim a method needs.
+    enum ClaimNeed: Sendable {
+        /// Nobody may hold the device (Claim).
+        case free
+        /// The caller must hold it, with no other call of theirs in the middle of changing it.
+        case held
+        /// Claimed or not (ListEnrolledFingers).
+        case any
+        /// The caller's claim if there is one, else the device must be free (DeleteEnrolledFingers).
+        case heldOrFree
+    }
+
+    struct Rule: Sendable {
+        /// Any one of these authorizes the call; none means the claim alone does.
+        var actions: [Action]
+        var claim: ClaimNeed
+        /// The first argument names the user acted for (empty: the caller).
+        var namesUser: Bool
+    }
+
+    /// The Device interface's methods.
+    static let device: [String: Rule] = [
+        "Claim": Rule(actions: [.verify, .enroll], claim: .free, namesUser: true),
+        "Release": Rule(actions: [], claim: .held, namesUser: false),
+        "ListEnrolledFingers": Rule(actions: [.verify], claim: .any, namesUser: true),
+        "DeleteEnrolledFingers": Rule(actions: [.enroll], claim: .heldOrFree, namesUser: true),
+        "DeleteEnrolledFingers2": Rule(actions: [.enroll], claim: .held, namesUser: false),
+        "DeleteEnrolledFinger": Rule(actions: [.enroll], claim: .held, namesUser: false),
+        "VerifyStart": Rule(actions: [.verify], claim: .held, namesUser: false),
+        "VerifyStop": Rule(actions: [], claim: .held, namesUser: false),
+        "EnrollStart": Rule(actions: [.enroll], claim: .held, namesUser: false),
+        "EnrollStop": Rule(actions: [], claim: .held, namesUser: false),
+    ]
+}

@@ -1,0 +1,185 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// fprintd's D-Bus interface as fpbridged serves it, method by method, with a client of the
+/// test's own (`Tests/Helpers/fprintd-client.py`, one bus connection kept across its steps):
+/// claims, the errors of each method, polkit's answer, properties and their change signals,
+/// a client that vanishes, sleep, and the engine's lockout through `fprintd-verify`.
+@Suite(.serialized) struct FprintdInterfaceTests {
+    /// Enrolls `finger` of root with `fprintd-enroll`, five scans of `print`.
+    func enroll(_ bus: FprintdBus, _ finger: String = "right-index-finger", print: String = "p1", user: String = "root") async throws {
+        let result = try await bus.withScans(["/usr/bin/fprintd-enroll", "-f", finger, user], after: "Enrolling",
+                                             scans: Array(repeating: print, count: 5))
+        try #require(result.status == 0 && result.stdout.contains("enroll-completed"), "\(result.stdout)")
+    }
+
+    func verify(_ bus: FprintdBus, _ print: String, user: String = "root") async throws -> CommandResult {
+        try await bus.withScans(["/usr/bin/fprintd-verify", user], after: "Verify started", scans: [print])
+    }
+
+    @Test func fiveWrongFingersLockTheUserAndTheSixthVerifyStartIsRefusedWithoutAScan() async throws {
+        let bus = try await FprintdBus()
+        try await enroll(bus)
+        try await enroll(bus, print: "p7", user: "nobody")
+        for attempt in 1...5 {
+            let wrong = try await verify(bus, "p2")
+            #expect(wrong.status == 1 && wrong.stdout.contains("verify-no-match (done)"), "attempt \(attempt): \(wrong.stdout)")
+        }
+        let status = try await bus.lockout("root")
+        #expect(status["lockedOut"] as? Bool == true && status["failures"] as? Int == 5, "\(status)")
+        // No finger is sent: a refusal must not wait for one.
+        let start = Date()
+        let refused = try await bus.run(["/usr/bin/fprintd-verify", "root"], timeout: 20)
+        #expect(refused.status == 1, "\(refused.stdout)")
+        #expect(refused.stdout.contains("VerifyStart failed: GDBus.Error:net.reactivated.Fprint.Error.NoEnrolledPrints: "
+                                        + "Fingerprint is locked out for root"), "\(refused.stdout)")
+        #expect(Date().timeIntervalSince(start) < 10, "refused at once, without a scan")
+        // The right finger does not get through either, and the lockout holds across claims.
+        let right = try await bus.client(["call:Claim:root", "call:VerifyStart:any", "call:Release"])
+        #expect(right.stdout.contains("VerifyStart error net.reactivated.Fprint.Error.NoEnrolledPrints"), "\(right.stdout)")
+        #expect(try await bus.lockout("root")["failures"] as? Int == 5, "a refusal counts nothing")
+        // Another user is not affected.
+        let other = try await verify(bus, "p7", user: "nobody")
+        #expect(other.status == 0 && other.stdout.contains("verify-match"), "\(other.stdout)")
+    }
+
+    @Test(arguments: [FprintdBus.Daemon.fprintd, .fpbridged])
+    func aSecondClientCannotClaimTheDeviceUntilTheFirstReleasesIt(daemon: FprintdBus.Daemon) async throws {
+        let bus = try await FprintdBus(daemon)
+        let first = try bus.startClient(["call:Claim:root", "sleep:1.5", "call:Release"])
+        #expect(try await first.waitFor("Claim ok"))
+        let second = try await bus.client(["call:Claim:root", "call:VerifyStart:any", "call:Release"])
+        #expect(second.stdout.contains("Claim error net.reactivated.Fprint.Error.AlreadyInUse: Device was already claimed"), "\(second.stdout)")
+        #expect(second.stdout.contains("VerifyStart error net.reactivated.Fprint.Error.AlreadyInUse: Device already in use by another user"),
+                "\(second.stdout)")
+        #expect(second.stdout.contains("Release error net.reactivated.Fprint.Error.AlreadyInUse"), "\(second.stdout)")
+        _ = try await first.finish()
+        #expect(first.output.contains("Release ok"), "\(first.output)")
+        let third = try await bus.client(["call:Claim:root", "call:Release"])
+        #expect(third.stdout.split(separator: "\n").filter { !$0.hasPrefix("changed") } == ["Claim ok", "Release ok"], "\(third.stdout)")
+    }
+
+    @Test func aClientThatVanishesMidVerifyLosesItsClaimAndNothingIsCounted() async throws {
+        let bus = try await FprintdBus()
+        try await enroll(bus)
+        let client = try bus.startClient(["call:Claim:root", "call:VerifyStart:any", "sleep:60"])
+        #expect(try await client.waitFor("VerifyStart ok"))
+        #expect(try await client.waitFor("changed finger-needed=True"), "\(client.output)")
+        client.kill()
+        _ = try await client.finish()
+        try await Task.sleep(for: .milliseconds(300))
+        #expect(try await bus.lockout("root")["failures"] as? Int == 0, "nothing counted")
+        // The device is free again, and the reader with it.
+        let next = try await verify(bus, "p1")
+        #expect(next.status == 0 && next.stdout.contains("verify-match"), "\(next.stdout)")
+    }
+
+    @Test(arguments: [FprintdBus.Daemon.fprintd, .fpbridged])
+    func eachMethodThatNeedsAClaimRefusesWithoutOne(daemon: FprintdBus.Daemon) async throws {
+        let bus = try await FprintdBus(daemon)
+        let methods = ["VerifyStart:any", "VerifyStop", "EnrollStart:left-thumb", "EnrollStop", "Release",
+                       "DeleteEnrolledFingers2", "DeleteEnrolledFinger:left-thumb"]
+        let result = try await bus.client(methods.map { "call:" + $0 })
+        for method in methods {
+            let name = method.split(separator: ":")[0]
+            #expect(result.stdout.contains("\(name) error net.reactivated.Fprint.Error.ClaimDevice: Device was not claimed before use"),
+                    "\(name): \(result.stdout)")
+        }
+    }
+
+    @Test(arguments: [FprintdBus.Daemon.fprintd, .fpbridged])
+    func theErrorsOfAClaimedDevice(daemon: FprintdBus.Daemon) async throws {
+        let bus = try await FprintdBus(daemon)
+        let result = try await bus.client([
+            "call:Claim:root", "call:VerifyStop", "call:EnrollStop", "call:VerifyStart:middle-toe", "call:VerifyStart:any",
+            "call:EnrollStart:any", "call:DeleteEnrolledFinger:any", "call:DeleteEnrolledFinger:left-thumb",
+            "call:DeleteEnrolledFingers2", "call:ListEnrolledFingers:", "call:Release",
+        ])
+        let lines = result.stdout
+        #expect(lines.contains("VerifyStop error net.reactivated.Fprint.Error.NoActionInProgress: No verification in progress"), "\(lines)")
+        #expect(lines.contains("EnrollStop error net.reactivated.Fprint.Error.NoActionInProgress: No enrollment in progress"), "\(lines)")
+        // fprintd takes a name it does not know for "any"; fpbridged says what was wrong (on purpose).
+        #expect(lines.contains(daemon == .fprintd ? "VerifyStart error net.reactivated.Fprint.Error.NoEnrolledPrints"
+                                                  : "VerifyStart error net.reactivated.Fprint.Error.InvalidFingername"), "\(lines)")
+        #expect(lines.contains("VerifyStart error net.reactivated.Fprint.Error.NoEnrolledPrints: No fingerprints enrolled"), "\(lines)")
+        #expect(lines.contains("EnrollStart error net.reactivated.Fprint.Error.InvalidFingername"), "\(lines)")
+        #expect(lines.contains("DeleteEnrolledFinger error net.reactivated.Fprint.Error.InvalidFingername"), "\(lines)")
+        #expect(lines.contains("DeleteEnrolledFinger error net.reactivated.Fprint.Error.NoEnrolledPrints: "
+                               + "Fingerprint for finger left-thumb is not enrolled"), "\(lines)")
+        #expect(lines.contains("DeleteEnrolledFingers2 error net.reactivated.Fprint.Error.NoEnrolledPrints"), "\(lines)")
+        #expect(lines.contains("ListEnrolledFingers error net.reactivated.Fprint.Error.NoEnrolledPrints"), "\(lines)")
+        #expect(lines.contains("Release ok"), "\(lines)")
+    }
+
+    @Test(arguments: [FprintdBus.Daemon.fprintd, .fpbridged])
+    func polkitSayingNoRefusesEveryAuthorizedMethod(daemon: FprintdBus.Daemon) async throws {
+        let bus = try await FprintdBus(daemon, allowed: [])
+        let result = try await bus.client(["call:ListEnrolledFingers:root", "call:Claim:root", "call:DeleteEnrolledFingers:root"])
+        #expect(result.stdout.contains("ListEnrolledFingers error net.reactivated.Fprint.Error.PermissionDenied: "
+                                       + "Not Authorized: net.reactivated.fprint.device.verify"), "\(result.stdout)")
+        #expect(result.stdout.contains("Claim error net.reactivated.Fprint.Error.PermissionDenied"), "\(result.stdout)")
+        #expect(result.stdout.contains("DeleteEnrolledFingers error net.reactivated.Fprint.Error.PermissionDenied: "
+                                       + "Not Authorized: net.reactivated.fprint.device.enroll"), "\(result.stdout)")
+        let tool = try await bus.run(["/usr/bin/fprintd-verify", "root"])
+        #expect(tool.status == 1 && tool.stdout.contains("PermissionDenied"), "\(tool.stdout)")
+    }
+
+    @Test(arguments: [FprintdBus.Daemon.fprintd, .fpbridged])
+    func actingForAnotherUserNeedsSetusername(daemon: FprintdBus.Daemon) async throws {
+        let bus = try await FprintdBus(daemon, allowed: ["net.reactivated.fprint.device.verify", "net.reactivated.fprint.device.enroll"])
+        let own = try await bus.client(["call:Claim:", "call:Release"])
+        #expect(own.stdout.hasPrefix("Claim ok"), "the caller's own name needs no setusername: \(own.stdout)")
+        let other = try await bus.client(["call:Claim:nobody", "call:ListEnrolledFingers:nobody"])
+        #expect(other.stdout.contains("Claim error net.reactivated.Fprint.Error.PermissionDenied: "
+                                      + "Not Authorized: net.reactivated.fprint.device.setusername"), "\(other.stdout)")
+        #expect(other.stdout.contains("ListEnrolledFingers error net.reactivated.Fprint.Error.PermissionDenied"), "\(other.stdout)")
+    }
+
+    @Test(arguments: [FprintdBus.Daemon.fprintd, .fpbridged])
+    func propertiesFollowTheScanAndAnnounceEachChange(daemon: FprintdBus.Daemon) async throws {
+        let bus = try await FprintdBus(daemon)
+        try await enroll(bus)
+        try await enroll(bus, "left-thumb", print: "p4")
+        let client = try bus.startClient([
+            "get:name", "get:scan-type", "get:num-enroll-stages", "call:Claim:root", "get:num-enroll-stages",
+            "call:VerifyStart:any", "wait:VerifyStatus", "call:VerifyStop", "get:finger-needed", "call:Release",
+        ])
+        #expect(try await client.waitFor("changed finger-needed=True"), "\(client.output)")
+        try await bus.scan("p4")
+        #expect(try await client.finish() == 0, "\(client.output)")
+        let lines = client.output.split(separator: "\n").map(String.init)
+        #expect(lines.prefix(2) == ["name = Virtual device for debugging", "scan-type = swipe"], "\(lines)")
+        #expect(lines.contains("num-enroll-stages = 5"), "\(lines)")
+        if daemon == .fpbridged {
+            // -1 until claimed, as the interface says (fprintd keeps the last claim's number), and each change announced.
+            #expect(lines[2] == "num-enroll-stages = -1" && lines.contains("changed num-enroll-stages=5"), "\(lines)")
+        }
+        // "any" identifies among the user's prints: the left thumb matches. fprintd names the
+        // first print it loaded; fpbridged says "any", since any of them may match.
+        let selected = daemon == .fprintd ? "signal VerifyFingerSelected left-thumb" : "signal VerifyFingerSelected any"
+        let order = ["VerifyStart ok", selected, "changed finger-needed=True",
+                     "signal VerifyStatus verify-match True", "VerifyStop ok", "finger-needed = False", "Release ok"]
+        let positions = order.map { line in lines.firstIndex(of: line) }
+        #expect(!positions.contains(nil), "\(lines)")
+        #expect(positions.compactMap { $0 } == positions.compactMap { $0 }.sorted(), "in this order: \(lines)")
+        #expect(lines.contains("changed finger-needed=False"), "\(lines)")
+    }
+
+    @Test func sleepEndsAVerificationWithUnknownErrorAndTheClientStartsAgainAfterWaking() async throws {
+        let bus = try await FprintdBus()
+        try await enroll(bus)
+        let client = try bus.startClient(["call:Claim:root", "call:VerifyStart:any", "wait:VerifyStatus", "call:VerifyStop",
+                                          "sleep:1", "call:VerifyStart:any", "wait:VerifyStatus", "call:VerifyStop", "call:Release"])
+        #expect(try await client.waitFor("changed finger-needed=True"), "\(client.output)")
+        try await bus.prepareForSleep(true)
+        #expect(try await client.waitFor("signal VerifyStatus verify-unknown-error True"), "\(client.output)")
+        try await bus.prepareForSleep(false)
+        #expect(try await client.waitFor("VerifyStart ok", timeout: 10), "\(client.output)")
+        try await Task.sleep(for: .milliseconds(400))
+        try await bus.scan("p1")
+        #expect(try await client.finish() == 0, "\(client.output)")
+        #expect(client.output.contains("signal VerifyStatus verify-match True"), "\(client.output)")
+        #expect(try await bus.lockout("root")["failures"] as? Int == 0, "the interrupted scan counted nothing")
+    }
+}

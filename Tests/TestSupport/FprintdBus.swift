@@ -1,0 +1,257 @@
+import Foundation
+
+/// fprintd's clients against the real fpbridged on a private system bus: a `dbus-daemon` with a
+/// configuration of the test's own (no service directories, so nothing, fprintd least of all,
+/// is started by activation), python3-dbusmock's polkitd and logind, and `fpbridged --dbus on`
+/// on libfprint's `virtual_device`. Stopped when the value goes away.
+public final class FprintdBus: Sendable {
+    /// The bus address, as `DBUS_SYSTEM_BUS_ADDRESS`.
+    public let address: String
+    /// The virtual reader's socket, for ``VirtualReaderDriver``.
+    public let readerSocket: String
+    /// fpbridged, when it is the daemon on the bus.
+    public let service: ServiceProcess?
+    private let directory: TemporaryDirectory
+    private let processes: [Process]
+
+    /// Which daemon serves `net.reactivated.Fprint`.
+    public enum Daemon: Sendable, CustomStringConvertible {
+        /// fpbridged with `--dbus on`.
+        case fpbridged
+        /// Debian's fprintd itself (`/usr/libexec/fprintd`), for the same client against both.
+        case fprintd
+
+        public var description: String { self == .fpbridged ? "fpbridged" : "fprintd" }
+    }
+
+    /// The polkit actions fprintd's clients need.
+    public static let allActions = ["net.reactivated.fprint.device.verify", "net.reactivated.fprint.device.enroll",
+                                    "net.reactivated.fprint.device.setusername"]
+
+    /// - Parameters:
+    ///   - allowed: the polkit actions the mock grants.
+    ///   - busPolicy: extra `<policy>` XML for the bus configuration (the installed one, say).
+    public init(_ daemon: Daemon = .fpbridged, allowed: [String] = FprintdBus.allActions, busPolicy: String = "",
+                serviceArguments: [String] = []) async throws {
+        directory = TemporaryDirectory()
+        chmod(directory.path, 0o755)
+        let socket = directory.file("system_bus_socket")
+        let config = directory.file("bus.conf")
+        try """
+        <!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-BUS Bus Configuration 1.0//EN"
+         "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
+        <busconfig>
+          <type>system</type>
+          <listen>unix:path=\(socket)</listen>
+          <auth>EXTERNAL</auth>
+          <policy context="default">
+            <allow user="*"/>
+            <allow own="*"/>
+            <allow send_destination="*" eavesdrop="true"/>
+            <allow eavesdrop="true"/>
+          </policy>
+          \(busPolicy)
+        </busconfig>
+        """.write(toFile: config, atomically: true, encoding: .utf8)
+        let bus = Process()
+        bus.executableURL = URL(fileURLWithPath: "/usr/bin/dbus-daemon")
+        bus.arguments = ["--config-file=\(config)", "--nofork", "--nopidfile", "--nosyslog"]
+        bus.standardOutput = FileHandle.nullDevice
+        bus.standardError = FileHandle.nullDevice
+        try bus.run()
+        address = "unix:path=\(socket)"
+        var processes = [bus]
+        let deadline = Date().addingTimeInterval(10)
+        while !FileManager.default.fileExists(atPath: socket) {
+            guard Date() < deadline else { throw ServiceProcessError(message: "dbus-daemon did not start") }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        chmod(socket, 0o777)
+        for template in ["polkitd", "logind"] {
+            let mock = Process()
+            mock.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+            mock.arguments = ["-m", "dbusmock", "--system", "--template", template]
+            mock.environment = ProcessInfo.processInfo.environment.merging(["DBUS_SYSTEM_BUS_ADDRESS": address]) { $1 }
+            mock.standardOutput = FileHandle.nullDevice
+            mock.standardError = FileHandle.nullDevice
+            try mock.run()
+            processes.append(mock)
+        }
+        readerSocket = TemporaryDirectory.socketPath()
+        let environment = ["DBUS_SYSTEM_BUS_ADDRESS": address]
+        let actions = "[" + allowed.map { "'\($0)'" }.joined(separator: ",") + "]"
+        while try await Self.gdbus(["call", "--system", "-d", "org.freedesktop.PolicyKit1", "-o", "/org/freedesktop/PolicyKit1/Authority",
+                                    "-m", "org.freedesktop.DBus.Mock.SetAllowed", actions], environment).status != 0 {
+            guard Date() < deadline else { throw ServiceProcessError(message: "dbusmock's polkitd did not start") }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        while try await Self.gdbus(["call", "--system", "-d", "org.freedesktop.login1", "-o", "/org/freedesktop/login1",
+                                    "-m", "org.freedesktop.login1.Manager.ListInhibitors"], environment).status != 0 {
+            guard Date() < deadline else { throw ServiceProcessError(message: "dbusmock's logind did not start") }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        switch daemon {
+        case .fpbridged:
+            service = try await ServiceProcess(
+                environment: ["DBUS_SYSTEM_BUS_ADDRESS": address, "FP_VIRTUAL_DEVICE": readerSocket],
+                arguments: ["--dbus", "on", "--reader", "libfprint:virtual_device"] + serviceArguments)
+        case .fprintd:
+            service = nil
+            let fprintd = Process()
+            fprintd.executableURL = URL(fileURLWithPath: "/usr/libexec/fprintd")
+            fprintd.arguments = ["-t"]
+            fprintd.environment = ProcessInfo.processInfo.environment.merging(
+                ["DBUS_SYSTEM_BUS_ADDRESS": address, "FP_VIRTUAL_DEVICE": readerSocket,
+                 "FP_DRIVERS_WHITELIST": "virtual_device", "STATE_DIRECTORY": try directory.privateDirectory("fprintd-state")]) { $1 }
+            fprintd.standardOutput = FileHandle.nullDevice
+            fprintd.standardError = FileHandle.nullDevice
+            try fprintd.run()
+            processes.append(fprintd)
+        }
+        self.processes = processes
+        // The socket answers before the name is taken; the tools need the name.
+        while !(try await Self.gdbus(["call", "--system", "-d", "org.freedesktop.DBus", "-o", "/org/freedesktop/DBus",
+                                      "-m", "org.freedesktop.DBus.NameHasOwner", "net.reactivated.Fprint"], environment)
+            .stdout.contains("true")) {
+            guard Date() < deadline.addingTimeInterval(10) else {
+                throw ServiceProcessError(message: "\(daemon) did not take net.reactivated.Fprint: \(service?.output ?? "")")
+            }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+    }
+
+    deinit {
+        service?.stop()
+        for process in processes.reversed() where process.isRunning {
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+        }
+    }
+
+    /// The environment of a client of this bus.
+    public var environment: [String: String] { ["DBUS_SYSTEM_BUS_ADDRESS": address] }
+
+    /// Runs one of Debian's fprintd tools (`fprintd-list root`), or any command, on this bus,
+    /// as `launcher` when given (setpriv for another uid). Killed after `timeout` seconds.
+    public func run(_ arguments: [String], launcher: [String] = [], timeout: TimeInterval = 60) async throws -> CommandResult {
+        try await Self.command(launcher + arguments, environment, timeout: timeout)
+    }
+
+    /// Runs the test client (`Tests/Helpers/fprintd-client.py`) with these steps.
+    public func client(_ steps: [String], launcher: [String] = [], timeout: TimeInterval = 90) async throws -> CommandResult {
+        try await run(["/usr/bin/python3", Self.clientScript] + steps, launcher: launcher, timeout: timeout)
+    }
+
+    /// Starts the test client and returns at once; its lines are read with ``RunningClient``.
+    public func startClient(_ steps: [String], launcher: [String] = []) throws -> RunningClient {
+        try RunningClient(launcher + ["/usr/bin/python3", Self.clientScript] + steps, environment: environment)
+    }
+
+    /// Starts a command on this bus and returns at once (a tool that waits for a finger).
+    public func start(_ arguments: [String], launcher: [String] = []) throws -> RunningClient {
+        try RunningClient(launcher + arguments, environment: environment)
+    }
+
+    /// Runs a tool that waits for the finger: once its output shows `after`, the virtual reader
+    /// gets `SCAN ID` for each id, in order; then the tool's end.
+    public func withScans(_ arguments: [String], after: String, scans: [String], launcher: [String] = []) async throws -> CommandResult {
+        let tool = try start(arguments, launcher: launcher)
+        if try await tool.waitFor(after) {
+            for id in scans {
+                try await VirtualReaderDriver.send(readerSocket, ["SCAN \(id)"])
+                try await Task.sleep(for: .milliseconds(150))
+            }
+        }
+        let status = try await tool.finish()
+        return CommandResult(status: status, stdout: tool.output, stderr: "")
+    }
+
+    /// Sends `SCAN ID` commands to the virtual reader, once it listens.
+    public func scan(_ ids: String...) async throws {
+        try await VirtualReaderDriver.send(readerSocket, ids.map { "SCAN \($0)" })
+    }
+
+    /// logind announces sleep (true) or waking (false).
+    public func prepareForSleep(_ start: Bool) async throws {
+        let result = try await Self.gdbus(["call", "--system", "-d", "org.freedesktop.login1", "-o", "/org/freedesktop/login1",
+                                           "-m", "org.freedesktop.DBus.Mock.EmitSignal", "org.freedesktop.login1.Manager",
+                                           "PrepareForSleep", "b", start ? "[<true>]" : "[<false>]"], environment)
+        guard result.status == 0 else { throw ServiceProcessError(message: "EmitSignal failed: \(result.stderr)") }
+    }
+
+    /// The user's biometric lockout status as fpbridged's socket API reports it.
+    public func lockout(_ user: String) async throws -> [String: Any] {
+        guard let service else { return [:] }
+        return try await service.request("GET", "/v1/status?user=\(user)").json["biometry"] as? [String: Any] ?? [:]
+    }
+
+    public static var clientScript: String {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Helpers/fprintd-client.py").path
+    }
+
+    static func gdbus(_ arguments: [String], _ environment: [String: String]) async throws -> CommandResult {
+        try await command(["/usr/bin/gdbus"] + arguments, environment, timeout: 10)
+    }
+
+    static func command(_ arguments: [String], _ environment: [String: String], timeout: TimeInterval) async throws -> CommandResult {
+        try await Fpbridge.runCommand(arguments, environment: ProcessInfo.processInfo.environment.merging(environment) { $1 },
+                                      timeout: timeout)
+    }
+}
+
+/// A client process still running, whose output is read as it comes.
+public final class RunningClient: @unchecked Sendable {
+    private let process: Process
+    private let lock = NSLock()
+    private var buffer = ""
+
+    init(_ arguments: [String], environment: [String: String]) throws {
+        process = Process()
+        process.executableURL = URL(fileURLWithPath: arguments[0])
+        process.arguments = Array(arguments.dropFirst())
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        let pipe = Pipe()
+        process.standardInput = FileHandle.nullDevice
+        process.standardOutput = pipe
+        process.standardError = pipe
+        pipe.fileHandleForReading.readabilityHandler = { [weak self] handle in
+            let data = handle.availableData
+            guard let self, !data.isEmpty else { return }
+            self.lock.withLock { self.buffer += String(decoding: data, as: UTF8.self) }
+        }
+        try process.run()
+    }
+
+    deinit {
+        if process.isRunning { Glibc.kill(process.processIdentifier, SIGKILL) }
+    }
+
+    /// Everything printed so far.
+    public var output: String { lock.withLock { buffer } }
+
+    /// Waits until the output contains `text` (at most `timeout` seconds); false if it never does.
+    public func waitFor(_ text: String, timeout: TimeInterval = 30) async throws -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        while !output.contains(text) {
+            guard Date() < deadline else { return false }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        return true
+    }
+
+    /// Waits for the process to end (at most `timeout` seconds, then kills it); its exit status.
+    public func finish(timeout: TimeInterval = 60) async throws -> Int32 {
+        let deadline = Date().addingTimeInterval(timeout)
+        while process.isRunning, Date() < deadline { try await Task.sleep(for: .milliseconds(20)) }
+        if process.isRunning { Glibc.kill(process.processIdentifier, SIGKILL) }
+        try await blocking { self.process.waitUntilExit() }
+        try await Task.sleep(for: .milliseconds(50))
+        return process.terminationStatus
+    }
+
+    /// Kills the client (SIGKILL): it leaves the bus without a word.
+    public func kill() {
+        if process.isRunning { Glibc.kill(process.processIdentifier, SIGKILL) }
+    }
+}
