@@ -61,7 +61,7 @@ struct BiometricSession {
             let outcome: MatchOutcome
             do {
                 let context = context
-                outcome = try await FingerPresence.$onFinger.withValue({ context.emit(.fingerDetected) }) {
+                outcome = try await FingerPresence.listening({ context.emit(.fingerDetected) }) {
                     try await context.interruption.scan {
                         try await Self.scan(matcher, info: info, gallery: prints, fingerTimeout: fingerTimeout)
                     }

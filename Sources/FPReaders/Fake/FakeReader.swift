@@ -155,7 +155,7 @@ public actor FakeReader: PrintMatching {
             switch try await self.nextEvent(for: name, fingerDeadline: .now + fingerTimeout) {
             case .scan(let id):
                 // The finger is there: matching takes what it takes.
-                FingerPresence.onFinger?()
+                FingerPresence.report()
                 if self.settings.matchingMilliseconds > 0 { try await self.sleep(milliseconds: self.settings.matchingMilliseconds) }
                 let onChip = self.settings.features.contains(.storage)
                 let index = ids.indices.first { ids[$0] == id && (!onChip || self.chip.contains(gallery[$0])) }

@@ -9,7 +9,7 @@ import Synchronization
 final class FingerWait {
     private(set) var fingerSeen = false
     /// Told once, when the finger is first seen (``FingerPresence``).
-    private let onFinger = FingerPresence.onFinger
+    private let listener = FingerPresence.listener
     private(set) var timedOut = false
     private var handler: gulong = 0
     private let device: DevicePointer
@@ -54,7 +54,7 @@ final class FingerWait {
     fileprivate func noteFingerStatus() {
         guard !fingerSeen, fp_device_get_finger_status(device).rawValue & FP_FINGER_STATUS_PRESENT.rawValue != 0 else { return }
         fingerSeen = true
-        onFinger?()
+        listener?.onFinger()
     }
 }
 

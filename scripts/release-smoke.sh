@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# The release build, as `make install` installs it, doing the main job once: the optimizer can
+# break what the debug build under test does right (Swift 6.3's release build crashed every
+# match in a task-local's withValue, and only the release benchmark showed it). In-process on
+# the fake reader (set a passcode, enroll, verify, a wrong finger, identify), then through a
+# release fpbridged on its socket. Fails on any unexpected exit status.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/build-release.sh
+bin="$(swift build -c release --show-bin-path)"
+work=$(mktemp -d /tmp/fpbridge-release-XXXXXX)
+chmod 700 "$work"
+service=""
+trap '[ -n "$service" ] && kill "$service" 2>/dev/null; rm -rf "$work"' EXIT
+
+expect() {  # expect STATUS COMMAND...: runs it, fails unless it exits with STATUS
+  local want=$1; shift
+  set +e; "$@" >"$work/out" 2>&1; local got=$?; set -e
+  if [ "$got" != "$want" ]; then
+    echo "release smoke: '$*' exited $got, expected $want:"; cat "$work/out"; exit 1
+  fi
+}
+script() { printf '%s\n' "$@" >"$work/script"; echo "fake:$work/script"; }
+
+export FPBRIDGE_STATE_DIR="$work/state" FPBRIDGE_SERVICE=off
+echo 2468 | expect 0 "$bin/fpbridge" passcode set --reader fake --passcode-stdin
+echo 2468 | expect 0 "$bin/fpbridge" enroll --reader "$(script 'scan p1' 'scan p1' 'scan p1' 'scan p1' 'scan p1')" --finger right-index --passcode-stdin
+expect 0 "$bin/fpbridge" verify --reader "$(script 'scan p1')"
+expect 1 "$bin/fpbridge" verify --reader "$(script 'scan p2')"
+expect 0 "$bin/fpbridge" identify --reader "$(script 'scan p1')"
+echo "release smoke: in-process enroll, verify, no match and identify as expected"
+
+"$bin/fpbridged" --test-mode --socket "$work/fpbridged.sock" --state-dir "$work/service" >"$work/service.log" 2>&1 &
+service=$!
+for _ in $(seq 100); do [ -S "$work/fpbridged.sock" ] && break; sleep 0.1; done
+export FPBRIDGE_SERVICE="$work/fpbridged.sock"
+unset FPBRIDGE_STATE_DIR
+echo 2468 | expect 0 "$bin/fpbridge" passcode set --reader fake --passcode-stdin
+echo 2468 | expect 0 "$bin/fpbridge" enroll --reader "$(script 'scan p1' 'scan p1' 'scan p1' 'scan p1' 'scan p1')" --finger right-index --passcode-stdin
+expect 0 "$bin/fpbridge" verify --reader "$(script 'scan p1')"
+echo "release smoke: enroll and verify through a release fpbridged as expected"
