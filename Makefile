@@ -3,6 +3,10 @@ PREFIX ?= /usr/local
 UDEVDIR ?= /etc/udev/rules.d
 UNITDIR ?= /etc/systemd/system
 SYSUSERSDIR ?= /etc/sysusers.d
+# fprintd's D-Bus API: who may own the name, and polkit's actions (dbus/, polkit/).
+DBUSPOLICYDIR ?= /etc/dbus-1/system.d
+POLKITDIR ?= /usr/share/polkit-1/actions
+POLKITFILE = $(POLKITDIR)/net.reactivated.fprint.device.policy
 GROUP ?= fpbridge
 # The service's own system user (its primary group is GROUP, which owns the readers).
 SERVICE_USER ?= fpbridge
@@ -52,6 +56,11 @@ install: build
 		| $(SUDO) tee $(DESTDIR)$(UNITDIR)/fpbridged.service >/dev/null
 	$(SUDO) chmod 0644 $(DESTDIR)$(UNITDIR)/fpbridged.service
 	$(SUDO) install -D -m 0644 systemd/fpbridge.sysusers $(DESTDIR)$(SYSUSERSDIR)/fpbridge.conf
+	$(SUDO) install -D -m 0644 dbus/fpbridge-fprintd.conf $(DESTDIR)$(DBUSPOLICYDIR)/fpbridge-fprintd.conf
+	@# polkit must see one definition of fprintd's actions: fprintd's file is moved aside (and back by uninstall).
+	if [ -z "$(DESTDIR)" ] && command -v dpkg-divert >/dev/null; then \
+		$(SUDO) dpkg-divert --quiet --local --rename --add --divert $(POLKITFILE).fprintd $(POLKITFILE); fi
+	$(SUDO) install -D -m 0644 polkit/net.reactivated.fprint.device.policy $(DESTDIR)$(POLKITFILE)
 	@if [ -n "$(DESTDIR)" ]; then \
 		echo "DESTDIR is set: not creating the user $(SERVICE_USER), reloading udev or starting fpbridged"; \
 		exit 0; \
@@ -70,14 +79,18 @@ install: build
 		if systemctl is-active --quiet fpbridged; then \
 			$(SUDO) systemctl enable fpbridged && $(SUDO) systemctl restart fpbridged; \
 		else $(SUDO) systemctl enable --now fpbridged; fi; \
-	else echo "systemd is not running: start $(PREFIX)/bin/fpbridged yourself (as $(SERVICE_USER)), or enable fpbridged.service after booting with systemd"; fi
+	else echo "systemd is not running: start $(PREFIX)/bin/fpbridged yourself (as $(SERVICE_USER)), or enable fpbridged.service after booting with systemd"; fi; \
+	echo "fpbridged serves fprintd's D-Bus API once fprintd lets go of it: sudo systemctl mask --now fprintd (back: make uninstall; sudo systemctl unmask fprintd)"
 
 # Stops and disables the service, then removes what install installed. The user
 # $(SERVICE_USER) and the state in /var/lib/fpbridge (prints, passcodes, keys) are kept.
 uninstall:
 	if $(SYSTEMD_RUNNING); then $(SUDO) systemctl disable --now fpbridged || true; fi
 	$(SUDO) rm -f $(DESTDIR)$(PREFIX)/bin/fpbridge $(DESTDIR)$(PREFIX)/bin/fpbridged $(DESTDIR)$(UDEVDIR)/70-fpbridge.rules \
-		$(DESTDIR)$(UNITDIR)/fpbridged.service $(DESTDIR)$(SYSUSERSDIR)/fpbridge.conf
+		$(DESTDIR)$(UNITDIR)/fpbridged.service $(DESTDIR)$(SYSUSERSDIR)/fpbridge.conf \
+		$(DESTDIR)$(DBUSPOLICYDIR)/fpbridge-fprintd.conf $(DESTDIR)$(POLKITFILE)
+	if [ -z "$(DESTDIR)" ] && command -v dpkg-divert >/dev/null; then \
+		$(SUDO) dpkg-divert --quiet --local --rename --remove --divert $(POLKITFILE).fprintd $(POLKITFILE); fi
 	if $(SYSTEMD_RUNNING); then $(SUDO) systemctl daemon-reload; fi
 	if [ -z "$(DESTDIR)" ] && command -v udevadm >/dev/null; then $(SUDO) udevadm control --reload-rules; fi
 	@echo "kept: the user $(SERVICE_USER) and /var/lib/fpbridge (prints, passcodes, keys); remove them by hand if wanted"

@@ -44,12 +44,17 @@ def compile_floor(out):
 
 
 class Fprintd:
-    """fprintd on a private bus that stands in for the system bus, polkit mocked to allow."""
+    """fprintd on a private bus that stands in for the system bus, polkit mocked to allow.
 
-    def __init__(self, work):
+    With `fpbridged` (the path of the binary), fpbridged serves fprintd's D-Bus API on that
+    bus instead (--dbus on, test mode, its own state): the same clients against the other daemon."""
+
+    def __init__(self, work, fpbridged=None):
         self.work = work
+        self.fpbridged = fpbridged
+        self.name = "fpbridged" if fpbridged else "fprintd"
         self.processes = []
-        self.socket = os.path.join(work, "fprintd-vd.sock")
+        self.socket = os.path.join(work, f"{self.name}-vd.sock")
 
     def start(self):
         bus = subprocess.Popen(["dbus-daemon", "--session", "--print-address=1", "--nofork", "--nopidfile"],
@@ -64,12 +69,17 @@ class Fprintd:
         self.call_until_ready(["gdbus", "call", "--system", "-d", "org.freedesktop.PolicyKit1", "-o",
                                "/org/freedesktop/PolicyKit1/Authority", "-m",
                                "org.freedesktop.DBus.Mock.AllowUnknown", "true"])
-        state = os.path.join(self.work, "fprintd-state")
-        os.makedirs(state, exist_ok=True)
+        state = os.path.join(self.work, f"{self.name}-state")
+        os.makedirs(state, mode=0o700, exist_ok=True)
         daemon_env = dict(env, FP_VIRTUAL_DEVICE=self.socket, FP_DRIVERS_WHITELIST="virtual_device",
                           STATE_DIRECTORY=state)
-        daemon = subprocess.Popen(["/usr/libexec/fprintd", "-t"], env=daemon_env,
-                                  stdout=subprocess.DEVNULL, stderr=open(os.path.join(self.work, "fprintd.log"), "w"))
+        argv = ["/usr/libexec/fprintd", "-t"]
+        if self.fpbridged:
+            argv = [self.fpbridged, "--test-mode", "--dbus", "on", "--reader", "libfprint:virtual_device",
+                    "--socket", os.path.join(self.work, "fpbridged-dbus.sock"), "--state-dir", state,
+                    "--reader-idle-seconds", "3600"]
+        daemon = subprocess.Popen(argv, env=daemon_env, stdout=subprocess.DEVNULL,
+                                  stderr=open(os.path.join(self.work, f"{self.name}.log"), "w"))
         self.processes.append(daemon)
         self.call_until_ready(["fprintd-list", os.environ.get("USER", "root")])
 
@@ -167,6 +177,41 @@ def table(rows, rounds):
     return "\n".join(lines) + f"\n\n{rounds} rounds, interleaved; ratio: fpbridge's median over the anchor's.\n"
 
 
+ROUND_TRIPS = r"""
+import statistics, sys, time
+import dbus
+bus = dbus.SystemBus()
+manager = dbus.Interface(bus.get_object("net.reactivated.Fprint", "/net/reactivated/Fprint/Manager"),
+                         "net.reactivated.Fprint.Manager")
+device = dbus.Interface(bus.get_object("net.reactivated.Fprint", manager.GetDevices()[0]), "net.reactivated.Fprint.Device")
+def timed(call, count):
+    times = []
+    for _ in range(count):
+        start = time.perf_counter()
+        call()
+        times.append(time.perf_counter() - start)
+    return statistics.median(times) * 1000, min(times) * 1000, max(times) * 1000
+def pair():
+    device.Claim("")
+    device.Release()
+count = int(sys.argv[1])
+for label, call in [("GetDevices", manager.GetDevices), ("Claim + Release", pair)]:
+    print(label, *("%.3f" % value for value in timed(call, count)))
+"""
+
+
+def round_trips(daemons, count):
+    """D-Bus round trips against each daemon, from one client connection (python3-dbus)."""
+    lines = ["| round trip | daemon | median ms | min | max |", "|---|---|---:|---:|---:|"]
+    for daemon in daemons:
+        result = subprocess.run(["/usr/bin/python3", "-c", ROUND_TRIPS, str(count)], env=daemon.env,
+                                capture_output=True, text=True, check=True)
+        for line in result.stdout.splitlines():
+            *label, median, low, high = line.split()
+            lines.append(f"| {' '.join(label)} | {daemon.name} | {median} | {low} | {high} |")
+    return "\n".join(lines) + f"\n\n{count} calls each, one connection per daemon, after one call to warm up.\n"
+
+
 def start_service(fpbridge, work, socket, device):
     """fpbridged beside the fpbridge binary, in test mode, on its own virtual_device; ready when its socket answers."""
     state = os.path.join(work, "service-state")
@@ -224,6 +269,7 @@ FPBRIDGE_NO_MATCH = 1
 VERIFY_THROUGH_SERVICE = "verify through fpbridged (warm)"
 SIGN_THROUGH_SERVICE = "sign with a key through fpbridged (warm)"
 STATUS_THROUGH_SERVICE = "status through fpbridged: a client without libfprint"
+FPRINTD_VERIFY_BOTH = "fprintd-verify: fpbridged's D-Bus face against fprintd (both warm)"
 IDENTIFY_BOUNDS = {
     "first": "start-up, reading and checking every print file, one scan; libfprint stops at the first print",
     "last": "the same, then NBIS (bozorth3) against every print's 5 samples before the last one matches",
@@ -257,6 +303,7 @@ def main():
     wanted = lambda row: arguments.only is None or arguments.only in row
     work = tempfile.mkdtemp(prefix="fpbridge-bench-")
     fprintd = Fprintd(work)
+    bridge = Fprintd(work, fpbridged=os.path.join(os.path.dirname(fpbridge), "fpbridged"))
     try:
         compile_floor(work)
         floor = lambda name: os.path.join(work, name)
@@ -268,6 +315,8 @@ def main():
                    FPBRIDGE_STATE_DIR=os.path.join(work, "state"), FPBRIDGE_READER="libfprint:virtual_device")
         fprintd.start()
         fenv = dict(fprintd.env)
+        bridge.start()
+        benv = dict(bridge.env)
 
         def drive(scans, command, device=socket, after=None):
             argv = [vdrive, "--device", device]
@@ -286,6 +335,8 @@ def main():
             Command("C enroll", drive(five, [floor("floor-enroll"), user, os.path.join(work, "print.fp")]), env),
             Command("fprintd enroll", drive(five, ["fprintd-enroll", "-f", "right-index-finger", user],
                                             device=fprintd.socket, after="Enrolling"), fenv),
+            Command("fprintd enroll via fpbridged", drive(five, ["fprintd-enroll", "-f", "right-index-finger", user],
+                                                          device=bridge.socket, after="Enrolling"), benv),
             # biometryAny: the enroll row changes the prints each round, which would invalidate a
             # biometryCurrentSet key; the signing costs the same.
             Command("key create", [fpbridge, "key", "create", "--label", "bench", "--access-control",
@@ -342,6 +393,13 @@ def main():
                  Command("fprintd-verify", drive(["p1"], ["fprintd-verify", "-f", "right-index-finger", user],
                                                  device=fprintd.socket, after="Verify started"), fenv)],
                 "the CLI's start-up and one request on the socket; the service's context and reader are warm"),
+            Row(FPRINTD_VERIFY_BOTH,
+                Command("fprintd-verify via fpbridged", drive(["p1"], ["fprintd-verify", "-f", "right-index-finger", user],
+                                                              device=bridge.socket, after="Verify started"), benv),
+                [Command("fprintd-verify via fprintd", drive(["p1"], ["fprintd-verify", "-f", "right-index-finger", user],
+                                                             device=fprintd.socket, after="Verify started"), fenv)],
+                "Debian's fprintd-verify, one process: Claim, ListEnrolledFingers, VerifyStart, one scan, VerifyStop, "
+                "Release; the daemons are warm, fpbridged's scan goes through the engine and its counter"),
             Row("sign with a key (virtual_device)",
                 Command("fpbridge key sign", drive(["p1"], sign), env),
                 [Command("fpbridge verify", drive(["p1"], [fpbridge, "verify", "--finger", "right-index"]), env)],
@@ -382,6 +440,8 @@ def main():
         cross_check = crosscheck.table(rows, rounds, 0 if arguments.smoke else 2, work)
         if cross_check:
             print(cross_check)
+        if arguments.only is None or arguments.only in FPRINTD_VERIFY_BOTH:
+            print(round_trips([bridge, fprintd], 20 if arguments.smoke else 500))
         if gallery_note:
             print(gallery_note)
         print("What bounds each row:")
@@ -392,6 +452,7 @@ def main():
             service.terminate()
             service.wait(timeout=10)
         fprintd.stop()
+        bridge.stop()
         shutil.rmtree(work, ignore_errors=True)
 
 

@@ -6,6 +6,16 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
 
+# Debian's fprintd tools and pam_fprintd.so run against fpbridged's D-Bus face (fprintd itself
+# only as the reference, on a private bus). Installing libpam-fprintd lets pam-auth-update
+# add fingerprint login to this machine's common-auth: that is put back as it was.
+fprintd_pam_before=$(grep -qs pam_fprintd /etc/pam.d/common-auth && echo yes || echo no)
+bash scripts/install-packages.sh fprintd python3-dbus libpam-fprintd libpam-wrapper pamtester
+if [ "$fprintd_pam_before" = no ] && grep -qs pam_fprintd /etc/pam.d/common-auth; then
+  sudo=""; [ "$(id -u)" -eq 0 ] || sudo="sudo"
+  $sudo pam-auth-update --package --remove fprintd
+fi
+
 # A throwaway PostgreSQL on loopback for fpbridge-server's tests (SQLite needs nothing);
 # stopped and removed when this script ends.
 pg_dir=$(mktemp -d /tmp/fpbridge-postgres-XXXXXX)
@@ -22,6 +32,10 @@ if ! swift test --skip-build --no-parallel 2>&1 | tee "$test_log"; then
   grep "✘" "$test_log" | grep -v "recorded an issue" | tail -20
   exit 1
 fi
+
+# The release build (what `make install` installs) doing the main job once: the optimizer can
+# break what the debug build under test does right.
+bash scripts/release-smoke.sh
 
 # Hostile input against the real fpbridged over its socket: every answer 2xx/4xx in the
 # documented shape (api/fpbridged.openapi.yaml), slow and vanished clients, 100 at once.

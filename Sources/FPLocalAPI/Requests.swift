@@ -86,3 +86,31 @@ package struct PasscodeAnswer: Codable, Sendable {
 
     package init(passcode: String?) { self.passcode = passcode; cancel = passcode == nil }
 }
+
+/// `POST /v1/password-proved`: root tells the service that a user's login password was just
+/// proved to a PAM stack (`fpbridge pam-password-proved` from `pam_exec`); the user's biometric
+/// lockout is lifted. Anyone but root gets 403.
+package struct PasswordProofRequest: TargetedRequest {
+    package var user: String?
+    /// The PAM service that proved it (`login`, `sudo`, `gdm-password`), for the log.
+    package var pamService: String?
+    package var reader: String?
+    package var stateDirectory: String?
+
+    package init(user: String, pamService: String?) {
+        self.user = user
+        self.pamService = pamService
+    }
+}
+
+/// The answer to ``PasswordProofRequest``.
+package struct PasswordProofResult: Codable, Sendable, Hashable {
+    package var user: String
+    /// Whether failures or a lockout were there to lift.
+    package var lifted: Bool
+
+    package init(user: String, lifted: Bool) {
+        self.user = user
+        self.lifted = lifted
+    }
+}

@@ -34,6 +34,9 @@ struct ServiceRoutes: Sendable {
         }
         registerKeys(on: api)
         api.post("repair") { request, context in try await handle(context) { caller in try await repair(request, caller) } }
+        api.post("password-proved") { request, context in
+            try await handle(context) { caller in try await passwordProved(request, caller) }
+        }
         api.post("operations/:id/:button") { request, context in
             try await handle(context) { caller in try await press(request, context, caller) }
         }
@@ -118,6 +121,19 @@ struct ServiceRoutes: Sendable {
         }
         let target = try RequestTarget(body, caller: caller, service: service, purpose: .manage)
         return JSONBodies.ok(try RepairResult.run(target.stateDirectory, yes: body.yes ?? false))
+    }
+
+    /// A PAM stack proved a user's login password: root only, since whoever may say it lifts
+    /// anyone's lockout. The kernel's peer credentials say who is calling, not the body.
+    private func passwordProved(_ request: Request, _ caller: Caller) async throws -> Response {
+        let body = try await JSONBodies.decode(PasswordProofRequest.self, from: request)
+        guard caller.credentials.uid == 0 else {
+            throw ServiceRefusal.forbidden("\(caller.user) may not report a proved password: only root may (pam_exec runs as root)")
+        }
+        guard body.user != nil else { throw ServiceRefusal.badRequest("missing field 'user' (whose password was proved)") }
+        let target = try RequestTarget(body, caller: caller, service: service, purpose: .manage)
+        let context = context(target, reader: nil, configuration: try target.configuration())
+        return JSONBodies.ok(PasswordProofResult(user: target.user, lifted: try context.passwordProved()))
     }
 
     static func policy(_ name: String?) throws(ServiceRefusal) -> AuthPolicy {

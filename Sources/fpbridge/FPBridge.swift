@@ -31,7 +31,7 @@ struct FPBridge: AsyncParsableCommand {
             EnrollCommand.self, VerifyCommand.self, IdentifyCommand.self,
             ListCommand.self, DeleteCommand.self, AuthCommand.self, CanEvaluateCommand.self,
             PasscodeCommand.self, StatusCommand.self, UnlockCommand.self, RepairCommand.self, DemoCommand.self, KeyCommand.self,
-            AccountCommand.self,
+            AccountCommand.self, PamPasswordCommand.self,
         ]
     )
 }

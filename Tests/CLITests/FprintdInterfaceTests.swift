@@ -20,6 +20,7 @@ import TestSupport
 
     @Test func fiveWrongFingersLockTheUserAndTheSixthVerifyStartIsRefusedWithoutAScan() async throws {
         let bus = try await FprintdBus()
+        #expect(try await bus.service!.request("GET", "/v1/service").json["fprintdBus"] as? String == "serving")
         try await enroll(bus)
         try await enroll(bus, print: "p7", user: "nobody")
         for attempt in 1...5 {
@@ -181,5 +182,15 @@ import TestSupport
         #expect(try await client.finish() == 0, "\(client.output)")
         #expect(client.output.contains("signal VerifyStatus verify-match True"), "\(client.output)")
         #expect(try await bus.lockout("root")["failures"] as? Int == 0, "the interrupted scan counted nothing")
+    }
+
+    @Test func theInstalledBusPolicyLetsOnlyTheServiceOwnTheNameAndEveryoneCallIt() async throws {
+        let bus = try await FprintdBus(installedPolicy: true)
+        let nobody = ["/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"]
+        let seize = try await bus.run(["/usr/bin/gdbus", "call", "--system", "-d", "org.freedesktop.DBus", "-o", "/org/freedesktop/DBus",
+                                       "-m", "org.freedesktop.DBus.RequestName", "net.reactivated.Fprint", "4"], launcher: nobody)
+        #expect(seize.status != 0 && seize.stderr.contains("org.freedesktop.DBus.Error.AccessDenied"), "\(seize.stdout)\(seize.stderr)")
+        let list = try await bus.run(["/usr/bin/fprintd-list", "nobody"], launcher: nobody)
+        #expect(list.status == 0 && list.stdout.contains("User nobody has no fingers enrolled"), "\(list.stdout)")
     }
 }

@@ -28,10 +28,17 @@ public final class FprintdBus: Sendable {
     public static let allActions = ["net.reactivated.fprint.device.verify", "net.reactivated.fprint.device.enroll",
                                     "net.reactivated.fprint.device.setusername"]
 
+    /// The bus policy `make install` installs (dbus/fpbridge-fprintd.conf).
+    public static var installedPolicy: String {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("dbus/fpbridge-fprintd.conf").path
+    }
+
     /// - Parameters:
     ///   - allowed: the polkit actions the mock grants.
-    ///   - busPolicy: extra `<policy>` XML for the bus configuration (the installed one, say).
-    public init(_ daemon: Daemon = .fpbridged, allowed: [String] = FprintdBus.allActions, busPolicy: String = "",
+    ///   - installedPolicy: owning names as on a system bus (nobody may, but as a policy file
+    ///     allows) with the policy `make install` installs; otherwise anyone may own any name.
+    public init(_ daemon: Daemon = .fpbridged, allowed: [String] = FprintdBus.allActions, installedPolicy: Bool = false,
                 serviceArguments: [String] = []) async throws {
         directory = TemporaryDirectory()
         chmod(directory.path, 0o755)
@@ -46,11 +53,15 @@ public final class FprintdBus: Sendable {
           <auth>EXTERNAL</auth>
           <policy context="default">
             <allow user="*"/>
-            <allow own="*"/>
+            \(installedPolicy ? "" : #"<allow own="*"/>"#)
             <allow send_destination="*" eavesdrop="true"/>
             <allow eavesdrop="true"/>
           </policy>
-          \(busPolicy)
+          <policy user="root">
+            <allow own="org.freedesktop.PolicyKit1"/>
+            <allow own="org.freedesktop.login1"/>
+          </policy>
+          \(installedPolicy ? "<include>\(Self.installedPolicy)</include>" : "")
         </busconfig>
         """.write(toFile: config, atomically: true, encoding: .utf8)
         let bus = Process()

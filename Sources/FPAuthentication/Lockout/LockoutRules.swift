@@ -95,6 +95,14 @@ struct LockoutRules {
         counter.lockoutEpoch = nil
     }
 
+    /// The user's login password, proved to a PAM stack (fpbridged's fprintd face hears of it
+    /// from `fpbridge pam-password-proved`), lifts the biometric lockout as the passcode does on
+    /// iOS, and nothing else: the fpbridge passcode's own failures stay counted, since a
+    /// different secret must not reset the guesses at this one.
+    static func passwordProved(_ counter: inout AttemptCounter) {
+        clearBiometric(&counter)
+    }
+
     /// A correct passcode clears everything but the epoch.
     static func cleared(_ counter: AttemptCounter) -> AttemptCounter {
         var cleared = AttemptCounter()

@@ -9,9 +9,13 @@ final class FprintdDevice: Sendable {
     /// The client holding the device, from Claim to Release (or until it leaves the bus).
     struct Holder: Sendable {
         var sender: String
+        /// The user the device was claimed for (the caller's own, or one polkit let it name).
         var user: String
-        var uid: UInt32
+        /// Who claimed it, looked up once at the claim.
+        var caller: Caller
         var watch: UInt32 = 0
+
+        var uid: UInt32 { caller.credentials.uid }
     }
 
     enum Kind: Sendable { case verify, enroll, delete }

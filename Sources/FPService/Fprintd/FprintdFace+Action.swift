@@ -19,7 +19,7 @@ extension FprintdFace {
     /// limits (a damaged config.json is an error naming it).
     func claimed(_ device: FprintdDevice, _ call: BusCall) throws -> (FprintdDevice.Holder, RequestTarget, AuthConfiguration) {
         let holder = try device.holder(call.sender)
-        let target = try target(holder.user, caller: try caller(uid: holder.uid))
+        let target = try target(holder.user, caller: holder.caller)
         do { return (holder, target, try target.configuration()) } catch { throw BusError(.internalError, error.message) }
     }
 
@@ -70,10 +70,11 @@ extension FprintdFace {
         operation.attach(task)
     }
 
-    /// The last status of an action: the finger no longer needed, the action done, `done` true.
+    /// The last status of an action (`done` true), then the finger no longer needed, in
+    /// fprintd's order: a client waiting for the result gets it first.
     private func finish(_ device: FprintdDevice, _ signal: String, _ result: String) async {
-        await setFinger(device, present: false, needed: false)
         device.state.withLock { $0.running?.done = true }
         await emit(device, signal, [.string(result), .bool(true)])
+        await setFinger(device, present: false, needed: false)
     }
 }

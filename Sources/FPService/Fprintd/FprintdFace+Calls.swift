@@ -8,28 +8,34 @@ extension FprintdFace {
     func deviceCall(_ call: BusCall, _ device: FprintdDevice, _ rule: FprintdRules.Rule) async throws -> [BusValue] {
         guard let bus = connection else { throw BusError(.internalError, "the bus face is stopping") }
         try device.check(rule.claim, sender: call.sender)
-        let caller = try await caller(call.sender, bus: bus)
-        var user = caller.user
-        if rule.namesUser, let named = call.string(0), !named.isEmpty, named != caller.user {
-            if let refusal = await FprintdPolkit(bus: bus).refusal(call.sender, [.setUsername]) { throw refusal }
-            user = named
+        // Who the caller is matters to the methods that name a user; the others act for the
+        // claim's holder, looked up when it claimed.
+        var named: (caller: Caller, user: String)?
+        if rule.namesUser {
+            let caller = try await caller(call.sender, bus: bus)
+            var user = caller.user
+            if let name = call.string(0), !name.isEmpty, name != caller.user {
+                if let refusal = await FprintdPolkit(bus: bus).refusal(call.sender, [.setUsername]) { throw refusal }
+                user = name
+            }
+            named = (caller, user)
         }
         if !rule.actions.isEmpty, let refusal = await FprintdPolkit(bus: bus).refusal(call.sender, rule.actions) { throw refusal }
-        switch call.method {
-        case "Claim": return try await claim(device, call.sender, user: user, caller: caller, bus: bus)
-        case "Release": return try await release(device, call.sender, bus: bus)
-        case "ListEnrolledFingers": return [.strings(try listFingers(device, user: user, caller: caller))]
-        case "DeleteEnrolledFingers": return try await deleteAll(device, call.sender, user: user, caller: caller)
-        case "DeleteEnrolledFingers2": return try await delete(device, call.sender, finger: nil)
-        case "DeleteEnrolledFinger":
+        switch (call.method, named) {
+        case ("Claim", let named?): return try await claim(device, call.sender, user: named.user, caller: named.caller, bus: bus)
+        case ("Release", _): return try await release(device, call.sender, bus: bus)
+        case ("ListEnrolledFingers", let named?): return [.strings(try listFingers(device, user: named.user, caller: named.caller))]
+        case ("DeleteEnrolledFingers", let named?): return try await deleteAll(device, call.sender, user: named.user, caller: named.caller)
+        case ("DeleteEnrolledFingers2", _): return try await delete(device, call.sender, finger: nil)
+        case ("DeleteEnrolledFinger", _):
             guard let finger = FprintdFinger.finger(call.string(0) ?? "") else {
                 throw BusError(.invalidFingername, "Invalid finger name")
             }
             return try await delete(device, call.sender, finger: finger)
-        case "VerifyStart": try await verifyStart(device, call); throw Answered()
-        case "VerifyStop": return try await stop(device, call.sender, .verify)
-        case "EnrollStart": try await enrollStart(device, call); throw Answered()
-        case "EnrollStop": return try await stop(device, call.sender, .enroll)
+        case ("VerifyStart", _): try await verifyStart(device, call); throw Answered()
+        case ("VerifyStop", _): return try await stop(device, call.sender, .verify)
+        case ("EnrollStart", _): try await enrollStart(device, call); throw Answered()
+        case ("EnrollStop", _): return try await stop(device, call.sender, .enroll)
         default: throw BusError("org.freedesktop.DBus.Error.UnknownMethod", "no method \(call.method)")
         }
     }
@@ -68,7 +74,7 @@ extension FprintdFace {
         _ = try target(user, caller: caller)
         try device.state.withLock { state throws(BusError) in
             guard state.holder == nil else { throw BusError(.alreadyInUse, "Device was already claimed") }
-            state.holder = FprintdDevice.Holder(sender: sender, user: user, uid: caller.credentials.uid)
+            state.holder = FprintdDevice.Holder(sender: sender, user: user, caller: caller)
         }
         // A client that leaves the bus gives its claim up: what it ran is cancelled (nothing it
         // did not see finish is counted) and the device is free again.

@@ -14,7 +14,8 @@ extension FprintdFace {
 
     func enrolled(_ device: FprintdDevice, user: String) throws(BusError) -> [Finger] {
         let entries: [PrintEntry]
-        do { entries = try PrintStore(directory: service.stateDirectory).entries(user: user, reader: device.info.identity) } catch {
+        let store = PrintStore(directory: service.stateDirectory, cache: printCaches.cache(for: service.stateDirectory))
+        do { entries = try store.entries(user: user, reader: device.info.identity) } catch {
             throw BusError(.internalError, "the prints of \(user) cannot be read: \(error)")
         }
         var fingers: [Finger] = []
@@ -35,7 +36,7 @@ extension FprintdFace {
                 guard holder.sender == sender else { throw BusError(.alreadyInUse, "Device already in use by another user") }
                 return false
             }
-            state.holder = FprintdDevice.Holder(sender: sender, user: user, uid: caller.credentials.uid)
+            state.holder = FprintdDevice.Holder(sender: sender, user: user, caller: caller)
             return true
         }
         defer { if borrowed { device.state.withLock { $0.holder = nil } } }
@@ -45,8 +46,7 @@ extension FprintdFace {
     /// DeleteEnrolledFingers2 and DeleteEnrolledFinger: the claiming user's prints on this device.
     func delete(_ device: FprintdDevice, _ sender: String, finger: Finger?) async throws -> [BusValue] {
         let holder = try device.holder(sender)
-        let caller = try caller(uid: holder.uid)
-        return try await remove(device, user: holder.user, caller: caller, finger: finger)
+        return try await remove(device, user: holder.user, caller: holder.caller, finger: finger)
     }
 
     private func remove(_ device: FprintdDevice, user: String, caller: Caller, finger: Finger?) async throws -> [BusValue] {

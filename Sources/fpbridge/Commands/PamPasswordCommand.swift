@@ -1,0 +1,53 @@
+import ArgumentParser
+import FPAuthentication
+import FPCore
+import FPLocalAPI
+import FPServiceClient
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The hook a PAM stack runs (through `pam_exec`) after the login password succeeded: the
+/// desktop's way back to the fingerprint, as the passcode is on iOS (README, "On a desktop").
+struct PamPasswordCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "pam-password-proved",
+        abstract: "Lift the user's fingerprint lockout after their login password succeeded (run by pam_exec, as root).",
+        discussion: """
+        For the auth stack, after the password module and only when it succeeded:
+          auth optional pam_exec.so quiet /usr/bin/fpbridge pam-password-proved
+        The user is PAM_USER, which pam_exec sets; only root may use this, and fpbridged checks the \
+        caller's uid itself. The fpbridge passcode's own failures are not reset.
+
+        EXIT STATUS
+          0  done (also when there was no lockout to lift)
+          1  refused or failed (not root, no PAM_USER, damaged counter)
+        """)
+
+    @OptionGroup var options: GlobalOptions
+
+    func run() async throws {
+        guard let user = ProcessEnvironment.value("PAM_USER"), !user.isEmpty else {
+            throw AuthError(.invalidInput, "PAM_USER is not set: this command is run by pam_exec after the password succeeded")
+        }
+        if let type = ProcessEnvironment.value("PAM_TYPE"), type != "auth" {
+            throw AuthError(.invalidInput, "pam-password-proved belongs in the auth stack, not \(type)")
+        }
+        let result: PasswordProofResult
+        if let socket = try options.serviceSocket() {
+            var request = PasswordProofRequest(user: user, pamService: ProcessEnvironment.value("PAM_SERVICE"))
+            request.stateDirectory = options.chosenStateDirectory
+            result = try await ServiceClient.with(socket: socket) { try await $0.post("password-proved", request) }
+        } else {
+            // In this process the state files are written directly: root's alone, as through the service.
+            guard geteuid() == 0 else {
+                throw AuthError(.notPermitted, "only root may report a proved password")
+            }
+            var environment = try ReaderSession.environment(options, reader: nil)
+            environment.user = user
+            result = PasswordProofResult(user: user, lifted: try AuthenticationContext(environment: environment).passwordProved())
+        }
+        options.console.success(result.lifted ? "Fingerprint unlocked for \(user)." : "No fingerprint lockout for \(user).",
+                                ["user": .string(user), "lifted": .bool(result.lifted)])
+    }
+}
