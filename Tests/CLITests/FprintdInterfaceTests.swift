@@ -194,3 +194,102 @@ import TestSupport
         #expect(list.status == 0 && list.stdout.contains("User nobody has no fingers enrolled"), "\(list.stdout)")
     }
 }
+
+/// Readers plugged in and pulled out while clients are on the bus: Device objects come and go
+/// with `InterfacesAdded` and `InterfacesRemoved`, and a scan whose reader is pulled out ends
+/// with `verify-disconnected`, counting nothing.
+@Suite(.serialized) struct FprintdHotPlugTests {
+    @Test func aReaderPulledOutMidVerifyEndsItAsDisconnectedAndItsObjectGoes() async throws {
+        let bus = try await FprintdBus(serviceArguments: ["--reader-idle-seconds", "60"])
+        let enrolled = try await bus.withScans(["/usr/bin/fprintd-enroll", "-f", "right-index-finger", "root"], after: "Enrolling",
+                                               scans: Array(repeating: "p1", count: 5))
+        try #require(enrolled.status == 0, "\(enrolled.stdout)")
+        let client = try bus.startClient(["call:Claim:root", "call:VerifyStart:any", "wait:VerifyStatus", "wait:InterfacesRemoved",
+                                          "manager:GetDevices", "manager:GetDefaultDevice"])
+        #expect(try await client.waitFor("changed finger-needed=True"), "\(client.output)")
+        try await VirtualReaderDriver.send(bus.readerSocket, ["UNPLUG "])
+        #expect(try await client.finish() == 0, "\(client.output)")
+        let lines = client.output.split(separator: "\n").map(String.init)
+        let status = lines.firstIndex(of: "signal VerifyStatus verify-disconnected True")
+        let removed = lines.firstIndex { $0.hasPrefix("signal InterfacesRemoved /net/reactivated/Fprint/Device/0") }
+        #expect(status != nil && removed != nil && status! < removed!, "the status, then the object goes: \(lines)")
+        #expect(lines.contains("GetDevices ok []"), "\(lines)")
+        #expect(lines.contains("GetDefaultDevice error net.reactivated.Fprint.Error.NoSuchDevice: No devices available"), "\(lines)")
+        #expect(try await bus.lockout("root")["failures"] as? Int == 0, "nothing was counted")
+    }
+
+    @Test(.enabled(if: SharedData.available && (USBTestbed.available || SharedData.isCI),
+                   "needs ../shared/replays, umockdev and gir1.2-umockdev-1.0"))
+    func aReaderPluggedInBecomesADeviceAndOnePulledOutIsGone() async throws {
+        let testbed = try await USBTestbed()
+        let bus = try await FprintdBus(readerEnvironment: testbed.environment, reader: "libfprint")
+        let empty = try await bus.client(["manager:GetDevices"])
+        #expect(empty.stdout == "GetDevices ok []\n", "\(empty.stdout)")
+        let watcher = try bus.startClient(["wait:InterfacesAdded", "manager:GetDevices", "get:name", "wait:InterfacesRemoved",
+                                           "manager:GetDevices"])
+        try await Task.sleep(for: .milliseconds(500))
+        try await testbed.plug("elan")
+        #expect(try await watcher.waitFor("name = "), "\(watcher.output)")
+        try await testbed.unplug("elan")
+        #expect(try await watcher.finish() == 0, "\(watcher.output)")
+        let lines = watcher.output.split(separator: "\n").map(String.init)
+        #expect(lines.first?.hasPrefix("signal InterfacesAdded /net/reactivated/Fprint/Device/") == true, "\(lines)")
+        #expect(lines.contains { $0.hasPrefix("GetDevices ok [/net/reactivated/Fprint/Device/") }, "\(lines)")
+        #expect(lines.contains { $0.hasPrefix("signal InterfacesRemoved /net/reactivated/Fprint/Device/") }, "\(lines)")
+        #expect(lines.last == "GetDevices ok []", "\(lines)")
+    }
+}
+
+/// The engine's lockout rules through fprintd's interface, as the behaviour suite checks them
+/// through the CLI: failures in a row, one counter whichever door they came through, a lockout
+/// that outlives the service process, and the passcode that lifts it.
+@Suite(.serialized) struct FprintdLockoutTests {
+    func verify(_ bus: FprintdBus, _ print: String) async throws -> CommandResult {
+        try await bus.withScans(["/usr/bin/fprintd-verify", "root"], after: "Verify started", scans: [print])
+    }
+
+    /// `fpbridge ARGS` through the bus's fpbridged socket, for root.
+    func fpbridge(_ bus: FprintdBus, _ arguments: [String], input: String = "") async throws -> CommandResult {
+        try await Fpbridge.run(["--json"] + arguments, environment: bus.service!.clientEnvironment.merging(
+            ["FPBRIDGE_READER": "libfprint:virtual_device"]) { $1 }, input: input)
+    }
+
+    @Test func aMatchBeforeTheFifthStartsTheCountAgain() async throws {
+        let bus = try await FprintdBus()
+        _ = try await bus.withScans(["/usr/bin/fprintd-enroll", "-f", "right-index-finger", "root"], after: "Enrolling",
+                                    scans: Array(repeating: "p1", count: 5))
+        for _ in 1...4 { #expect(try await verify(bus, "p2").status == 1) }
+        #expect(try await bus.lockout("root")["failures"] as? Int == 4)
+        #expect(try await verify(bus, "p1").status == 0)
+        #expect(try await bus.lockout("root")["failures"] as? Int == 0, "a match clears the failures")
+        for _ in 1...4 { #expect(try await verify(bus, "p2").status == 1) }
+        #expect(try await bus.lockout("root")["lockedOut"] as? Bool == false, "four in a row do not lock")
+    }
+
+    @Test func failuresThroughEitherDoorAddUpAndTheLockoutOutlivesTheServiceUntilThePasscodeLiftsIt() async throws {
+        let bus = try await FprintdBus(serviceArguments: ["--reader-idle-seconds", "0"])
+        #expect(try await fpbridge(bus, ["passcode", "set", "--passcode-stdin"], input: "2468\n").status == 0)
+        _ = try await bus.withScans(["/usr/bin/fprintd-enroll", "-f", "right-index-finger", "root"], after: "Enrolling",
+                                    scans: Array(repeating: "p1", count: 5))
+        for _ in 1...3 { #expect(try await verify(bus, "p2").status == 1) }
+        // Two more through the socket, with the CLI: the same counter.
+        for _ in 1...2 {
+            async let wrong = fpbridge(bus, ["verify"])
+            try await VirtualReaderDriver.waitForListener(bus.readerSocket)
+            try await Task.sleep(for: .milliseconds(300))
+            try await bus.scan("p2")
+            #expect(try await wrong.status == 1)
+        }
+        #expect(try await bus.lockout("root")["lockedOut"] as? Bool == true, "3 + 2 in a row lock")
+
+        try await bus.restartService()
+        let refused = try await bus.run(["/usr/bin/fprintd-verify", "root"], timeout: 20)
+        #expect(refused.status == 1 && refused.stdout.contains("NoEnrolledPrints: Fingerprint is locked out"),
+                "still locked out after a restart: \(refused.stdout)")
+
+        let unlocked = try await fpbridge(bus, ["unlock", "--passcode-stdin"], input: "2468\n")
+        #expect(unlocked.status == 0, "\(unlocked.stdout)\(unlocked.stderr)")
+        let again = try await verify(bus, "p1")
+        #expect(again.status == 0 && again.stdout.contains("verify-match"), "the passcode lifted it: \(again.stdout)")
+    }
+}

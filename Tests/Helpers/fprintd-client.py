@@ -95,13 +95,16 @@ def main(steps):
                 name, _, first = rest.partition(":")
                 end = time.monotonic() + 30
                 def found():
-                    return any(s[0] == name and (not first or (len(s) > 1 and s[1] == first)) for s in seen)
-                while not found() and time.monotonic() < end:
+                    return next((index for index, s in enumerate(seen)
+                                 if s[0] == name and (not first or (len(s) > 1 and s[1] == first))), None)
+                while found() is None and time.monotonic() < end:
                     pump(0.02)
-                if not found():
+                index = found()
+                if index is None:
                     say(f"timeout waiting for {rest}")
                     return 3
-                seen.clear()
+                # What came after it stays for the next wait.
+                del seen[:index + 1]
             elif kind == "sleep":
                 pump(float(rest))
             elif kind == "vanish":

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// fprintd's clients against the real fpbridged on a private system bus: a `dbus-daemon` with a
 /// configuration of the test's own (no service directories, so nothing, fprintd least of all,
@@ -9,8 +10,13 @@ public final class FprintdBus: Sendable {
     public let address: String
     /// The virtual reader's socket, for ``VirtualReaderDriver``.
     public let readerSocket: String
-    /// fpbridged, when it is the daemon on the bus.
-    public let service: ServiceProcess?
+    /// fpbridged, when it is the daemon on the bus (a new process after ``restartService()``).
+    public var service: ServiceProcess? { current.withLock { $0 } }
+    private let current: Mutex<ServiceProcess?>
+    /// Stopped processes, kept: the state directory lives in the first one's temporary directory.
+    private let retired = Mutex<[ServiceProcess]>([])
+    /// How fpbridged was started, for a restart.
+    private let serviceStart: (environment: [String: String], arguments: [String])
     private let directory: TemporaryDirectory
     private let processes: [Process]
 
@@ -38,7 +44,11 @@ public final class FprintdBus: Sendable {
     ///   - allowed: the polkit actions the mock grants.
     ///   - installedPolicy: owning names as on a system bus (nobody may, but as a policy file
     ///     allows) with the policy `make install` installs; otherwise anyone may own any name.
+    ///   - readerEnvironment: where the daemon finds its readers (libfprint's `virtual_device` on
+    ///     ``readerSocket`` by default; a ``USBTestbed``'s environment, say).
+    ///   - reader: fpbridged's `--reader`.
     public init(_ daemon: Daemon = .fpbridged, allowed: [String] = FprintdBus.allActions, installedPolicy: Bool = false,
+                readerEnvironment: [String: String]? = nil, reader: String = "libfprint:virtual_device",
                 serviceArguments: [String] = []) async throws {
         directory = TemporaryDirectory()
         chmod(directory.path, 0o755)
@@ -103,11 +113,12 @@ public final class FprintdBus: Sendable {
         }
         switch daemon {
         case .fpbridged:
-            service = try await ServiceProcess(
-                environment: ["DBUS_SYSTEM_BUS_ADDRESS": address, "FP_VIRTUAL_DEVICE": readerSocket],
-                arguments: ["--dbus", "on", "--reader", "libfprint:virtual_device"] + serviceArguments)
+            serviceStart = ((readerEnvironment ?? ["FP_VIRTUAL_DEVICE": readerSocket]).merging(["DBUS_SYSTEM_BUS_ADDRESS": address]) { $1 },
+                            ["--dbus", "on", "--reader", reader] + serviceArguments)
+            current = Mutex(try await ServiceProcess(environment: serviceStart.environment, arguments: serviceStart.arguments))
         case .fprintd:
-            service = nil
+            serviceStart = ([:], [])
+            current = Mutex(nil)
             let fprintd = Process()
             fprintd.executableURL = URL(fileURLWithPath: "/usr/libexec/fprintd")
             fprintd.arguments = ["-t"]
@@ -120,11 +131,28 @@ public final class FprintdBus: Sendable {
             processes.append(fprintd)
         }
         self.processes = processes
+        try await waitForName(daemon, until: deadline.addingTimeInterval(10))
+    }
+
+    /// Stops fpbridged and starts it again on the same state (a reboot, as far as it can tell),
+    /// then waits until it holds the name again.
+    public func restartService() async throws {
+        guard let old = service else { return }
+        old.stop()
+        let new = try await ServiceProcess(environment: serviceStart.environment, arguments: serviceStart.arguments,
+                                           stateDirectory: old.stateDirectory)
+        current.withLock { $0 = new }
+        retired.withLock { $0.append(old) }
+        try await waitForName(.fpbridged, until: Date().addingTimeInterval(20))
+    }
+
+    private func waitForName(_ daemon: Daemon, until deadline: Date) async throws {
+        let environment = self.environment
         // The socket answers before the name is taken; the tools need the name.
         while !(try await Self.gdbus(["call", "--system", "-d", "org.freedesktop.DBus", "-o", "/org/freedesktop/DBus",
                                       "-m", "org.freedesktop.DBus.NameHasOwner", "net.reactivated.Fprint"], environment)
             .stdout.contains("true")) {
-            guard Date() < deadline.addingTimeInterval(10) else {
+            guard Date() < deadline else {
                 throw ServiceProcessError(message: "\(daemon) did not take net.reactivated.Fprint: \(service?.output ?? "")")
             }
             try await Task.sleep(for: .milliseconds(50))

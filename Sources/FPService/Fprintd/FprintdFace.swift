@@ -103,12 +103,21 @@ final class FprintdFace: Sendable {
             guard let index = list.firstIndex(where: { $0.info.identity == identity }) else { return nil }
             return list.remove(at: index)
         }) else { return }
-        // Whatever ran on it ends as a disconnection, and its claim goes with the object.
-        let (running, watch) = device.state.withLock { state in
-            defer { state.holder = nil }
-            return (state.running, state.holder?.watch ?? 0)
+        // What ran on it ends by itself, libfprint reporting the disconnection, which its client
+        // hears as such before the object goes (at most 3 s, then it is cancelled); the claim
+        // goes with the object.
+        if let running = device.state.withLock({ $0.running }), let task = running.task {
+            let deadline = Task {
+                try? await Task.sleep(for: .seconds(3))
+                if !Task.isCancelled { running.operation?.cancel(.system) }
+            }
+            await task.value
+            deadline.cancel()
         }
-        running?.operation?.cancel(.system)
+        let watch = device.state.withLock { state in
+            defer { state.holder = nil }
+            return state.holder?.watch ?? 0
+        }
         await bus.unwatch(watch)
         await bus.unregister(path: device.path)
         await bus.emit(path: FprintdInterface.rootPath, interface: FprintdInterface.objectManager, signal: "InterfacesRemoved",
