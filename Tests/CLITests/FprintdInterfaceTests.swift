@@ -293,3 +293,28 @@ import TestSupport
         #expect(again.status == 0 && again.stdout.contains("verify-match"), "the passcode lifted it: \(again.stdout)")
     }
 }
+
+/// Damaged state through fprintd's interface fails closed: a print file that cannot be read is
+/// an `Internal` error naming it, never a shorter list, and `pam_fprintd` then goes to the
+/// password.
+@Suite(.serialized) struct FprintdDamagedStateTests {
+    @Test func aDamagedPrintFileIsAnInternalErrorNotAFingerLess() async throws {
+        let bus = try await FprintdBus()
+        for finger in ["right-index-finger", "left-thumb"] {
+            let enrolled = try await bus.withScans(["/usr/bin/fprintd-enroll", "-f", finger, "root"], after: "Enrolling",
+                                                   scans: Array(repeating: "p1", count: 5))
+            try #require(enrolled.status == 0, "\(enrolled.stdout)")
+        }
+        let file = bus.service!.stateDirectory + "/prints/root/virtual_device/0/left-thumb.json"
+        try #require(FileManager.default.fileExists(atPath: file))
+        try Data("{not a print".utf8).write(to: URL(fileURLWithPath: file))
+        let result = try await bus.client(["call:ListEnrolledFingers:root", "call:Claim:root", "call:VerifyStart:any",
+                                           "call:EnrollStart:right-thumb", "call:Release"])
+        #expect(result.stdout.contains("ListEnrolledFingers error net.reactivated.Fprint.Error.Internal: a print of root is damaged"),
+                "\(result.stdout)")
+        #expect(result.stdout.contains("VerifyStart error net.reactivated.Fprint.Error.Internal"), "\(result.stdout)")
+        #expect(result.stdout.contains("EnrollStart error net.reactivated.Fprint.Error.Internal"), "\(result.stdout)")
+        #expect(result.stdout.contains("Release ok"), "\(result.stdout)")
+        #expect(try await bus.lockout("root")["failures"] as? Int == 0)
+    }
+}
