@@ -20,13 +20,16 @@ package final class Operation: Sendable {
         self.prompt = prompt
     }
 
-    /// The engine context the buttons act on, once the operation has one.
+    /// The engine context the buttons act on, once the operation has one. A cancel pressed
+    /// before it was attached cancels it at once: a button is never lost in that gap.
     package func attach(_ context: AuthenticationContext) {
         self.context.withLock { $0 = context }
+        if let reason = reason.withLock({ $0 }) { context.cancel(reason) }
     }
 
     func attach(_ task: Task<Void, Never>) {
         self.task.withLock { $0 = task }
+        if reason.withLock({ $0 }) != nil { task.cancel() }
     }
 
     /// The fallback button; false when it is not shown (yet).

@@ -76,6 +76,41 @@ import TestSupport
         #expect(next.status == 0 && next.stdout.contains("verify-match"), "\(next.stdout)")
     }
 
+    @Test func aReleaseRightAfterVerifyStartEndsTheScanAndCountsNothing() async throws {
+        let bus = try await FprintdBus()
+        let enrolled = try await bus.withScans(["/usr/bin/fprintd-enroll", "-f", "right-index-finger", "root"], after: "Enrolling",
+                                               scans: Array(repeating: "p1", count: 5))
+        try #require(enrolled.status == 0, "\(enrolled.stdout)")
+        for _ in 1...5 {
+            let quick = try await bus.client(["call:Claim:root", "call:VerifyStart:any", "call:Release", "call:Claim:root",
+                                              "call:VerifyStart:any", "call:VerifyStop", "call:Release"])
+            #expect(quick.stdout.components(separatedBy: "VerifyStart ok").count == 3, "\(quick.stdout)")
+            #expect(quick.stdout.components(separatedBy: "Release ok").count == 3, "\(quick.stdout)")
+            #expect(!quick.stdout.contains("VerifyStatus"), "no scan ended: \(quick.stdout)")
+        }
+        #expect(try await bus.lockout("root")["failures"] as? Int == 0, "nothing was counted")
+        let next = try await bus.withScans(["/usr/bin/fprintd-verify", "root"], after: "Verify started", scans: ["p1"])
+        #expect(next.status == 0 && next.stdout.contains("verify-match"), "the device and the reader are free: \(next.stdout)")
+    }
+
+    @Test func aStopSentWithTheStartLeavesNoScanBehind() async throws {
+        let bus = try await FprintdBus()
+        let enrolled = try await bus.withScans(["/usr/bin/fprintd-enroll", "-f", "right-index-finger", "root"], after: "Enrolling",
+                                               scans: Array(repeating: "p1", count: 5))
+        try #require(enrolled.status == 0, "\(enrolled.stdout)")
+        for round in 1...10 {
+            // VerifyStart and VerifyStop on the wire together: the stop may come before the
+            // start has its reader. However they meet, no scan may outlive them.
+            let pipelined = try await bus.client(["call:Claim:root", "send:VerifyStart:any", "call:VerifyStop", "sleep:0.3",
+                                                  "call:VerifyStop", "call:Release"])
+            #expect(pipelined.stdout.contains("Release ok"), "round \(round): \(pipelined.stdout)")
+            let next = try await bus.client(["call:Claim:root", "call:VerifyStart:any", "call:VerifyStop", "call:Release"])
+            #expect(next.stdout.contains("VerifyStart ok") && next.stdout.contains("VerifyStop ok"),
+                    "round \(round): the reader and the device are free at once: \(next.stdout)")
+        }
+        #expect(try await bus.lockout("root")["failures"] as? Int == 0, "nothing was counted")
+    }
+
     @Test(arguments: [FprintdBus.Daemon.fprintd, .fpbridged])
     func eachMethodThatNeedsAClaimRefusesWithoutOne(daemon: FprintdBus.Daemon) async throws {
         let bus = try await FprintdBus(daemon)

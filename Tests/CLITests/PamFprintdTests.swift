@@ -108,5 +108,16 @@ import TestSupport
                                                     launcher: ["/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"])
         #expect(answer.status == 403 && answer.errorCode == -2013, "\(answer.body)")
         #expect(try await bus.lockout("nobody")["lockedOut"] as? Bool == true, "still locked out")
+
+        // pam_exec passes on the PAM environment, which the user may fill (pam_env): where the
+        // answer goes is never taken from it. Root, a state directory named only there:
+        let chosen = TemporaryDirectory()
+        let fromEnvironment = try await bus.run(["/usr/bin/env", "PAM_USER=nobody", "PAM_TYPE=auth",
+                                                 "FPBRIDGE_STATE_DIR=\(try chosen.privateDirectory("state"))",
+                                                 "FPBRIDGE_SERVICE=\(socket)", Fpbridge.executable, "pam-password-proved"])
+        #expect(fromEnvironment.status != 0 && fromEnvironment.stderr.contains("/run/fpbridge/fpbridged.sock"),
+                "the system socket, not the environment's: \(fromEnvironment.stdout)\(fromEnvironment.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: chosen.file("state")).isEmpty, "nothing written there")
+        #expect(try await bus.lockout("nobody")["lockedOut"] as? Bool == true, "still locked out")
     }
 }

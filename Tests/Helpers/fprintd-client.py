@@ -4,6 +4,7 @@ claim lives as long as the script (a gdbus call is a connection of its own, and 
 with its connection). Steps come as arguments; each result and every signal is a line:
 
   call:METHOD[:ARG]      a Device method on the first device  -> "METHOD ok [RESULT]" | "METHOD error NAME: MESSAGE"
+  send:METHOD[:ARG]      the same without waiting for the answer (printed when it comes): calls pipelined
   manager:METHOD         a Manager method                     -> same
   objects                GetManagedObjects on /net/reactivated/Fprint
   get:PROPERTY           a Device property                    -> "PROPERTY = VALUE"
@@ -85,6 +86,14 @@ def main(steps):
                 arguments = [argument] if ":" in rest else []
                 result = getattr(target, method)(*arguments, timeout=60)
                 say(f"{method} ok" + ("" if result is None else " " + plain(result)))
+            elif kind == "send":
+                method, _, argument = rest.partition(":")
+                arguments = [argument] if ":" in rest else []
+                getattr(dbus.Interface(device(), DEVICE), method)(
+                    *arguments, timeout=60,
+                    reply_handler=lambda *result, method=method: say(f"{method} ok" + ("".join(" " + plain(r) for r in result))),
+                    error_handler=lambda error, method=method: say(f"{method} error {error.get_dbus_name()}: {error.get_dbus_message()}"))
+                continue
             elif kind == "objects":
                 root = dbus.Interface(bus.get_object(BUS, "/net/reactivated/Fprint"), "org.freedesktop.DBus.ObjectManager")
                 say("objects " + plain(root.GetManagedObjects()))

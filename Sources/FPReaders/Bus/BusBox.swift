@@ -13,7 +13,6 @@ final class BusBox {
     var node: UnsafeMutablePointer<GDBusNodeInfo>?
     /// Registration ids by object path.
     var registrations: [String: [guint]] = [:]
-    var ownedName: String?
 
     init(handler: @escaping @Sendable (BusCall) -> Void, property: @escaping @Sendable (String, String, String) -> BusValue?) {
         self.handler = handler
@@ -25,24 +24,29 @@ final class BusBox {
     }
 
     static func connect(introspection: String, handler: @escaping @Sendable (BusCall) -> Void,
-                        property: @escaping @Sendable (String, String, String) -> BusValue?) -> Result<UInt, BusError> {
+                        property: @escaping @Sendable (String, String, String) -> BusValue?) async -> Result<UInt, BusError> {
         var error: UnsafeMutablePointer<GError>?
         guard let node = g_dbus_node_info_new_for_xml(introspection, &error) else {
             return .failure(BusError("org.freedesktop.DBus.Error.Failed", "the introspection XML does not parse: \(BusVariant.message(error))"))
         }
-        // A connection of its own, not the shared one: closing it (stop) must not close the
-        // sleep watch's, and its name goes away with it.
-        let address = g_dbus_address_get_for_bus_sync(G_BUS_TYPE_SYSTEM, nil, &error)
-        guard let address else {
+        // The address from DBUS_SYSTEM_BUS_ADDRESS or the default path: no I/O.
+        guard let address = g_dbus_address_get_for_bus_sync(G_BUS_TYPE_SYSTEM, nil, &error) else {
             g_dbus_node_info_unref(node)
             return .failure(BusError("org.freedesktop.DBus.Error.Failed", "no system bus address: \(BusVariant.message(error))"))
         }
         defer { g_free(address) }
+        // A connection of its own, not the shared one: closing it (stop) must not close the
+        // sleep watch's, and its name goes away with it. Made without blocking the loop, which
+        // the readers share: a bus slow to answer the handshake stalls no scan.
         let flags = GDBusConnectionFlags(rawValue: G_DBUS_CONNECTION_FLAGS_AUTHENTICATION_CLIENT.rawValue
                                          | G_DBUS_CONNECTION_FLAGS_MESSAGE_BUS_CONNECTION.rawValue)
-        guard let connection = g_dbus_connection_new_for_address_sync(address, flags, nil, nil, &error) else {
+        let (made, problem) = await withCheckedContinuation { (continuation: CheckedContinuation<(UInt, String), Never>) in
+            let pending = Unmanaged.passRetained(PendingConnection(continuation)).toOpaque()
+            g_dbus_connection_new_for_address(address, flags, nil, nil, BusCallbacks.connectionMade, pending)
+        }
+        guard let connection = OpaquePointer(bitPattern: made) else {
             g_dbus_node_info_unref(node)
-            return .failure(BusError("org.freedesktop.DBus.Error.Failed", "cannot reach the system bus: \(BusVariant.message(error))"))
+            return .failure(BusError("org.freedesktop.DBus.Error.Failed", "cannot reach the system bus at \(String(cString: address)): \(problem)"))
         }
         // The service outlives a bus restart badly either way; it must not exit with it.
         g_dbus_connection_set_exit_on_close(connection, 0)
@@ -74,49 +78,32 @@ final class BusBox {
         }
     }
 
-    static func own(_ address: UInt, name: String) -> Result<Void, BusError> {
-        guard let box = from(address) else { return .failure(BusError("org.freedesktop.DBus.Error.Disconnected", "the bus face is stopped")) }
+    static func own(_ address: UInt, name: String) async -> Result<Void, BusError> {
         // DO_NOT_QUEUE (4): a name held by another process (fprintd) is an error now, not a wait.
-        let result = syncCall(box, "RequestName", .tuple([.string(name), .uint32(4)]))
-        switch result {
+        let answer = await call(address, destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus",
+                                interface: "org.freedesktop.DBus", method: "RequestName", [.string(name), .uint32(4)], timeout: 5000)
+        let values: [BusValue]
+        switch answer {
         case .failure(let error): return .failure(error)
-        case .success(let values):
-            guard case .uint32(let code)? = values.first else {
-                return .failure(BusError("org.freedesktop.DBus.Error.Failed", "RequestName answered \(values)"))
-            }
-            switch code {
-            case 1, 4:  // primary owner, already the owner
-                box.ownedName = name
-                return .success(())
-            default:
-                let owner = syncCall(box, "GetConnectionUnixProcessID", .tuple([.string(name)]))
-                let who: String
-                if case .success(let answer) = owner, case .uint32(let pid)? = answer.first {
-                    who = "process \(pid)" + (processName(pid).map { " (\($0))" } ?? "")
-                } else {
-                    who = "another process"
-                }
-                return .failure(BusError("org.freedesktop.DBus.Error.AddressInUse", "the bus name \(name) is held by \(who)"))
-            }
+        case .success(let answered): values = answered
         }
+        guard case .uint32(let code)? = values.first else {
+            return .failure(BusError("org.freedesktop.DBus.Error.Failed", "RequestName answered \(values)"))
+        }
+        // 1: now the primary owner; 4: already it.
+        if code == 1 || code == 4 { return .success(()) }
+        let owner = await call(address, destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus",
+                               interface: "org.freedesktop.DBus", method: "GetConnectionUnixProcessID", [.string(name)], timeout: 5000)
+        var who = "another process"
+        if case .success(let answered) = owner, case .uint32(let pid)? = answered.first {
+            who = "process \(pid)" + (processName(pid).map { " (\($0))" } ?? "")
+        }
+        return .failure(BusError("org.freedesktop.DBus.Error.AddressInUse", "the bus name \(name) is held by \(who)"))
     }
 
     private static func processName(_ pid: UInt32) -> String? {
         guard let data = FileManager.default.contents(atPath: "/proc/\(pid)/comm") else { return nil }
         return String(decoding: data, as: UTF8.self).trimmed
-    }
-
-    /// A call to the bus daemon itself, synchronously (start-up only, before any client is served).
-    private static func syncCall(_ box: BusBox, _ method: String, _ arguments: BusValue) -> Result<[BusValue], BusError> {
-        guard let connection = box.connection else { return .failure(BusError("org.freedesktop.DBus.Error.Disconnected", "no connection")) }
-        var error: UnsafeMutablePointer<GError>?
-        guard let reply = g_dbus_connection_call_sync(
-            connection, "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", method,
-            BusVariant.make(arguments), nil, G_DBUS_CALL_FLAGS_NONE, 5000, nil, &error)
-        else { return .failure(BusVariant.busError(error)) }
-        defer { g_variant_unref(reply) }
-        guard case .tuple(let values) = BusVariant.read(reply) else { return .success([]) }
-        return .success(values)
     }
 
     static func emit(_ address: UInt, path: String, interface: String, signal: String, _ arguments: [BusValue]) {
@@ -164,18 +151,23 @@ final class BusBox {
         }
     }
 
+    /// Closes the connection and drops every registration; the box itself lives on (calls made
+    /// after this find no connection and do nothing) until the ``BusExport`` goes (``release(_:)``).
     static func disconnect(_ address: UInt) {
-        guard let pointer = UnsafeMutableRawPointer(bitPattern: address) else { return }
-        let owned = Unmanaged<BusBox>.fromOpaque(pointer)
-        let box = owned.takeUnretainedValue()
-        guard let connection = box.connection else { return }
+        guard let box = from(address), let connection = box.connection else { return }
         for path in Array(box.registrations.keys) { unregister(address, path: path) }
+        box.connection = nil
         g_dbus_connection_close_sync(connection, nil, nil)
         g_object_unref(UnsafeMutableRawPointer(connection))
-        box.connection = nil
         if let node = box.node { g_dbus_node_info_unref(node) }
         box.node = nil
-        owned.release()
+    }
+
+    /// Frees the box: its ``BusExport`` is gone, so nothing can address it any more.
+    static func release(_ address: UInt) {
+        disconnect(address)
+        guard let pointer = UnsafeMutableRawPointer(bitPattern: address) else { return }
+        Unmanaged<BusBox>.fromOpaque(pointer).release()
     }
 }
 
@@ -183,6 +175,12 @@ final class BusBox {
 final class PendingCall {
     let continuation: CheckedContinuation<Result<[BusValue], BusError>, Never>
     init(_ continuation: CheckedContinuation<Result<[BusValue], BusError>, Never>) { self.continuation = continuation }
+}
+
+/// A connection on its way.
+final class PendingConnection {
+    let continuation: CheckedContinuation<(UInt, String), Never>
+    init(_ continuation: CheckedContinuation<(UInt, String), Never>) { self.continuation = continuation }
 }
 
 /// What to run when a watched name vanishes; runs once.

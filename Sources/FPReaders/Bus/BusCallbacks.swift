@@ -62,6 +62,17 @@ enum BusCallbacks {
         }
     }
 
+    static let connectionMade: GAsyncReadyCallback = { _, result, data in
+        GLibLoop.assumeIsolated { [result = UInt(bitPattern: result), data = UInt(bitPattern: data)] in
+            guard let pointer = UnsafeMutableRawPointer(bitPattern: data) else { return }
+            let pending = Unmanaged<PendingConnection>.fromOpaque(pointer).takeRetainedValue()
+            var error: UnsafeMutablePointer<GError>?
+            let connection = g_dbus_connection_new_for_address_finish(OpaquePointer(bitPattern: result), &error)
+            let problem = connection == nil ? BusVariant.message(error) : ""
+            pending.continuation.resume(returning: (UInt(bitPattern: connection), problem))
+        }
+    }
+
     static let nameVanished: GBusNameVanishedCallback = { _, _, data in
         GLibLoop.assumeIsolated { [data = UInt(bitPattern: data)] in
             guard let pointer = UnsafeRawPointer(bitPattern: data) else { return }

@@ -13,6 +13,11 @@ package final class BusExport: Sendable {
 
     private init(address: UInt) { self.address = address }
 
+    deinit {
+        let address = self.address
+        Task { await BusBox.release(address) }
+    }
+
     /// Connects to the system bus (`DBUS_SYSTEM_BUS_ADDRESS` when set) and parses `introspection`.
     /// Objects are registered with ``register(path:interface:)``; the name is taken last
     /// (``own(_:)``), once clients can find what it promises.
@@ -75,7 +80,8 @@ package final class BusExport: Sendable {
         await BusBox.unwatch(watch)
     }
 
-    /// Gives the name up, unregisters every object and drops the connection.
+    /// Gives the name up, unregisters every object and drops the connection. Calling it again,
+    /// or anything else afterwards, does nothing.
     package func stop() async {
         let address = self.address
         await BusBox.disconnect(address)

@@ -22,10 +22,14 @@ final class FprintdDevice: Sendable {
 
     /// An action between its Start and its Stop; `done` once its last status went out.
     struct Running: Sendable {
+        /// Which action this is: whoever ends one clears only that one, never a newer one.
+        let id = Running.next.add(1, ordering: .relaxed).oldValue
         var kind: Kind
         var operation: Operation?
         var task: Task<Void, Never>?
         var done = false
+
+        private static let next = Atomic<UInt64>(1)
     }
 
     struct State: Sendable {
@@ -77,6 +81,13 @@ final class FprintdDevice: Sendable {
         case .held:
             guard let holder = state.holder else { throw BusError(.claimDevice, "Device was not claimed before use") }
             if holder.sender != sender { throw BusError(.alreadyInUse, "Device already in use by another user") }
+        }
+    }
+
+    /// Clears `running` if it is still the action `id` (a newer one stays).
+    func finished(_ id: UInt64) {
+        state.withLock { state in
+            if state.running?.id == id { state.running = nil }
         }
     }
 

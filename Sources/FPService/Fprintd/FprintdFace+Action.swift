@@ -33,47 +33,60 @@ extension FprintdFace {
                work: @escaping @Sendable (AuthenticationContext) async throws -> Void) throws(BusError) {
         if sleep.isSleeping { throw BusError(.internalError, "the machine is going to sleep; try again after it wakes") }
         let operation = Operation(owner: target.caller.credentials.uid, prompt: RemotePrompt(send: { _ in }))
-        try device.state.withLock { state throws(BusError) in
+        let reply = call.reply
+        // The task is made and recorded in the one step that checks the device is free: a
+        // Stop or a Release that comes at once finds it, and cancels it.
+        let task = try device.state.withLock { state throws(BusError) -> Task<Void, Never> in
             guard state.holder?.sender == call.sender else { throw BusError(.claimDevice, "Device was not claimed before use") }
             guard state.running == nil else { throw BusError(.alreadyInUse, busy) }
-            state.running = FprintdDevice.Running(kind: action.kind, operation: operation)
-        }
-        registry.add(operation)
-        let reply = call.reply
-        let task = Task { [self] in
-            let started = Atomic<Bool>(false)
-            do {
-                try await readers.with(target, required: true, wait: true, timeout: 5) { [self] reader in
-                    let context = target.context(reader: reader, configuration: configuration, printCaches: printCaches)
-                    operation.attach(context)
-                    await reply.values([])
-                    started.store(true, ordering: .releasing)
-                    await afterAnswer()
-                    try await work(context)
-                }
-                await finish(device, action.signal, action.success)
-            } catch {
-                let problem = operation.outcome(error)
-                if started.load(ordering: .acquiring) {
-                    if let result = action.result(problem.code) { await finish(device, action.signal, result) }
-                } else {
-                    // The reader never became this call's: the call itself fails.
-                    device.state.withLock { $0.running = nil }
-                    await reply.error(problem.code == .readerBusy
-                        ? BusError(.alreadyInUse, "the reader is serving another operation: \(problem.message)")
-                        : BusError(.internalError, problem.message))
-                }
+            var running = FprintdDevice.Running(kind: action.kind, operation: operation)
+            let id = running.id
+            running.task = Task { [self] in
+                await run(action, device, id: id, reply: reply, target: target, configuration: configuration,
+                          operation: operation, afterAnswer: afterAnswer, work: work)
             }
-            registry.remove(operation)
+            state.running = running
+            return running.task!
         }
-        device.state.withLock { $0.running?.task = task }
         operation.attach(task)
+    }
+
+    private func run(_ action: Action, _ device: FprintdDevice, id: UInt64, reply: BusReply, target: RequestTarget,
+                     configuration: AuthConfiguration, operation: Operation, afterAnswer: @escaping @Sendable () async -> Void,
+                     work: @escaping @Sendable (AuthenticationContext) async throws -> Void) async {
+        registry.add(operation)
+        defer { registry.remove(operation) }
+        let started = Atomic<Bool>(false)
+        do {
+            try await readers.with(target, required: true, wait: true, timeout: 5) { [self] reader in
+                let context = target.context(reader: reader, configuration: configuration, printCaches: printCaches)
+                operation.attach(context)
+                await reply.values([])
+                started.store(true, ordering: .releasing)
+                await afterAnswer()
+                try await work(context)
+            }
+            await finish(device, id, action.signal, action.success)
+        } catch {
+            let problem = operation.outcome(error)
+            if started.load(ordering: .acquiring) {
+                if let result = action.result(problem.code) { await finish(device, id, action.signal, result) }
+            } else {
+                // The reader never became this call's: the call itself fails.
+                device.finished(id)
+                await reply.error(problem.code == .readerBusy
+                    ? BusError(.alreadyInUse, "the reader is serving another operation: \(problem.message)")
+                    : BusError(.internalError, problem.message))
+            }
+        }
     }
 
     /// The last status of an action (`done` true), then the finger no longer needed, in
     /// fprintd's order: a client waiting for the result gets it first.
-    private func finish(_ device: FprintdDevice, _ signal: String, _ result: String) async {
-        device.state.withLock { $0.running?.done = true }
+    private func finish(_ device: FprintdDevice, _ id: UInt64, _ signal: String, _ result: String) async {
+        device.state.withLock { state in
+            if state.running?.id == id { state.running?.done = true }
+        }
         await emit(device, signal, [.string(result), .bool(true)])
         await setFinger(device, present: false, needed: false)
     }

@@ -90,35 +90,35 @@ extension FprintdFace {
     }
 
     private func release(_ device: FprintdDevice, _ sender: String, bus: BusExport) async throws -> [BusValue] {
-        _ = try device.holder(sender)
-        await endRunning(device)
-        let watch = device.state.withLock { state -> UInt32 in
-            defer { state.holder = nil }
-            return state.holder?.watch ?? 0
-        }
-        await bus.unwatch(watch)
-        await propertiesChanged(device, ["num-enroll-stages"])
+        guard await giveUp(device, sender) else { throw BusError(.claimDevice, "Device was not claimed before use") }
         return []
     }
 
     private func vanished(_ device: FprintdDevice, _ sender: String) async {
-        guard device.state.withLock({ $0.holder?.sender == sender }) else { return }
-        await endRunning(device)
-        let watch = device.state.withLock { state -> UInt32 in
-            guard state.holder?.sender == sender else { return 0 }
-            defer { state.holder = nil }
-            return state.holder?.watch ?? 0
-        }
-        if let bus = connection { await bus.unwatch(watch) }
-        await propertiesChanged(device, ["num-enroll-stages"])
+        _ = await giveUp(device, sender)
     }
 
-    /// Cancels what runs on the device and waits for it to end.
-    func endRunning(_ device: FprintdDevice) async {
-        guard let running = device.state.withLock({ $0.running }) else { return }
+    /// Ends `sender`'s claim: in one step the claim goes and what runs is taken, so that no
+    /// Start of theirs slips in between; then what ran is cancelled and waited for. False
+    /// when `sender` did not hold the device (a newer claim of someone else is left alone).
+    private func giveUp(_ device: FprintdDevice, _ sender: String) async -> Bool {
+        guard let (holder, running) = device.state.withLock({ state -> (FprintdDevice.Holder, FprintdDevice.Running?)? in
+            guard let holder = state.holder, holder.sender == sender else { return nil }
+            state.holder = nil
+            return (holder, state.running)
+        }) else { return false }
+        if let running { await end(device, running) }
+        if let bus = connection { await bus.unwatch(holder.watch) }
+        await setFinger(device, present: false, needed: false)
+        await propertiesChanged(device, ["num-enroll-stages"])
+        return true
+    }
+
+    /// Cancels an action and waits for it to end, then clears it (if it is still the one).
+    func end(_ device: FprintdDevice, _ running: FprintdDevice.Running) async {
         running.operation?.cancel(.app)
         await running.task?.value
-        device.state.withLock { $0.running = nil }
+        device.finished(running.id)
     }
 
     /// VerifyStop and EnrollStop: end the action (at once if it runs, or after its last status).
@@ -129,7 +129,7 @@ extension FprintdFace {
             if running != nil { throw BusError(.alreadyInUse, "Another operation is already in progress") }
             throw BusError(.noActionInProgress, kind == .verify ? "No verification in progress" : "No enrollment in progress")
         }
-        await endRunning(device)
+        await end(device, running)
         await setFinger(device, present: false, needed: false)
         return []
     }

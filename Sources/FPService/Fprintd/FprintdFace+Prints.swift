@@ -39,7 +39,9 @@ extension FprintdFace {
             state.holder = FprintdDevice.Holder(sender: sender, user: user, caller: caller)
             return true
         }
-        defer { if borrowed { device.state.withLock { $0.holder = nil } } }
+        defer {
+            if borrowed { device.state.withLock { if $0.holder?.sender == sender, $0.holder?.watch == 0 { $0.holder = nil } } }
+        }
         return try await remove(device, user: user, caller: caller, finger: nil)
     }
 
@@ -50,11 +52,13 @@ extension FprintdFace {
     }
 
     private func remove(_ device: FprintdDevice, user: String, caller: Caller, finger: Finger?) async throws -> [BusValue] {
-        try device.state.withLock { state throws(BusError) in
+        let id = try device.state.withLock { state throws(BusError) -> UInt64 in
             guard state.running == nil else { throw BusError(.alreadyInUse, "Another operation is already in progress") }
-            state.running = FprintdDevice.Running(kind: .delete)
+            let running = FprintdDevice.Running(kind: .delete)
+            state.running = running
+            return running.id
         }
-        defer { device.state.withLock { $0.running = nil } }
+        defer { device.finished(id) }
         let target = try target(user, caller: caller)
         do {
             let configuration = try target.configuration()

@@ -33,15 +33,22 @@ final class FprintdFace: Sendable {
     /// another process (fprintd), it says why in the log and in status, and the socket API
     /// goes on alone.
     func run(logger: Logger) async {
-        let bus: BusExport
+        let connected: BusExport
         do {
-            bus = try await BusExport.connect(introspection: FprintdInterface.introspection,
-                                              handler: { [self] call in Task { await self.dispatch(call) } },
-                                              property: { [self] path, interface, name in self.property(path, interface, name) })
+            connected = try await BusExport.connect(introspection: FprintdInterface.introspection,
+                                                    handler: { [self] call in Task { await self.dispatch(call) } },
+                                                    property: { [self] path, interface, name in self.property(path, interface, name) })
+        } catch {
+            give(up: "cannot use the system bus: \(error.message)", logger: logger)
+            return
+        }
+        let bus = connected
+        do {
             try await bus.register(path: FprintdInterface.managerPath, interface: FprintdInterface.manager)
             try await bus.register(path: FprintdInterface.rootPath, interface: FprintdInterface.objectManager)
         } catch {
-            give(up: "cannot use the system bus: \(error.message)", logger: logger)
+            give(up: "cannot serve on the system bus: \(error.message)", logger: logger)
+            await bus.stop()
             return
         }
         self.bus.withLock { $0 = bus }
@@ -63,8 +70,15 @@ final class FprintdFace: Sendable {
                 }
             }
         } onCancel: {
-            Task { await bus.stop() }
+            Task { [self] in await stop(bus) }
         }
+    }
+
+    /// Nothing reaches the bus after this: the face forgets it first, then closes it.
+    private func stop(_ bus: BusExport) async {
+        self.bus.withLock { $0 = nil }
+        status.withLock { $0 = "stopped" }
+        await bus.stop()
     }
 
     private func own(_ bus: BusExport, logger: Logger) async -> Bool {
@@ -75,6 +89,7 @@ final class FprintdFace: Sendable {
             return true
         } catch {
             give(up: "\(error.message); mask fprintd (systemctl mask --now fprintd) or start fpbridged with --dbus off", logger: logger)
+            self.bus.withLock { $0 = nil }
             await bus.stop()
             return false
         }

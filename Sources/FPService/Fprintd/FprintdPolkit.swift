@@ -6,6 +6,10 @@ import FPReaders
 struct FprintdPolkit: Sendable {
     let bus: BusExport
 
+    /// How long an answer may take, in ms: long enough for a password dialog, bounded so that a
+    /// dialog left open does not hold the call (and its client's claim) for ever.
+    static let dialogTimeout: Int32 = 120_000
+
     /// Nil when any one of `actions` is authorized for `sender`; the refusal otherwise.
     func refusal(_ sender: String, _ actions: [FprintdRules.Action]) async -> BusError? {
         var last = BusError(.permissionDenied, "Not Authorized: no action")
@@ -16,7 +20,7 @@ struct FprintdPolkit: Sendable {
             do {
                 let answer = try await bus.call("org.freedesktop.PolicyKit1", path: "/org/freedesktop/PolicyKit1/Authority",
                                                 interface: "org.freedesktop.PolicyKit1.Authority", method: "CheckAuthorization",
-                                                arguments, timeout: nil)
+                                                arguments, timeout: Self.dialogTimeout)
                 if case .tuple(let result)? = answer.first, case .bool(true)? = result.first { return nil }
                 last = BusError(.permissionDenied, "Not Authorized: \(action.rawValue)")
             } catch {

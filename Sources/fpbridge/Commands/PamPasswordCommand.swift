@@ -15,9 +15,12 @@ struct PamPasswordCommand: AsyncParsableCommand {
         abstract: "Lift the user's fingerprint lockout after their login password succeeded (run by pam_exec, as root).",
         discussion: """
         For the auth stack, after the password module and only when it succeeded:
-          auth optional pam_exec.so quiet /usr/bin/fpbridge pam-password-proved
+          auth optional pam_exec.so quiet /usr/local/bin/fpbridge pam-password-proved
         The user is PAM_USER, which pam_exec sets; only root may use this, and fpbridged checks the \
-        caller's uid itself. The fpbridge passcode's own failures are not reset.
+        caller's uid itself. The fpbridge passcode's own failures are not reset. The service is \
+        fpbridged's system socket or --service PATH, and --state-dir DIR works on a state directory \
+        in this process instead; FPBRIDGE_SERVICE and FPBRIDGE_STATE_DIR are ignored, since pam_exec \
+        passes on an environment the user may have set.
 
         EXIT STATUS
           0  done (also when there was no lockout to lift)
@@ -33,19 +36,27 @@ struct PamPasswordCommand: AsyncParsableCommand {
         if let type = ProcessEnvironment.value("PAM_TYPE"), type != "auth" {
             throw AuthError(.invalidInput, "pam-password-proved belongs in the auth stack, not \(type)")
         }
+        // pam_exec hands over the PAM environment, which pam_env may fill from the user's own
+        // files: where the answer goes is taken from the command line alone, never from
+        // FPBRIDGE_SERVICE or FPBRIDGE_STATE_DIR, or a user could have root write counters
+        // wherever they like.
         let result: PasswordProofResult
-        if let socket = try options.serviceSocket() {
-            var request = PasswordProofRequest(user: user, pamService: ProcessEnvironment.value("PAM_SERVICE"))
-            request.stateDirectory = options.chosenStateDirectory
-            result = try await ServiceClient.with(socket: socket) { try await $0.post("password-proved", request) }
-        } else {
+        if let stateDir = options.stateDir {
             // In this process the state files are written directly: root's alone, as through the service.
-            guard geteuid() == 0 else {
-                throw AuthError(.notPermitted, "only root may report a proved password")
-            }
-            var environment = try ReaderSession.environment(options, reader: nil)
+            guard geteuid() == 0 else { throw AuthError(.notPermitted, "only root may report a proved password") }
+            var environment = AuthEnvironment(user: user, reader: nil, stateDirectory: StateDirectory(path: stateDir),
+                                              configuration: try AuthConfiguration.load(from: StateDirectory(path: stateDir)))
             environment.user = user
             result = PasswordProofResult(user: user, lifted: try AuthenticationContext(environment: environment).passwordProved())
+        } else {
+            let socket = options.service ?? LocalAPI.systemSocket
+            guard socket.hasPrefix("/") else { throw AuthError(.invalidInput, "--service must be the absolute path of fpbridged's socket") }
+            let request = PasswordProofRequest(user: user, pamService: ProcessEnvironment.value("PAM_SERVICE"))
+            do {
+                result = try await ServiceClient.with(socket: socket) { try await $0.post("password-proved", request) }
+            } catch let error as AuthError where [.biometryNotAvailable, .readerFailure].contains(error.code) {
+                throw AuthError(error.code, "fpbridged does not answer on \(socket): \(error.message)")
+            }
         }
         options.console.success(result.lifted ? "Fingerprint unlocked for \(user)." : "No fingerprint lockout for \(user).",
                                 ["user": .string(user), "lifted": .bool(result.lifted)])
