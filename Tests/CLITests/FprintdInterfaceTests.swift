@@ -111,6 +111,19 @@ import TestSupport
         #expect(try await bus.lockout("root")["failures"] as? Int == 0, "nothing was counted")
     }
 
+    @Test func aPolkitDialogLeftOpenBlocksNoOtherClient() async throws {
+        let bus = try await FprintdBus()
+        try await bus.slowPolkit(3)
+        let waiting = try bus.startClient(["call:Claim:root", "call:Release"])
+        try await Task.sleep(for: .milliseconds(300))
+        let other = try await bus.client(["manager:GetDevices", "get:name", "objects"])
+        let status = try await bus.service!.request("GET", "/v1/status")
+        #expect(other.stdout.contains("GetDevices ok [/net/reactivated/Fprint/Device/0]") && status.status == 200, "\(other.stdout)")
+        // Answered while polkit was still being asked for the first client, not after.
+        #expect(!waiting.output.contains("Claim ok"), "the claim still waits for polkit: \(waiting.output)")
+        #expect(try await waiting.finish() == 0 && waiting.output.contains("Claim ok"), "\(waiting.output)")
+    }
+
     @Test(arguments: [FprintdBus.Daemon.fprintd, .fpbridged])
     func eachMethodThatNeedsAClaimRefusesWithoutOne(daemon: FprintdBus.Daemon) async throws {
         let bus = try await FprintdBus(daemon)

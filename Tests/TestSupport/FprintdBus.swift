@@ -218,6 +218,16 @@ public final class FprintdBus: Sendable {
         guard result.status == 0 else { throw ServiceProcessError(message: "EmitSignal failed: \(result.stderr)") }
     }
 
+    /// Makes the polkit mock take `seconds` over every answer (it still says yes): a password
+    /// dialog left open, as the daemon sees it.
+    public func slowPolkit(_ seconds: Double) async throws {
+        let result = try await Self.gdbus(["call", "--system", "-d", "org.freedesktop.PolicyKit1", "-o", "/org/freedesktop/PolicyKit1/Authority",
+                                           "-m", "org.freedesktop.DBus.Mock.AddMethod", "org.freedesktop.PolicyKit1.Authority",
+                                           "CheckAuthorization", "(sa{sv})sa{ss}us", "(bba{ss})",
+                                           "import time; time.sleep(\(seconds)); ret = (True, False, {})"], environment)
+        guard result.status == 0 else { throw ServiceProcessError(message: "AddMethod failed: \(result.stderr)") }
+    }
+
     /// The user's biometric lockout status as fpbridged's socket API reports it.
     public func lockout(_ user: String) async throws -> [String: Any] {
         guard let service else { return [:] }
