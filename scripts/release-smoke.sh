@@ -3,7 +3,8 @@
 # break what the debug build under test does right (Swift 6.3's release build crashed every
 # match in a task-local's withValue, and only the release benchmark showed it). In-process on
 # the fake reader (set a passcode, enroll, verify, a wrong finger, identify), then through a
-# release fpbridged on its socket. Fails on any unexpected exit status.
+# release fpbridged on its socket and on a private bus (fprintd's tools). Fails on any
+# unexpected exit status.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/build-release.sh
@@ -30,7 +31,23 @@ expect 1 "$bin/fpbridge" verify --reader "$(script 'scan p2')"
 expect 0 "$bin/fpbridge" identify --reader "$(script 'scan p1')"
 echo "release smoke: in-process enroll, verify, no match and identify as expected"
 
-"$bin/fpbridged" --test-mode --socket "$work/fpbridged.sock" --state-dir "$work/service" >"$work/service.log" 2>&1 &
+# A private system bus with polkit mocked, for the release fpbridged's D-Bus face.
+dbus-daemon --session --print-address=1 --nofork --nopidfile >"$work/bus.address" 2>/dev/null &
+bus=$!
+for _ in $(seq 100); do [ -s "$work/bus.address" ] && break; sleep 0.05; done
+export DBUS_SYSTEM_BUS_ADDRESS="$(head -1 "$work/bus.address")"
+/usr/bin/python3 -m dbusmock --system --template polkitd >/dev/null 2>&1 &
+polkit=$!
+trap '[ -n "$service" ] && kill "$service" 2>/dev/null; kill "$polkit" "$bus" 2>/dev/null; rm -rf "$work"' EXIT
+for _ in $(seq 100); do
+  gdbus call --system -d org.freedesktop.PolicyKit1 -o /org/freedesktop/PolicyKit1/Authority \
+    -m org.freedesktop.DBus.Mock.AllowUnknown true >/dev/null 2>&1 && break
+  sleep 0.1
+done
+
+printf 'scan p1\n' >"$work/dbus-script"
+"$bin/fpbridged" --test-mode --dbus on --reader "fake:$work/dbus-script" --socket "$work/fpbridged.sock" \
+  --state-dir "$work/service" >"$work/service.log" 2>&1 &
 service=$!
 for _ in $(seq 100); do [ -S "$work/fpbridged.sock" ] && break; sleep 0.1; done
 export FPBRIDGE_SERVICE="$work/fpbridged.sock"
@@ -39,3 +56,17 @@ echo 2468 | expect 0 "$bin/fpbridge" passcode set --reader fake --passcode-stdin
 echo 2468 | expect 0 "$bin/fpbridge" enroll --reader "$(script 'scan p1' 'scan p1' 'scan p1' 'scan p1' 'scan p1')" --finger right-index --passcode-stdin
 expect 0 "$bin/fpbridge" verify --reader "$(script 'scan p1')"
 echo "release smoke: enroll and verify through a release fpbridged as expected"
+
+# Its D-Bus face, with Debian's fprintd tools when they are installed (scripts/test.sh installs them).
+if command -v fprintd-verify >/dev/null; then
+  for _ in $(seq 100); do
+    gdbus call --system -d org.freedesktop.DBus -o /org/freedesktop/DBus -m org.freedesktop.DBus.NameHasOwner \
+      net.reactivated.Fprint 2>/dev/null | grep -q true && break
+    sleep 0.1
+  done
+  expect 0 fprintd-list root
+  grep -q "right-index-finger" "$work/out" || { echo "release smoke: fprintd-list does not list the print:"; cat "$work/out"; exit 1; }
+  expect 0 fprintd-verify root
+  grep -q "verify-match (done)" "$work/out" || { echo "release smoke: fprintd-verify did not match:"; cat "$work/out"; exit 1; }
+  echo "release smoke: fprintd-list and fprintd-verify through the release fpbridged's D-Bus face as expected"
+fi
