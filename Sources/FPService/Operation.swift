@@ -66,9 +66,10 @@ package final class OperationRegistry: Sendable {
     }
 
     /// The operation, if it runs and the caller started it (root may reach any).
-    package func find(_ id: String, caller: Caller) throws(ServiceRefusal) -> Operation {
+    package func find(_ id: String, caller: Caller, service: ServiceConfiguration) throws(ServiceRefusal) -> Operation {
+        // Another user's operation is not found rather than forbidden: its id tells nothing.
         guard let operation = operations.withLock({ $0[id] }),
-              operation.owner == caller.credentials.uid || caller.credentials.uid == 0
+              ServiceRights.refusal(.press(owner: operation.owner), by: caller, for: caller.user, service: service) == nil
         else { throw ServiceRefusal(.notFound, .notFound, "no operation \(id) of \(caller.user) is running") }
         return operation
     }

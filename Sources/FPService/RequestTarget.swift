@@ -5,15 +5,8 @@ import Foundation
 /// What a request may touch, decided from the caller's credentials and the service's mode:
 /// whose state, which reader, which state directory.
 package struct RequestTarget: Sendable {
-    /// What the request does, for the rules on acting for another user.
-    package enum Purpose: Sendable {
-        /// Reading or changing the user's own state (status, prints, passcode, enrollment, keys).
-        case manage
-        /// A verification of a named user: kiosks may run it for the user they identified.
-        case evaluate
-        /// Who is at the reader: admins and kiosks only, since it tells who is enrolled.
-        case identify
-    }
+    /// What the request does, for the table of who may do what (``ServiceRights``).
+    package typealias Purpose = ServiceRights.Action
 
     package var user: String
     package var selection: ReaderSelection
@@ -33,14 +26,7 @@ package struct RequestTarget: Sendable {
     package init(user requested: String?, reader: String?, stateDirectory: String?, caller: Caller,
                  service: ServiceConfiguration, purpose: Purpose) throws(ServiceRefusal) {
         let user = requested ?? caller.user
-        if purpose == .identify, !(caller.isAdmin || caller.isKiosk) {
-            throw .forbidden("\(caller.user) may not identify: it tells who is enrolled; "
-                             + "it needs the admin group '\(service.adminGroup)' or the kiosk group '\(service.kioskGroup)'")
-        }
-        if user != caller.user, !(caller.isAdmin || (purpose == .evaluate && caller.isKiosk)) {
-            throw .forbidden("\(caller.user) may act only for itself, not for \(user); "
-                             + "acting for another user needs the admin group '\(service.adminGroup)'")
-        }
+        if let refusal = ServiceRights.refusal(purpose, by: caller, for: user, service: service) { throw refusal }
         do { try PathComponent.validateUser(user) } catch {
             throw .badRequest("invalid user name '\(user)': \(error)")
         }

@@ -7,7 +7,11 @@ import NIOCore
 extension ServiceRoutes {
     func evaluation(_ request: Request, _ caller: Caller, _ channel: any Channel) async throws -> Response {
         let body = try await JSONBodies.decode(EvaluationRequest.self, from: request)
-        let purpose: RequestTarget.Purpose = body.operation == .identify ? .identify : .evaluate
+        let purpose: RequestTarget.Purpose = switch body.operation {
+        case .identify: .identify
+        case .unlock: .checkPasscode
+        case .evaluate, .recover, .verify: .evaluate
+        }
         let target = try RequestTarget(body, caller: caller, service: service, purpose: purpose)
         var settings = try target.configuration()
         if let timeout = body.timeoutSeconds {
@@ -122,7 +126,7 @@ extension ServiceRoutes {
     func press(_ request: Request, _ context: ServiceRequestContext, _ caller: Caller) async throws -> Response {
         let id = context.parameters.get("id") ?? ""
         let button = context.parameters.get("button") ?? ""
-        let operation = try registry.find(id, caller: caller)
+        let operation = try registry.find(id, caller: caller, service: service)
         switch button {
         case "fallback":
             let taken = operation.chooseFallback()

@@ -116,10 +116,7 @@ struct ServiceRoutes: Sendable {
     /// replaces a damaged counter and may remove a user's passcode and prints.
     private func repair(_ request: Request, _ caller: Caller) async throws -> Response {
         let body = try await JSONBodies.decode(RepairRequest.self, from: request)
-        guard caller.isAdmin else {
-            throw ServiceRefusal.forbidden("\(caller.user) may not repair state: it needs root or the admin group '\(service.adminGroup)'")
-        }
-        let target = try RequestTarget(body, caller: caller, service: service, purpose: .manage)
+        let target = try RequestTarget(body, caller: caller, service: service, purpose: .repair)
         return JSONBodies.ok(try RepairResult.run(target.stateDirectory, yes: body.yes ?? false))
     }
 
@@ -127,11 +124,12 @@ struct ServiceRoutes: Sendable {
     /// anyone's lockout. The kernel's peer credentials say who is calling, not the body.
     private func passwordProved(_ request: Request, _ caller: Caller) async throws -> Response {
         let body = try await JSONBodies.decode(PasswordProofRequest.self, from: request)
-        guard caller.credentials.uid == 0 else {
-            throw ServiceRefusal.forbidden("\(caller.user) may not report a proved password: only root may (pam_exec runs as root)")
+        guard body.user != nil else {
+            // Refused as the table says before the body's shape is judged: a non-root caller learns nothing more.
+            if let refusal = ServiceRights.refusal(.reportPassword, by: caller, for: "", service: service) { throw refusal }
+            throw ServiceRefusal.badRequest("missing field 'user' (whose password was proved)")
         }
-        guard body.user != nil else { throw ServiceRefusal.badRequest("missing field 'user' (whose password was proved)") }
-        let target = try RequestTarget(body, caller: caller, service: service, purpose: .manage)
+        let target = try RequestTarget(body, caller: caller, service: service, purpose: .reportPassword)
         let context = context(target, reader: nil, configuration: try target.configuration())
         return JSONBodies.ok(PasswordProofResult(user: target.user, lifted: try context.passwordProved()))
     }

@@ -1,0 +1,61 @@
+/// Who may do what through the socket: the one table. Decided from the caller's uid and groups
+/// (`SO_PEERCRED` and the group database), never from the request (README, "Who may do what").
+/// fprintd's D-Bus face has its own table, with polkit's answers: ``FprintdRules``.
+package enum ServiceRights {
+    /// What a request does, for the table.
+    package enum Action: Sendable, Equatable {
+        /// Reading or changing a user's state: status, prints, passcode, enrollment, keys.
+        case manage
+        /// A verification or evaluation of a user, or asking whether one could run.
+        case evaluate
+        /// A named user's passcode checked (`unlock`): a kiosk's PIN pad.
+        case checkPasscode
+        /// Who is at the reader: it tells who is enrolled.
+        case identify
+        /// Damaged state repaired, which may remove a user's passcode and prints.
+        case repair
+        /// A PAM stack proved a user's login password, which lifts their lockout.
+        case reportPassword
+        /// A button of a running operation started by `owner`.
+        case press(owner: UInt32)
+    }
+
+    /// Why `caller` may not do `action` for `user`; nil when it may.
+    ///
+    /// | caller | may |
+    /// |---|---|
+    /// | any user | manage, evaluate and check the passcode of their own user; their own operations' buttons |
+    /// | a member of the kiosk group | besides: identify, and check any named user's passcode (the PIN pad); nothing else for another user |
+    /// | a member of the admin group | everything for any user, and repair |
+    /// | root | everything, and report a proved password (`pam_exec` runs as root) |
+    package static func refusal(_ action: Action, by caller: Caller, for user: String,
+                                service: ServiceConfiguration) -> ServiceRefusal? {
+        let root = caller.credentials.uid == 0
+        let own = user == caller.user
+        switch action {
+        case .reportPassword:
+            return root ? nil : .forbidden("\(caller.user) may not report a proved password: only root may (pam_exec runs as root)")
+        case .repair:
+            return caller.isAdmin ? nil
+                : .forbidden("\(caller.user) may not repair state: it needs root or the admin group '\(service.adminGroup)'")
+        case .press(let owner):
+            return owner == caller.credentials.uid || root ? nil : .forbidden("\(caller.user) did not start this operation")
+        case .identify:
+            guard caller.isAdmin || caller.isKiosk else {
+                return .forbidden("\(caller.user) may not identify: it tells who is enrolled; "
+                                  + "it needs the admin group '\(service.adminGroup)' or the kiosk group '\(service.kioskGroup)'")
+            }
+            return nil
+        case .checkPasscode where caller.isKiosk:
+            return nil
+        case .manage, .evaluate, .checkPasscode:
+            guard own || caller.isAdmin else {
+                let kiosk = caller.isKiosk
+                    ? " (the kiosk group '\(service.kioskGroup)' may identify and check a passcode, nothing else for another user)" : ""
+                return .forbidden("\(caller.user) may act only for itself, not for \(user); "
+                                  + "acting for another user needs the admin group '\(service.adminGroup)'" + kiosk)
+            }
+            return nil
+        }
+    }
+}
