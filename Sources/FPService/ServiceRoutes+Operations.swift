@@ -153,23 +153,11 @@ extension ServiceRoutes {
     /// Runs an engine call with the context's events sent as they happen, flushed before the result.
     static func forwardingEvents<T: Sendable>(of context: AuthenticationContext, to send: @escaping @Sendable (StreamLine) -> Void,
                                               _ body: () async throws -> T) async throws -> T {
-        let events = Task {
+        try await EngineEvents.forwarding(of: context, to: { event in
             // The prompt's own `passcodeRequested` line says this, with the reason: one line
             // per question, not two (a client makes the event of it again).
-            for await event in context.events {
-                if case .passcodeRequested = event { continue }
-                send(.event(event))
-            }
-        }
-        do {
-            let result = try await body()
-            context.invalidate()
-            await events.value
-            return result
-        } catch {
-            context.invalidate()
-            await events.value
-            throw error
-        }
+            if case .passcodeRequested = event { return }
+            send(.event(event))
+        }, body)
     }
 }

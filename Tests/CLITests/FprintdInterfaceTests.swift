@@ -7,10 +7,9 @@ import TestSupport
 /// claims, the errors of each method, polkit's answer, properties and their change signals,
 /// a client that vanishes, sleep, and the engine's lockout through `fprintd-verify`.
 @Suite(.serialized) struct FprintdInterfaceTests {
-    /// Enrolls `finger` of root with `fprintd-enroll`, five scans of `print`.
+    /// Enrolls `finger` of `user` with `fprintd-enroll`, five scans of `print`.
     func enroll(_ bus: FprintdBus, _ finger: String = "right-index-finger", print: String = "p1", user: String = "root") async throws {
-        let result = try await bus.withScans(["/usr/bin/fprintd-enroll", "-f", finger, user], after: "Enrolling",
-                                             scans: Array(repeating: print, count: 5))
+        let result = try await bus.enroll(finger, print: print, user: user)
         try #require(result.status == 0 && result.stdout.contains("enroll-completed"), "\(result.stdout)")
     }
 
@@ -78,8 +77,7 @@ import TestSupport
 
     @Test func aReleaseRightAfterVerifyStartEndsTheScanAndCountsNothing() async throws {
         let bus = try await FprintdBus()
-        let enrolled = try await bus.withScans(["/usr/bin/fprintd-enroll", "-f", "right-index-finger", "root"], after: "Enrolling",
-                                               scans: Array(repeating: "p1", count: 5))
+        let enrolled = try await bus.enroll()
         try #require(enrolled.status == 0, "\(enrolled.stdout)")
         for _ in 1...5 {
             let quick = try await bus.client(["call:Claim:root", "call:VerifyStart:any", "call:Release", "call:Claim:root",
@@ -95,8 +93,7 @@ import TestSupport
 
     @Test func aStopSentWithTheStartLeavesNoScanBehind() async throws {
         let bus = try await FprintdBus()
-        let enrolled = try await bus.withScans(["/usr/bin/fprintd-enroll", "-f", "right-index-finger", "root"], after: "Enrolling",
-                                               scans: Array(repeating: "p1", count: 5))
+        let enrolled = try await bus.enroll()
         try #require(enrolled.status == 0, "\(enrolled.stdout)")
         for round in 1...10 {
             // VerifyStart and VerifyStop on the wire together: the stop may come before the
@@ -249,8 +246,7 @@ import TestSupport
 @Suite(.serialized) struct FprintdHotPlugTests {
     @Test func aReaderPulledOutMidVerifyEndsItAsDisconnectedAndItsObjectGoes() async throws {
         let bus = try await FprintdBus(serviceArguments: ["--reader-idle-seconds", "60"])
-        let enrolled = try await bus.withScans(["/usr/bin/fprintd-enroll", "-f", "right-index-finger", "root"], after: "Enrolling",
-                                               scans: Array(repeating: "p1", count: 5))
+        let enrolled = try await bus.enroll()
         try #require(enrolled.status == 0, "\(enrolled.stdout)")
         let client = try bus.startClient(["call:Claim:root", "call:VerifyStart:any", "wait:VerifyStatus", "wait:InterfacesRemoved",
                                           "manager:GetDevices", "manager:GetDefaultDevice"])
@@ -304,8 +300,7 @@ import TestSupport
 
     @Test func aMatchBeforeTheFifthStartsTheCountAgain() async throws {
         let bus = try await FprintdBus()
-        _ = try await bus.withScans(["/usr/bin/fprintd-enroll", "-f", "right-index-finger", "root"], after: "Enrolling",
-                                    scans: Array(repeating: "p1", count: 5))
+        try #require(try await bus.enroll().status == 0)
         for _ in 1...4 { #expect(try await verify(bus, "p2").status == 1) }
         #expect(try await bus.lockout("root")["failures"] as? Int == 4)
         #expect(try await verify(bus, "p1").status == 0)
@@ -317,8 +312,7 @@ import TestSupport
     @Test func failuresThroughEitherDoorAddUpAndTheLockoutOutlivesTheServiceUntilThePasscodeLiftsIt() async throws {
         let bus = try await FprintdBus(serviceArguments: ["--reader-idle-seconds", "0"])
         #expect(try await fpbridge(bus, ["passcode", "set", "--passcode-stdin"], input: "2468\n").status == 0)
-        _ = try await bus.withScans(["/usr/bin/fprintd-enroll", "-f", "right-index-finger", "root"], after: "Enrolling",
-                                    scans: Array(repeating: "p1", count: 5))
+        try #require(try await bus.enroll().status == 0)
         for _ in 1...3 { #expect(try await verify(bus, "p2").status == 1) }
         // Two more through the socket, with the CLI: the same counter.
         for _ in 1...2 {
@@ -349,8 +343,7 @@ import TestSupport
     @Test func aDamagedPrintFileIsAnInternalErrorNotAFingerLess() async throws {
         let bus = try await FprintdBus()
         for finger in ["right-index-finger", "left-thumb"] {
-            let enrolled = try await bus.withScans(["/usr/bin/fprintd-enroll", "-f", finger, "root"], after: "Enrolling",
-                                                   scans: Array(repeating: "p1", count: 5))
+            let enrolled = try await bus.enroll(finger)
             try #require(enrolled.status == 0, "\(enrolled.stdout)")
         }
         let file = bus.service!.stateDirectory + "/prints/root/virtual_device/0/left-thumb.json"

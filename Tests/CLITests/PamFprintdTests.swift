@@ -51,8 +51,7 @@ import TestSupport
     }
 
     func enroll(_ bus: FprintdBus, _ user: String, _ print: String) async throws {
-        let result = try await bus.withScans(["/usr/bin/fprintd-enroll", "-f", "right-index-finger", user], after: "Enrolling",
-                                             scans: Array(repeating: print, count: 5))
+        let result = try await bus.enroll(print: print, user: user)
         try #require(result.status == 0, "\(result.stdout)")
     }
 

@@ -205,6 +205,11 @@ public final class FprintdBus: Sendable {
         return CommandResult(status: status, stdout: tool.output, stderr: "")
     }
 
+    /// Enrolls `user`'s `finger` with Debian's `fprintd-enroll`, five scans of `print`.
+    public func enroll(_ finger: String = "right-index-finger", print: String = "p1", user: String = "root") async throws -> CommandResult {
+        try await withScans(["/usr/bin/fprintd-enroll", "-f", finger, user], after: "Enrolling", scans: Array(repeating: print, count: 5))
+    }
+
     /// Sends `SCAN ID` commands to the virtual reader, once it listens.
     public func scan(_ ids: String...) async throws {
         try await VirtualReaderDriver.send(readerSocket, ids.map { "SCAN \($0)" })

@@ -20,7 +20,7 @@ enum BusVariant {
             var children: [OpaquePointer?] = items.map(make)
             return children.withUnsafeMutableBufferPointer { g_variant_new_tuple($0.baseAddress, gsize($0.count)) }
         case .other(let type):
-            // Never built by this project's faces; an empty tuple keeps a mistake visible, not fatal.
+            // Only read from the bus, never sent: building one is a mistake of this code.
             preconditionFailure("BusVariant cannot build a value of type \(type)")
         }
     }

@@ -23,7 +23,7 @@ extension FprintdFace {
         if !rule.actions.isEmpty, let refusal = await FprintdPolkit(bus: bus).refusal(call.sender, rule.actions) { throw refusal }
         switch (call.method, named) {
         case ("Claim", let named?): return try await claim(device, call.sender, user: named.user, caller: named.caller, bus: bus)
-        case ("Release", _): return try await release(device, call.sender, bus: bus)
+        case ("Release", _): return try await release(device, call.sender)
         case ("ListEnrolledFingers", let named?): return [.strings(try listFingers(device, user: named.user, caller: named.caller))]
         case ("DeleteEnrolledFingers", let named?): return try await deleteAll(device, call.sender, user: named.user, caller: named.caller)
         case ("DeleteEnrolledFingers2", _): return try await delete(device, call.sender, finger: nil)
@@ -89,7 +89,7 @@ extension FprintdFace {
         return []
     }
 
-    private func release(_ device: FprintdDevice, _ sender: String, bus: BusExport) async throws -> [BusValue] {
+    private func release(_ device: FprintdDevice, _ sender: String) async throws -> [BusValue] {
         guard await giveUp(device, sender) else { throw BusError(.claimDevice, "Device was not claimed before use") }
         return []
     }

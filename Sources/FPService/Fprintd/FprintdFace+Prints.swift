@@ -13,19 +13,11 @@ extension FprintdFace {
     }
 
     func enrolled(_ device: FprintdDevice, user: String) throws(BusError) -> [Finger] {
-        let entries: [PrintEntry]
         let store = PrintStore(directory: service.stateDirectory, cache: printCaches.cache(for: service.stateDirectory))
-        do { entries = try store.entries(user: user, reader: device.info.identity) } catch {
-            throw BusError(.internalError, "the prints of \(user) cannot be read: \(error)")
+        // `prints` fails on the first damaged file, naming it.
+        do { return try store.prints(user: user, reader: device.info.identity).map(\.finger).sorted() } catch {
+            throw BusError(.internalError, "a print of \(user) is damaged or cannot be read: \(error)")
         }
-        var fingers: [Finger] = []
-        for entry in entries {
-            switch entry {
-            case .record(let record): fingers.append(record.finger)
-            case .damaged(let problem): throw BusError(.internalError, "a print of \(user) is damaged: \(problem)")
-            }
-        }
-        return fingers.sorted()
     }
 
     /// DeleteEnrolledFingers(username): the old call that needs no claim (it takes one for the

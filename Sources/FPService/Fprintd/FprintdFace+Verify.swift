@@ -24,16 +24,9 @@ extension FprintdFace {
         let action = Action(kind: .verify, signal: "VerifyStatus", result: Self.verifyResult, success: "verify-match")
         try begin(action, device, call, target: target, configuration: configuration, busy: "Verification already in progress",
                   afterAnswer: { [self] in await emit(device, "VerifyFingerSelected", [.string(selected)]) }) { [self] context in
-            let events = Task { await forward(context.events, device) }
-            do {
-                _ = try await context.verifyFinger(reason: "Verify your fingerprint",
-                                                   options: BiometricOptions(fingers: wanted, maxFailedMatches: 1))
-                context.invalidate()
-                await events.value
-            } catch {
-                context.invalidate()
-                await events.value
-                throw error
+            _ = try await EngineEvents.forwarding(of: context, to: { [self] event in await signal(event, device) }) {
+                try await context.verifyFinger(reason: "Verify your fingerprint",
+                                               options: BiometricOptions(fingers: wanted, maxFailedMatches: 1))
             }
         }
     }
@@ -62,17 +55,15 @@ extension FprintdFace {
         }
     }
 
-    /// The engine's events as signals and property changes while a scan runs.
-    private func forward(_ events: AsyncStream<AuthEvent>, _ device: FprintdDevice) async {
-        for await event in events {
-            switch event {
-            case .presentFinger: await setFinger(device, present: false, needed: true)
-            case .fingerDetected: await setFinger(device, present: true)
-            case .retryHint(let reason):
-                await setFinger(device, present: false)
-                await emit(device, "VerifyStatus", [.string(Self.retryResult("verify", reason)), .bool(false)])
-            default: break
-            }
+    /// An engine event as signals and property changes while a scan runs.
+    private func signal(_ event: AuthEvent, _ device: FprintdDevice) async {
+        switch event {
+        case .presentFinger: await setFinger(device, present: false, needed: true)
+        case .fingerDetected: await setFinger(device, present: true)
+        case .retryHint(let reason):
+            await setFinger(device, present: false)
+            await emit(device, "VerifyStatus", [.string(Self.retryResult("verify", reason)), .bool(false)])
+        default: break
         }
     }
 

@@ -33,16 +33,15 @@ final class FprintdFace: Sendable {
     /// another process (fprintd), it says why in the log and in status, and the socket API
     /// goes on alone.
     func run(logger: Logger) async {
-        let connected: BusExport
+        let bus: BusExport
         do {
-            connected = try await BusExport.connect(introspection: FprintdInterface.introspection,
-                                                    handler: { [self] call in Task { await self.dispatch(call) } },
-                                                    property: { [self] path, interface, name in self.property(path, interface, name) })
+            bus = try await BusExport.connect(introspection: FprintdInterface.introspection,
+                                              handler: { [self] call in Task { await self.dispatch(call) } },
+                                              property: { [self] path, interface, name in self.property(path, interface, name) })
         } catch {
             give(up: "cannot use the system bus: \(error.message)", logger: logger)
             return
         }
-        let bus = connected
         do {
             try await bus.register(path: FprintdInterface.managerPath, interface: FprintdInterface.manager)
             try await bus.register(path: FprintdInterface.rootPath, interface: FprintdInterface.objectManager)
@@ -54,8 +53,12 @@ final class FprintdFace: Sendable {
         self.bus.withLock { $0 = bus }
         // The readers there now become objects before the name is taken: a client that finds
         // the name finds its devices.
-        let present = (try? await service.reader.candidates()) ?? []
-        for reader in present { await add(await reader.info, bus: bus) }
+        // Readers that cannot be listed now come as the watch below reports them.
+        do {
+            for reader in try await service.reader.candidates() { await add(await reader.info, bus: bus) }
+        } catch {
+            logger.warning("the readers present at start are not listed on the bus yet: \(error)")
+        }
         guard await own(bus, logger: logger) else { return }
         let changes: AsyncStream<ReaderChange>
         do { changes = try await service.reader.watch() } catch {
@@ -150,7 +153,7 @@ final class FprintdFace: Sendable {
 
     /// Emits `PropertiesChanged` for the properties named, with their values now.
     func propertiesChanged(_ device: FprintdDevice, _ names: [String]) async {
-        guard let bus = bus.withLock({ $0 }) else { return }
+        guard let bus = connection else { return }
         let changed = BusValue.properties(names.compactMap { name in device.property(name).map { (name, $0) } })
         await bus.emit(path: device.path, interface: FprintdInterface.properties, signal: "PropertiesChanged",
                        [.string(FprintdInterface.device), changed, .strings([])])
@@ -158,10 +161,11 @@ final class FprintdFace: Sendable {
 
     /// Emits a Device signal.
     func emit(_ device: FprintdDevice, _ signal: String, _ arguments: [BusValue]) async {
-        guard let bus = bus.withLock({ $0 }) else { return }
+        guard let bus = connection else { return }
         await bus.emit(path: device.path, interface: FprintdInterface.device, signal: signal, arguments)
     }
 
+    /// The bus while the face serves; nil once it stops.
     var connection: BusExport? { bus.withLock { $0 } }
 
     // MARK: - Calls

@@ -24,10 +24,20 @@ struct PamPasswordCommand: AsyncParsableCommand {
 
         EXIT STATUS
           0  done (also when there was no lockout to lift)
-          1  refused or failed (not root, no PAM_USER, damaged counter)
+          2  refused or misused (not root, no PAM_USER, not in the auth stack)
+          3  fpbridged does not answer, or the user's counter is damaged
         """)
 
-    @OptionGroup var options: GlobalOptions
+    // Its own options, not GlobalOptions: those fall back on FPBRIDGE_SERVICE and
+    // FPBRIDGE_STATE_DIR, which this command must never read (see run()).
+    @Option(help: ArgumentHelp("fpbridged's socket. Default: /run/fpbridge/fpbridged.sock.", valueName: "path"))
+    var service: String?
+
+    @Option(help: ArgumentHelp("Work on this state directory in this process instead of asking fpbridged.", valueName: "dir"))
+    var stateDir: String?
+
+    @Flag(help: "Print one JSON object on stdout.")
+    var json = false
 
     func run() async throws {
         guard let user = ProcessEnvironment.value("PAM_USER"), !user.isEmpty else {
@@ -41,24 +51,20 @@ struct PamPasswordCommand: AsyncParsableCommand {
         // FPBRIDGE_SERVICE or FPBRIDGE_STATE_DIR, or a user could have root write counters
         // wherever they like.
         let result: PasswordProofResult
-        if let stateDir = options.stateDir {
+        if let stateDir {
             // In this process the state files are written directly: root's alone, as through the service.
             guard geteuid() == 0 else { throw AuthError(.notPermitted, "only root may report a proved password") }
-            var environment = AuthEnvironment(user: user, reader: nil, stateDirectory: StateDirectory(path: stateDir),
-                                              configuration: try AuthConfiguration.load(from: StateDirectory(path: stateDir)))
-            environment.user = user
+            let directory = StateDirectory(path: stateDir)
+            let environment = AuthEnvironment(user: user, reader: nil, stateDirectory: directory,
+                                              configuration: try AuthConfiguration.load(from: directory))
             result = PasswordProofResult(user: user, lifted: try AuthenticationContext(environment: environment).passwordProved())
         } else {
-            let socket = options.service ?? LocalAPI.systemSocket
+            let socket = service ?? LocalAPI.systemSocket
             guard socket.hasPrefix("/") else { throw AuthError(.invalidInput, "--service must be the absolute path of fpbridged's socket") }
             let request = PasswordProofRequest(user: user, pamService: ProcessEnvironment.value("PAM_SERVICE"))
-            do {
-                result = try await ServiceClient.with(socket: socket) { try await $0.post("password-proved", request) }
-            } catch let error as AuthError where [.biometryNotAvailable, .readerFailure].contains(error.code) {
-                throw AuthError(error.code, "fpbridged does not answer on \(socket): \(error.message)")
-            }
+            result = try await ServiceClient.with(socket: socket) { try await $0.post("password-proved", request) }
         }
-        options.console.success(result.lifted ? "Fingerprint unlocked for \(user)." : "No fingerprint lockout for \(user).",
+        Console(json: json).success(result.lifted ? "Fingerprint unlocked for \(user)." : "No fingerprint lockout for \(user).",
                                 ["user": .string(user), "lifted": .bool(result.lifted)])
     }
 }
