@@ -114,3 +114,18 @@ package struct PasswordProofResult: Codable, Sendable, Hashable {
         self.lifted = lifted
     }
 }
+
+/// `POST /v1/passcode-check`: a kiosk's PIN pad. The user and the passcode typed together,
+/// checked at once under the passcode's limits; a name with no passcode is answered as a wrong
+/// PIN is. The passcode is never logged.
+package struct PasscodeCheckRequest: TargetedRequest {
+    package var user: String?
+    package var passcode: String
+    package var reader: String?
+    package var stateDirectory: String?
+
+    package init(user: String, passcode: String) {
+        self.user = user
+        self.passcode = passcode
+    }
+}

@@ -15,8 +15,9 @@ public enum ReaderError: Error, Sendable, Hashable, CustomStringConvertible {
     case busy
     /// The reader went away (unplugged) during or before the operation.
     case removed
-    /// The reader overheated from continuous scanning and refuses to scan until it cools down.
-    case tooHot
+    /// The reader overheated from continuous scanning and refuses to scan until it cools down,
+    /// in about `usableInSeconds` of rest (nil when the reader cannot tell: the fake one).
+    case tooHot(usableInSeconds: Double?)
     /// The operation was cancelled (task cancellation or the user cancelling an enrollment).
     case cancelled
     /// The reader gave up waiting.
@@ -52,7 +53,9 @@ public enum ReaderError: Error, Sendable, Hashable, CustomStringConvertible {
         case .alreadyOpen: "the reader is already open"
         case .busy: "the reader is busy with another operation"
         case .removed: "the reader was disconnected"
-        case .tooHot: "the reader is too hot from continuous scanning; let it cool down for a few minutes"
+        case .tooHot(let seconds?):
+            "the reader is too hot from continuous scanning; it scans again after \(SecondsText.words(max(1, seconds.rounded(.up)))) of rest"
+        case .tooHot(nil): "the reader is too hot from continuous scanning; let it cool down for a few minutes"
         case .cancelled: "the operation was cancelled"
         case .timedOut: "the reader timed out"
         case .invalidPrint(let why): "invalid print: \(why)"

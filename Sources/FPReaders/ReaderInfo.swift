@@ -15,15 +15,19 @@ public struct ReaderInfo: Sendable, Hashable {
     public var features: ReaderFeatures
     /// How close the reader is to libfprint's thermal cut-off.
     public var temperature: ReaderTemperature
+    /// The heat behind ``temperature``, as far as it is known: nil for a reader that never
+    /// overheats (libfprint's always-on readers, the fake one).
+    public var heat: ReaderHeat?
 
     /// A description of a reader.
     public init(identity: ReaderIdentity, name: String, scanType: ScanType, enrollStages: Int,
-                features: ReaderFeatures, temperature: ReaderTemperature = .cold) {
+                features: ReaderFeatures, temperature: ReaderTemperature = .cold, heat: ReaderHeat? = nil) {
         self.identity = identity
         self.name = name
         self.scanType = scanType
         self.enrollStages = enrollStages
         self.features = features
         self.temperature = temperature
+        self.heat = heat
     }
 }

@@ -1,3 +1,4 @@
+import FPAuthentication
 import FPLocalAPI
 import Foundation
 import Hummingbird
@@ -24,7 +25,7 @@ package struct FPBridgeService: Sendable {
         let face = configuration.fprintdBus
             ? FprintdFace(service: configuration, readers: readers, registry: registry, sleep: sleep, printCaches: printCaches) : nil
         ServiceRoutes(service: configuration, registry: registry, readers: readers, sleep: sleep, printCaches: printCaches,
-                      fprintdStatus: { face?.status.withLock { $0 } ?? "off" })
+                      pinPad: PinPad(), fprintdStatus: { face?.status.withLock { $0 } ?? "off" })
             .register(on: router)
         let bus = Task { await face?.run(logger: logger) }
         defer { bus.cancel() }

@@ -8,8 +8,11 @@ package enum ServiceRights {
         case manage
         /// A verification or evaluation of a user, or asking whether one could run.
         case evaluate
-        /// A named user's passcode checked (`unlock`): a kiosk's PIN pad.
+        /// The user's passcode checked through a prompt (`unlock`).
         case checkPasscode
+        /// A named user's passcode typed whole at a PIN pad (`passcode-check`), answered for a
+        /// name with no passcode as for a wrong one, and spending a kiosk's budget.
+        case pinPad
         /// Who is at the reader: it tells who is enrolled.
         case identify
         /// Damaged state repaired, which may remove a user's passcode and prints.
@@ -25,7 +28,7 @@ package enum ServiceRights {
     /// | caller | may |
     /// |---|---|
     /// | any user | manage, evaluate and check the passcode of their own user; their own operations' buttons |
-    /// | a member of the kiosk group | besides: identify, and check any named user's passcode (the PIN pad); nothing else for another user |
+    /// | a member of the kiosk group | besides: identify, and check any named user's PIN at the PIN pad; nothing else for another user |
     /// | a member of the admin group | everything for any user, and repair |
     /// | root | everything, and report a proved password (`pam_exec` runs as root) |
     package static func refusal(_ action: Action, by caller: Caller, for user: String,
@@ -46,12 +49,12 @@ package enum ServiceRights {
                                   + "it needs the admin group '\(service.adminGroup)' or the kiosk group '\(service.kioskGroup)'")
             }
             return nil
-        case .checkPasscode where caller.isKiosk:
+        case .pinPad where caller.isKiosk:
             return nil
-        case .manage, .evaluate, .checkPasscode:
+        case .manage, .evaluate, .checkPasscode, .pinPad:
             guard own || caller.isAdmin else {
                 let kiosk = caller.isKiosk
-                    ? " (the kiosk group '\(service.kioskGroup)' may identify and check a passcode, nothing else for another user)" : ""
+                    ? " (the kiosk group '\(service.kioskGroup)' may identify and check a PIN at the PIN pad, nothing else for another user)" : ""
                 return .forbidden("\(caller.user) may act only for itself, not for \(user); "
                                   + "acting for another user needs the admin group '\(service.adminGroup)'" + kiosk)
             }

@@ -11,6 +11,8 @@ struct ServiceRoutes: Sendable {
     let readers: ServiceReaders
     let sleep: SleepHandling
     let printCaches: PrintCaches
+    /// The PIN pad's counts for names with no passcode and each kiosk's budget.
+    let pinPad: PinPad
     /// Whether fprintd's D-Bus API is served, and why not (status).
     let fprintdStatus: @Sendable () -> String
 
@@ -20,6 +22,7 @@ struct ServiceRoutes: Sendable {
         let api = router.group(RouterPath(LocalAPI.prefix))
         api.get("service") { _, context in try await handle(context) { caller in JSONBodies.ok(serviceInfo(caller)) } }
         api.get("status") { request, context in try await handle(context) { caller in try await status(request, caller) } }
+        api.get("reader") { request, context in try await handle(context) { caller in try await reader(request, caller) } }
         api.get("prints") { request, context in try await handle(context) { caller in try prints(request, caller) } }
         api.post("prints/delete") { request, context in try await handle(context) { caller in try await delete(request, caller) } }
         api.post("can-evaluate") { request, context in try await handle(context) { caller in try await canEvaluate(request, caller) } }
@@ -28,6 +31,9 @@ struct ServiceRoutes: Sendable {
         }
         api.post("enrollments") { request, context in
             try await handle(context) { caller in try await enrollment(request, caller, context.channel) }
+        }
+        api.post("passcode-check") { request, context in
+            try await handle(context) { caller in try await passcodeCheck(request, caller) }
         }
         api.post("passcode") { request, context in
             try await handle(context) { caller in try await passcode(request, caller, context.channel) }
@@ -90,6 +96,20 @@ struct ServiceRoutes: Sendable {
         return JSONBodies.ok(report)
     }
 
+    /// The reader and its heat, looked at without opening it or taking a turn: a kiosk reads
+    /// this between scans to plan the next. It says nothing about any user, so anyone may ask.
+    private func reader(_ request: Request, _ caller: Caller) async throws -> Response {
+        let parameters = request.uri.queryParameters
+        if let unknown = parameters.map({ String($0.key) }).first(where: { $0 != "reader" }) {
+            throw ServiceRefusal.badRequest("unknown query parameter '\(unknown)'")
+        }
+        let target = try RequestTarget(user: nil, reader: parameters["reader"].map(String.init), stateDirectory: nil,
+                                       caller: caller, service: service, purpose: .manage)
+        guard let info = await readers.peek(target) else { return JSONBodies.ok(ReaderReport(reader: .absent)) }
+        return JSONBodies.ok(ReaderReport(reader: .init(identity: info.identity.description, name: info.name, present: true,
+                                                        temperature: info.temperature, heat: info.heat)))
+    }
+
     private func prints(_ request: Request, _ caller: Caller) throws -> Response {
         let target = try query(request, caller: caller, purpose: .manage)
         do {
@@ -110,6 +130,17 @@ struct ServiceRoutes: Sendable {
                 .canEvaluate(policy)
         }
         return JSONBodies.ok(AvailabilityResult(user: target.user, availability))
+    }
+
+    /// The PIN pad: a named user's passcode, typed whole, checked at once (no reader, no turn).
+    private func passcodeCheck(_ request: Request, _ caller: Caller) async throws -> Response {
+        let body = try await JSONBodies.decode(PasscodeCheckRequest.self, from: request)
+        let target = try RequestTarget(body, caller: caller, service: service, purpose: .pinPad)
+        let context = context(target, reader: nil, configuration: try target.configuration())
+        // A kiosk's wrong PINs spend its budget; a user checking their own has only their limits.
+        let kiosk = caller.isKiosk && !caller.isAdmin ? caller.credentials.uid : nil
+        let success = try await pinPad.check(Passcode(body.passcode), context: context, kiosk: kiosk)
+        return JSONBodies.ok(["user": JSONValue.string(success.user)])
     }
 
     /// Damaged state is the administrator's: root and the admin group only, since repairing

@@ -64,7 +64,7 @@ import Testing
     @Test func scriptedErrorsAndMissingFeatures() async throws {
         let reader = try await reader("error too-hot")
         let print = try await enroll(self.reader("set stages 1\nscan a")).1!.data
-        await #expect(throws: ReaderError.tooHot) { try await reader.verify(print) }
+        await #expect(throws: ReaderError.tooHot(usableInSeconds: nil)) { try await reader.verify(print) }
         await #expect(throws: ReaderError.notSupported("capture")) { try await reader.capture() }
         await #expect(throws: ReaderError.invalidPrint("not a print made by the fake reader")) {
             try await reader.verify(PrintData(bytes: [1, 2, 3]))

@@ -97,11 +97,20 @@ public final class AuthenticationContext: Sendable {
             error = AuthError(.invalidContext, "the context has been invalidated")
         } else {
             switch policy {
-            case .biometrics: error = biometricProblem(options: BiometricOptions(), requirePasscode: true, reader: info?.identity)
+            case .biometrics:
+                error = biometricProblem(options: BiometricOptions(), requirePasscode: true, reader: info?.identity)
+                    ?? Self.resting(info)
             case .deviceOwner: error = passcodeProblem()
             }
         }
         return Availability(biometryType: kind, scanType: info?.scanType, error: error)
+    }
+
+    /// A reader that libfprint holds as too hot cannot scan now: biometrics is unavailable until
+    /// it has cooled (the device-owner policy still is, through the passcode).
+    private static func resting(_ info: ReaderInfo?) -> AuthError? {
+        guard let heat = info?.heat, heat.hot else { return nil }
+        return AuthError(reader: .tooHot(usableInSeconds: heat.usableInSeconds))
     }
 
     // MARK: - Evaluation

@@ -22,7 +22,8 @@ extension AuthError {
         case .notSupported: self = AuthError(.notSupported, message)
         case .busy: self = AuthError(.readerBusy, message)
         case .removed: self = AuthError(.biometryDisconnected, message)
-        case .tooHot: self = AuthError(.readerTooHot, message, retryAfter: ReaderTemperature.coolingTime)
+        case .tooHot(let seconds):
+            self = AuthError(.readerTooHot, message, retryAfter: seconds.map { max(1, $0.rounded(.up)) } ?? ReaderTemperature.coolingTime)
         case .cancelled: self = AuthError(.systemCancel, message)
         case .timedOut: self = AuthError(.timedOut, message)
         // The sensor's own storage disagreeing with ours is a reader-side state, not a usage error.

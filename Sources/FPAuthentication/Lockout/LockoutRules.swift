@@ -191,4 +191,38 @@ struct LockoutRules {
         counter.passcodeLockedUntil = clock.deadline(after: wait)
         return passcodeBlock(counter, path: "")
     }
+
+    // MARK: - A kiosk's PIN pad
+
+    /// Wrong PINs a kiosk's PIN pad may enter in a burst, whoever they were for: a name nobody
+    /// has costs a guess as a wrong PIN does, so a kiosk cannot try names to learn who exists,
+    /// nor spread guesses over many users to stay under each one's passcode limit.
+    static let kioskGuesses = 10
+    /// One guess of the budget comes back every this many seconds.
+    static let kioskGuessRefillSeconds: TimeInterval = 60
+
+    /// Takes one guess from a kiosk's budget before its PIN is checked; throws when none is
+    /// left, saying when the next comes back. A correct PIN gives its guess back
+    /// (``returnKioskGuess(_:)``): people logging in never use the budget up.
+    func spendKioskGuess(_ budget: inout KioskGuessBudget) throws(AuthError) {
+        refill(&budget)
+        guard budget.spent < Double(Self.kioskGuesses) else {
+            let wait = max(1, ((budget.spent - Double(Self.kioskGuesses)) * Self.kioskGuessRefillSeconds).rounded(.up))
+            throw AuthError(.passcodeLockout, "this kiosk's PIN pad is resting after too many wrong PINs; try again in "
+                            + "\(Int(wait)) seconds or use the reader", retryAfter: wait)
+        }
+        budget.spent += 1
+    }
+
+    /// Gives back the guess a correct PIN took.
+    func returnKioskGuess(_ budget: inout KioskGuessBudget) {
+        refill(&budget)
+        budget.spent = max(0, budget.spent - 1)
+    }
+
+    private func refill(_ budget: inout KioskGuessBudget) {
+        let elapsed = max(0, clock.uptime - budget.at)
+        budget.spent = max(0, budget.spent - elapsed / Self.kioskGuessRefillSeconds)
+        budget.at = clock.uptime
+    }
 }

@@ -56,7 +56,7 @@ public enum FakeErrorName: String, Sendable, Hashable, CaseIterable {
         case .dataFull: .storageFull
         case .dataDuplicate: .duplicatePrint
         case .removed: .removed
-        case .tooHot: .tooHot
+        case .tooHot: .tooHot(usableInSeconds: nil)
         case .timedOut: .timedOut
         }
     }

@@ -79,7 +79,7 @@ enum LibfprintError {
         case Int32(FP_DEVICE_ERROR_DATA_FULL.rawValue): .storageFull
         case Int32(FP_DEVICE_ERROR_DATA_DUPLICATE.rawValue): .duplicatePrint
         case Int32(FP_DEVICE_ERROR_REMOVED.rawValue): .removed
-        case Int32(FP_DEVICE_ERROR_TOO_HOT.rawValue): .tooHot
+        case Int32(FP_DEVICE_ERROR_TOO_HOT.rawValue): .tooHot(usableInSeconds: nil)
         default: .general(message)
         }
     }

@@ -32,8 +32,28 @@ extension LoopDevice {
     ///
     /// With `fingerTimeout`, the operation ends with ``ReaderError/timedOut`` when no
     /// finger arrives in time (see ``FingerWait``).
+    ///
+    /// `scans`: the operation heats the reader in libfprint's thermal model (enroll, verify,
+    /// identify, capture), so its time is followed as scanning time, and a "too hot" says
+    /// how long the reader now has to rest.
     func perform<T: Sendable>(
         fingerTimeout: Duration? = nil,
+        scans: Bool = false,
+        start: (DevicePointer, UnsafeMutablePointer<GCancellable>, OperationBox, gpointer) throws -> Void,
+        finish: @escaping (DevicePointer, OpaquePointer) throws -> T
+    ) async throws -> T {
+        guard scans else { return try await perform(fingerTimeout: fingerTimeout, start: start, finish: finish) }
+        heat.set(scanning: true)
+        defer { heat.set(scanning: false) }
+        do {
+            return try await perform(fingerTimeout: fingerTimeout, start: start, finish: finish)
+        } catch ReaderError.tooHot {
+            throw ReaderError.tooHot(usableInSeconds: currentHeat().usableInSeconds)
+        }
+    }
+
+    private func perform<T: Sendable>(
+        fingerTimeout: Duration?,
         start: (DevicePointer, UnsafeMutablePointer<GCancellable>, OperationBox, gpointer) throws -> Void,
         finish: @escaping (DevicePointer, OpaquePointer) throws -> T
     ) async throws -> T {

@@ -21,6 +21,8 @@ final class LoopDevice {
     private var phase = Phase.closed
     /// Handles that opened the device and have not closed it.
     private var holders = 0
+    /// The heat of libfprint's thermal model, estimated (libfprint tells only cold, warm, hot).
+    var heat = HeatFollower()
 
     init(_ object: GObjectRef) {
         self.object = object
@@ -95,25 +97,41 @@ final class LoopDevice {
         }
     }
 
-    /// What the device says about itself.
+    /// What the device says about itself, with the heat followed since it was found.
     func describe() -> ReaderInfo {
-        Self.describe(pointer)
+        heat.agree(with: Self.temperature(pointer))
+        return Self.describe(pointer, heat: heat.current())
     }
 
-    /// What a device says about itself, from a borrowed pointer (signal handlers).
-    static func describe(_ device: DevicePointer) -> ReaderInfo {
-        let temperature: ReaderTemperature = switch fp_device_get_temperature(device) {
+    /// The heat now, in line with what libfprint reports.
+    func currentHeat() -> ReaderHeat {
+        heat.agree(with: Self.temperature(pointer))
+        return heat.current()
+    }
+
+    private static func temperature(_ device: DevicePointer) -> ReaderTemperature {
+        switch fp_device_get_temperature(device) {
         case FP_TEMPERATURE_HOT: .hot
         case FP_TEMPERATURE_WARM: .warm
         default: .cold
         }
+    }
+
+    /// What a device says about itself, from a borrowed pointer (signal handlers, where only
+    /// libfprint's cold, warm or hot is known of its heat).
+    static func describe(_ device: DevicePointer, heat known: ReaderHeat? = nil) -> ReaderInfo {
+        let temperature = temperature(device)
+        let features = ReaderFeatures(rawValue: fp_device_get_features(device).rawValue)
+        // Readers that may scan without end (match-on-chip) have no thermal model.
+        let heat = features.contains(.alwaysOn) ? nil : known ?? ReaderHeat(reported: temperature)
         return ReaderInfo(
             identity: ReaderIdentity(driver: LibfprintPrint.string(fp_device_get_driver(device)) ?? "unknown",
                                      deviceID: LibfprintPrint.string(fp_device_get_device_id(device)) ?? "0"),
             name: LibfprintPrint.string(fp_device_get_name(device)) ?? "unnamed reader",
             scanType: fp_device_get_scan_type(device) == FP_SCAN_TYPE_SWIPE ? .swipe : .press,
             enrollStages: Int(fp_device_get_nr_enroll_stages(device)),
-            features: ReaderFeatures(rawValue: fp_device_get_features(device).rawValue),
-            temperature: temperature)
+            features: features,
+            temperature: temperature,
+            heat: heat)
     }
 }

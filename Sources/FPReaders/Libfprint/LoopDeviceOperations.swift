@@ -4,7 +4,7 @@ import FPCore
 /// The reader operations, each one libfprint call on the loop thread.
 extension LoopDevice {
     func enroll(_ template: PrintTemplate, emit: @escaping @Sendable (EnrollEvent) -> Void) async throws -> EnrolledPrint {
-        try await perform { device, cancellable, box, data in
+        try await perform(scans: true) { device, cancellable, box, data in
             let print = GObjectRef(taking: g_object_ref_sink(UnsafeMutableRawPointer(fp_print_new(device)))!)
             box.keep.append(print)
             let printPointer = OpaquePointer(print.pointer)
@@ -30,7 +30,7 @@ extension LoopDevice {
     }
 
     func verify(_ print: PrintData, fingerTimeout: Duration) async throws -> MatchOutcome {
-        try await perform(fingerTimeout: fingerTimeout) { device, cancellable, box, data in
+        try await perform(fingerTimeout: fingerTimeout, scans: true) { device, cancellable, box, data in
             let enrolled = GObjectRef(taking: UnsafeMutableRawPointer(try LibfprintPrint.deserialize(print, for: device)))
             box.keep.append(enrolled)
             fp_device_verify(device, OpaquePointer(enrolled.pointer), cancellable, nil, nil, nil, operationFinished, data)
@@ -47,7 +47,7 @@ extension LoopDevice {
 
     func identify(_ gallery: [PrintData], fingerTimeout: Duration) async throws -> MatchOutcome {
         let prints = GalleryPrints()
-        return try await perform(fingerTimeout: fingerTimeout) { device, cancellable, box, data in
+        return try await perform(fingerTimeout: fingerTimeout, scans: true) { device, cancellable, box, data in
             let array = GObjectRef(taking: UnsafeMutableRawPointer(g_ptr_array_new_with_free_func(g_object_unref)!), kind: .pointerArray)
             box.keep.append(array)
             for item in gallery {
@@ -74,7 +74,7 @@ extension LoopDevice {
     }
 
     func capture() async throws -> CapturedImage {
-        try await perform { device, cancellable, _, data in
+        try await perform(scans: true) { device, cancellable, _, data in
             fp_device_capture(device, 1, cancellable, operationFinished, data)
         } finish: { device, result in
             var error: UnsafeMutablePointer<GError>?

@@ -1,0 +1,126 @@
+import FPStore
+import FoundationEssentials
+import Synchronization
+
+/// A kiosk's PIN pad: a user name and a passcode typed together at a shared terminal, checked
+/// at once (it never waits for the reader) under every rule of that user's passcode.
+///
+/// A kiosk must not learn who exists: a name with no passcode (no such user, or one who never
+/// set one) is answered exactly as a wrong PIN for a known user is: the same error, the same
+/// scrypt work, no sooner than ``answerFloor``, and the same lockout after the same number of
+/// tries (counted here, in memory, with ``LockoutRules``' passcode limits). Every wrong PIN a
+/// kiosk enters also costs a guess of that kiosk's budget (``LockoutRules/kioskGuesses``).
+package final class PinPad: Sendable {
+    private struct State {
+        /// Wrong PINs for names with no passcode, by state directory and name.
+        var unknown: [String: AttemptCounter] = [:]
+        /// Each kiosk's guesses, by uid.
+        var budgets: [UInt32: KioskGuessBudget] = [:]
+    }
+
+    private let state = Mutex(State())
+    /// No answer comes sooner: the file reads and the counter's write of a known user take a
+    /// few milliseconds more than a name nobody has; the floor hides them.
+    package let answerFloor: Duration
+
+    /// The names with no passcode tracked at most; the oldest are forgotten first (their
+    /// counts start again, as a service restart starts them).
+    static let maximumUnknownNames = 10_000
+
+    package init(answerFloor: Duration = .milliseconds(400)) {
+        self.answerFloor = answerFloor
+    }
+
+    /// Checks `passcode` for the context's user. `kiosk`: the uid of the kiosk entering it,
+    /// whose budget it spends; nil for a user checking their own.
+    /// - Throws: `authenticationFailed` "wrong user or PIN" for a wrong PIN or a name with no
+    ///   passcode alike; `passcodeLockout` with `retryAfter` for that name's lockout or the
+    ///   kiosk's budget.
+    package func check(_ passcode: Passcode, context: AuthenticationContext, kiosk: UInt32?) async throws(AuthError) -> AuthSuccess {
+        let started = ContinuousClock.now
+        let outcome: Result<AuthSuccess, AuthError>
+        do { outcome = .success(try await attempt(passcode, context: context, kiosk: kiosk)) } catch { outcome = .failure(error) }
+        try? await Task.sleep(until: started + answerFloor, clock: .continuous)
+        return try outcome.get()
+    }
+
+    private func attempt(_ passcode: Passcode, context: AuthenticationContext, kiosk: UInt32?) async throws(AuthError) -> AuthSuccess {
+        let environment = context.environment
+        let rules = environment.lockoutRules
+        if let kiosk {
+            try state.withLock { (state) throws(AuthError) in try rules.spendKioskGuess(&state.budgets[kiosk, default: KioskGuessBudget()]) }
+        }
+        let record: PasscodeRecord?
+        do { record = try context.passcodeRecord() } catch {
+            // Damaged state fails closed, and tells a kiosk nothing more than a wrong PIN.
+            try await unknownName(passcode, context: context)
+        }
+        guard record != nil else { try await unknownName(passcode, context: context) }
+        do {
+            let success = try await context.unlockWithPasscode(reason: "PIN pad", prompt: OneAnswer(passcode))
+            if let kiosk { state.withLock { rules.returnKioskGuess(&$0.budgets[kiosk, default: KioskGuessBudget()]) } }
+            return success
+        } catch {
+            switch error.code {
+            case .passcodeLockout: throw Self.lockout(error.retryAfter)
+            case .passcodeNotSet: try await unknownName(passcode, context: context)  // removed meanwhile
+            default: throw Self.wrong
+            }
+        }
+    }
+
+    /// A name with no passcode: the work and the counting of a wrong PIN, never a success.
+    private func unknownName(_ passcode: Passcode, context: AuthenticationContext) async throws(AuthError) -> Never {
+        let environment = context.environment
+        let key = environment.stateDirectory.path + "\u{0}" + environment.user
+        if let block = state.withLock({ environment.lockoutRules.passcodeBlock($0.unknown[key] ?? AttemptCounter(), path: "") }) {
+            throw Self.lockout(block.retryAfter)
+        }
+        _ = try? await PasscodeHasher.hash(passcode, rounds: environment.configuration.passcodeHashRounds)
+        let lockout = state.withLock { state -> AuthError? in
+            if state.unknown[key] == nil, state.unknown.count >= Self.maximumUnknownNames {
+                state.unknown.removeValue(forKey: state.unknown.keys.first!)
+            }
+            let rules = environment.lockoutRules
+            var counter = state.unknown[key] ?? AttemptCounter()
+            if let block = rules.passcodeBlock(counter, path: "") { return block }
+            let lockout = rules.recordWrongPasscode(&counter)
+            state.unknown[key] = counter
+            return lockout
+        }
+        if let lockout { throw Self.lockout(lockout.retryAfter) }
+        throw Self.wrong
+    }
+
+    private static let wrong = AuthError(.authenticationFailed, "wrong user or PIN")
+
+    private static func lockout(_ retryAfter: Double?) -> AuthError {
+        let wait = Int(max(1, (retryAfter ?? 60).rounded(.up)))
+        return AuthError(.passcodeLockout, "too many wrong PINs for this user; try again in \(wait) seconds", retryAfter: Double(wait))
+    }
+}
+
+/// A kiosk's guesses at PINs (``LockoutRules/spendKioskGuess(_:)``).
+package struct KioskGuessBudget: Sendable {
+    /// Guesses taken and not yet come back (fractions come back over time).
+    var spent: Double = 0
+    /// When `spent` was last brought up to date, on the boot's clock.
+    var at: TimeInterval = 0
+}
+
+/// Answers the engine's one question with the PIN typed, and nothing after it: a wrong PIN
+/// ends the check instead of asking again.
+private final class OneAnswer: AuthPrompt {
+    private let answer: Mutex<Passcode?>
+
+    init(_ passcode: Passcode) {
+        answer = Mutex(passcode)
+    }
+
+    func passcode(reason: String, attemptsLeftBeforeLockout: Int) async -> Passcode? {
+        answer.withLock { answer in
+            defer { answer = nil }
+            return answer
+        }
+    }
+}

@@ -1,0 +1,119 @@
+import Foundation
+import Synchronization
+import Testing
+import TestSupport
+
+/// A kiosk account: `nobody`, in the group the service is told is the kiosk group.
+private let asKiosk = ["/usr/bin/setpriv", "--reuid=nobody", "--regid=nogroup", "--clear-groups"]
+
+/// The PIN pad (`POST /v1/passcode-check`) through the real `fpbridged`, called as a kiosk
+/// member of another uid: answered at once, never waiting for the reader; a name with no
+/// passcode answered exactly as a wrong PIN, and locked after as many tries; a kiosk's wrong
+/// PINs limited whatever names they are for (issue 25, "The PIN pad").
+@Suite(.serialized) struct PinPadTests {
+    let directory = TemporaryDirectory()
+    var state: String { directory.file("state") }
+
+    init() {
+        _ = try? directory.privateDirectory("state")
+        chmod(directory.path, 0o755)
+    }
+
+    func fake(_ script: String) throws -> String {
+        let path = directory.file("script-\(UUID().uuidString.prefix(6)).txt")
+        try script.write(toFile: path, atomically: true, encoding: .utf8)
+        chmod(path, 0o644)
+        return "fake:" + path
+    }
+
+    func kioskService() async throws -> ServiceProcess {
+        let service = try await ServiceProcess(arguments: ["--kiosk-group", "nogroup"], stateDirectory: state)
+        #expect(try await Fpbridge.run(["--json", "--reader", "fake", "--user", "alice", "passcode", "set", "--passcode-stdin"],
+                                       environment: service.clientEnvironment, input: "2468\n").status == 0)
+        return service
+    }
+
+    func check(_ service: ServiceProcess, _ user: String, _ pin: String, as launcher: [String] = asKiosk) async throws -> APIAnswer {
+        try await service.request("POST", "/v1/passcode-check", body: #"{"user":"\#(user)","passcode":"\#(pin)"}"#, launcher: launcher)
+    }
+
+    /// The error without the seconds a lockout still has (they tick between two answers).
+    func shape(_ answer: APIAnswer) -> String {
+        "\(answer.status) " + answer.body.replacingOccurrences(of: #"[0-9]+ seconds"#, with: "N seconds", options: .regularExpression)
+            .replacingOccurrences(of: #""retryAfter":[0-9.]+"#, with: #""retryAfter":N"#, options: .regularExpression)
+    }
+
+    @Test func aNameWithNoPasscodeIsAnsweredAsAWrongPINAndLocksAlike() async throws {
+        let service = try await kioskService()
+        var known: [String] = []
+        var unknown: [String] = []
+        // As the kiosk, within its budget of wrong PINs: alike.
+        for _ in 0..<3 {
+            known.append(shape(try await check(service, "alice", "1111")))
+            unknown.append(shape(try await check(service, "zed", "1111")))
+        }
+        // As root, which has no budget, on to each name's own lockout: six wrong PINs lock a
+        // passcode for 60 s; the 6th answer and the 7th are lockouts.
+        for _ in 3..<7 {
+            known.append(shape(try await check(service, "alice", "1111", as: [])))
+            unknown.append(shape(try await check(service, "zed", "1111", as: [])))
+        }
+        #expect(known == unknown, "alice: \(known)\nzed: \(unknown)")
+        #expect(known[0].hasPrefix("422 ") && known[0].contains("wrong user or PIN") && !known[0].contains("attempts"), "\(known[0])")
+        #expect(known[5].contains("passcodeLockout") && known[6].contains("passcodeLockout"), "\(known)")
+        // Locked: alice's right PIN is refused too, and nothing was learned of zed.
+        let locked = try await check(service, "alice", "2468")
+        #expect(locked.status == 409 && locked.errorCode == -2004 || locked.body.contains("passcodeLockout"), "\(locked.body)")
+    }
+
+    @Test func theRightPINLogsInAndAnyoneElseIsRefused() async throws {
+        let service = try await kioskService()
+        let right = try await check(service, "alice", "2468")
+        #expect(right.status == 200 && right.json["user"] as? String == "alice", "\(right.body)")
+        // Without the kiosk group, alice's PIN pad is not nobody's to use.
+        let plain = try await ServiceProcess(stateDirectory: directory.privateDirectory("other"))
+        let refused = try await check(plain, "alice", "2468")
+        #expect(refused.status == 403 && refused.errorCode == -2013, "\(refused.body)")
+        // The passcode is never in the log, even with --verbose requests logged.
+        #expect(!service.output.contains("2468"))
+    }
+
+    @Test func aKiosksWrongPINsAreLimitedWhateverNamesTheyAreFor() async throws {
+        let service = try await kioskService()
+        var answers: [APIAnswer] = []
+        // A different name each time: no name reaches its own limit of six.
+        for index in 0..<13 {
+            answers.append(try await check(service, "nobody-like-\(index)", "0000"))
+        }
+        let resting = answers.firstIndex { $0.body.contains("PIN pad is resting") }
+        #expect(resting != nil && resting! >= 10, "\(answers.map(\.body))")
+        #expect(answers[0..<10].allSatisfy { $0.body.contains("wrong user or PIN") }, "\(answers.map(\.body))")
+        // While the pad rests, alice's right PIN waits too: the budget is the kiosk's, not a name's.
+        let alice = try await check(service, "alice", "2468")
+        #expect(alice.body.contains("PIN pad is resting") && (alice.json["error"] as? [String: Any])?["retryAfter"] != nil,
+                "\(alice.body)")
+    }
+
+    @Test func thePINPadNeverWaitsForTheReader() async throws {
+        let service = try await kioskService()
+        // An identification holding the (fake) reader for 4 s, as a kiosk's armed identify does.
+        let enrolled = try await Fpbridge.run(["--json", "--reader", try fake(String(repeating: "scan a\n", count: 5)), "--user",
+                                               "alice", "enroll", "--finger", "right-index", "--passcode-stdin"],
+                                              environment: service.clientEnvironment, input: "2468\n")
+        #expect(enrolled.status == 0, "\(enrolled.stdout)")
+        let reader = try fake("wait 4000\nscan a\n")
+        let finished = Mutex(false)
+        let identify = Task {
+            let answer = try await service.request("POST", "/v1/evaluations", body: #"{"operation":"identify","reader":"\#(reader)"}"#)
+            finished.withLock { $0 = true }
+            return answer
+        }
+        try await Task.sleep(for: .milliseconds(500))
+        let pin = try await check(service, "alice", "2468")
+        let identifyWasRunning = !finished.withLock { $0 }
+        #expect(pin.status == 200, "\(pin.body)")
+        // The identification was still running when the PIN was answered; it ends as it would.
+        let identified = try await identify.value
+        #expect(identifyWasRunning && identified.lines.last?["ok"] as? Bool == true, "\(identified.body)")
+    }
+}
