@@ -15,6 +15,7 @@ let package = Package(
         .executable(name: "fpbridged", targets: ["fpbridged"]),
         .executable(name: "fpbridge-server", targets: ["fpbridge-server"]),
         .executable(name: "fpbridge-service-probe", targets: ["fpbridge-service-probe"]),
+        .executable(name: "fpbridge-kiosk", targets: ["fpbridge-kiosk"]),
         .library(name: "LocalAuthentication", targets: ["LocalAuthentication"]),
         .library(name: "FingerprintLogin", targets: ["FingerprintLogin"]),
         .library(name: "FPAuthentication", targets: ["FPAuthentication"]),
@@ -175,6 +176,24 @@ let package = Package(
         // A client of fpbridged and nothing else: scripts/client-links-check.sh proves with it
         // that the service's client links neither libfprint nor GLib.
         .executableTarget(name: "fpbridge-service-probe", dependencies: ["FPServiceClient"], swiftSettings: foundationEssentialsOnly),
+        // The kiosk: an identify loop that never overheats the reader, a PIN pad and a page, served
+        // on loopback; a client of fpbridged only (no libfprint, no engine).
+        .target(
+            name: "FPKiosk",
+            dependencies: [
+                "FPServiceClient", "FPVocabulary",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .executableTarget(
+            name: "fpbridge-kiosk",
+            dependencies: [
+                "FPKiosk",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         .target(name: "FPFuzzing", dependencies: ["FPCore", "FPReaders", "FPStore", "FPAuthentication"]),
         .executableTarget(name: "fpbridge-fuzz", dependencies: ["FPFuzzing"]),
         .target(name: "TestSupport", dependencies: ["FPCore"], path: "Tests/TestSupport"),
@@ -190,6 +209,7 @@ let package = Package(
             dependencies: ["TestSupport", "FPAccountAPI", "FPAccountLoad", "FPAccountServer", "FPKeyFormats",
                            .product(name: "Crypto", package: "swift-crypto")]
         ),
+        .testTarget(name: "KioskTests", dependencies: ["FPKiosk", "TestSupport"]),
         .testTarget(name: "FuzzCorpusTests", dependencies: ["FPFuzzing", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]

@@ -1,0 +1,145 @@
+import FPVocabulary
+import Synchronization
+
+/// The heart of the kiosk: `identify` re-armed for as long as the kiosk runs, each scan planned
+/// from the reader's heat (``ThermalPlan``) so that the reader is never stopped as too hot, and
+/// every answer of fpbridged turned into what the page shows.
+package struct IdentifyLoop: Sendable {
+    package let backend: any KioskBackend
+    package let board: KioskBoard
+    package let clock: any KioskClock
+    package let wake: WakeSignal
+    package var plan = ThermalPlan()
+    /// How long "Welcome, NAME" stays up before the next person's turn.
+    package var welcomeSeconds: Double = 4
+    /// How long "Not recognised" stays up before the reader is armed again.
+    package var notRecognisedSeconds: Double = 2.5
+    /// How often an absent reader or a silent service is asked again.
+    package var pollSeconds: Double = 2
+
+    package init(backend: any KioskBackend, board: KioskBoard, clock: any KioskClock, wake: WakeSignal) {
+        self.backend = backend
+        self.board = board
+        self.clock = clock
+        self.wake = wake
+    }
+
+    /// Runs until the task is cancelled.
+    package func run() async {
+        while !Task.isCancelled { await turn() }
+    }
+
+    /// One step: read the reader, then scan, rest or wait for a reader.
+    package func turn() async {
+        let report: ReaderReport
+        do { report = try await backend.reader() } catch {
+            board.show(KioskSnapshot(.unavailable, message: "serviceDown", parameters: ["detail": Self.words(error)]))
+            await pause(pollSeconds, wakeable: true)
+            return
+        }
+        switch plan.step(for: report) {
+        case .absent:
+            board.show(KioskSnapshot(.unavailable, message: "noReader"))
+            await pause(pollSeconds, wakeable: false)
+        case .rest(let seconds):
+            board.show(KioskSnapshot(.resting, message: "resting", countdown: seconds))
+            await pause(seconds, wakeable: true)
+        case .scan(let timeout):
+            await scan(timeout: timeout)
+        }
+    }
+
+    private func scan(timeout: Double) async {
+        // Kept as it is while a person's finger is being read (the stream says so first).
+        board.show(KioskSnapshot(.ready, message: "touchReader"))
+        let seen = SeenEvents()
+        let board = board
+        do {
+            let user = try await backend.identify(timeoutSeconds: timeout) { event in
+                switch event {
+                case .fingerDetected: board.show(KioskSnapshot(.reading, message: "reading"))
+                case .noMatch(_, let beforeLockout): seen.record(attemptsLeft: beforeLockout)
+                default: break
+                }
+            }
+            board.show(KioskSnapshot(.welcome, message: "welcome", parameters: ["user": user], user: user))
+            await pause(welcomeSeconds, wakeable: false)
+        } catch is CancellationError {
+            return
+        } catch let error as AuthError {
+            await failed(error, attemptsLeft: seen.attemptsLeft)
+        } catch {
+            board.show(KioskSnapshot(.unavailable, message: "serviceDown", parameters: ["detail": Self.words(error)]))
+            await pause(pollSeconds, wakeable: true)
+        }
+    }
+
+    /// What a failed scan means for the page, and how long before the next one.
+    private func failed(_ error: AuthError, attemptsLeft: Int?) async {
+        switch error.code {
+        case .timedOut:
+            // Nobody came: re-armed at once (after the heat is read again).
+            return
+        case .authenticationFailed:
+            var parameters: [String: String] = [:]
+            if let attemptsLeft { parameters["left"] = String(attemptsLeft) }
+            board.show(KioskSnapshot(.notRecognised, message: attemptsLeft == nil ? "notRecognised" : "notRecognisedLeft",
+                                     parameters: parameters))
+            await pause(notRecognisedSeconds, wakeable: false)
+        case .biometryLockout:
+            if let seconds = error.retryAfter, seconds > 0 {
+                board.show(KioskSnapshot(.lockedOut, message: "lockedOut", countdown: seconds))
+                await pause(seconds, wakeable: false)
+            } else {
+                // Locked until an administrator lifts it: the PIN pad is the way in meanwhile.
+                board.show(KioskSnapshot(.lockedOut, message: "lockedOutForGood"))
+                await pause(30, wakeable: false)
+            }
+        case .readerTooHot:
+            // The plan should never let it come to this; the service's figure rules when it does.
+            let seconds = max(1, error.retryAfter ?? 60)
+            board.show(KioskSnapshot(.resting, message: "resting", countdown: seconds))
+            await pause(seconds, wakeable: false)
+        case .biometryNotAvailable, .biometryDisconnected:
+            board.show(KioskSnapshot(.unavailable, message: "noReader", parameters: ["detail": error.message]))
+            await pause(pollSeconds, wakeable: false)
+        case .biometryNotEnrolled:
+            board.show(KioskSnapshot(.unavailable, message: "nobodyEnrolled"))
+            await pause(pollSeconds * 5, wakeable: true)
+        case .readerBusy:
+            // Another program holds the reader for a moment (an enrollment, a verify).
+            await pause(1, wakeable: false)
+        case .systemCancel:
+            // fpbridged stopped, or the machine goes to sleep.
+            board.show(KioskSnapshot(.unavailable, message: "serviceDown", parameters: ["detail": error.message]))
+            await pause(pollSeconds, wakeable: true)
+        default:
+            board.show(KioskSnapshot(.unavailable, message: "readerTrouble", parameters: ["detail": error.message]))
+            await pause(pollSeconds, wakeable: true)
+        }
+    }
+
+    /// Waits `seconds`, or less when `wakeable` and a wake comes.
+    private func pause(_ seconds: Double, wakeable: Bool) async {
+        let clock = clock, wake = wake
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask { try? await clock.sleep(seconds: seconds) }
+            if wakeable { group.addTask { await wake.wait() } }
+            await group.next()
+            group.cancelAll()
+        }
+    }
+
+    /// An error in the words fpbridged gave, or the error's own.
+    static func words(_ error: any Error) -> String {
+        (error as? AuthError)?.message ?? String(describing: error)
+    }
+}
+
+/// What the stream said before its result: the result of a failed identify does not carry
+/// the attempts left, the `noMatch` event before it does.
+private final class SeenEvents: Sendable {
+    private let left = Mutex<Int?>(nil)
+    func record(attemptsLeft: Int) { left.withLock { $0 = attemptsLeft } }
+    var attemptsLeft: Int? { left.withLock { $0 } }
+}

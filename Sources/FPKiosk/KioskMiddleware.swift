@@ -1,0 +1,77 @@
+import Foundation
+import Hummingbird
+
+/// Every failure answered in plain words (JSON `{ok: false, message}`), never an empty 404
+/// or a type name: the page shows what it gets.
+struct PlainErrorMiddleware<Context: RequestContext>: RouterMiddleware {
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        do { return try await next(request, context) } catch let error as HTTPError {
+            let words = error.status == .notFound
+                ? "There is no \(request.method) \(request.uri.path) on this kiosk."
+                : (error.body ?? error.status.reasonPhrase)
+            return KioskReply.failure(error.status, words)
+        } catch {
+            return KioskReply.failure(.internalServerError, "The kiosk failed: \(error)")
+        }
+    }
+}
+
+/// Requests that change something (`POST`) come from the kiosk's own page: another site open in
+/// the browser must not type PINs here (spending the kiosk's PIN budget), and a name that points
+/// at 127.0.0.1 (DNS rebinding) must not reach the kiosk at all. A browser always sends Origin
+/// on a cross-site POST, and Host is what it connected to.
+struct SameOriginMiddleware<Context: RequestContext>: RouterMiddleware {
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        let host = request.head.authority ?? ""
+        guard Self.isLoopbackHost(host) else {
+            return KioskReply.failure(.misdirectedRequest, "This kiosk answers only at 127.0.0.1, [::1] or localhost, not \(host).")
+        }
+        if request.method == .post, let origin = request.headers[.origin], origin != "http://" + host {
+            return KioskReply.failure(.forbidden, "Only the kiosk's own page may do this (the request came from \(origin)).")
+        }
+        return try await next(request, context)
+    }
+
+    static func isLoopbackHost(_ authority: String) -> Bool {
+        var name = Substring(authority)
+        if name.hasPrefix("["), let close = name.firstIndex(of: "]") {
+            name = name[name.index(after: name.startIndex)..<close]
+        } else if let colon = name.lastIndex(of: ":") {
+            name = name[..<colon]
+        }
+        return name == "localhost" || ListenAddress.isLoopback(String(name))
+    }
+}
+
+/// The kiosk's answers.
+enum KioskReply {
+    static func json(_ value: some Encodable, status: HTTPResponse.Status = .ok) -> Response {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        let data = (try? encoder.encode(value)) ?? Data("{}".utf8)
+        var headers = HTTPFields()
+        headers[.contentType] = "application/json; charset=utf-8"
+        headers[.cacheControl] = "no-store"
+        return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: data)))
+    }
+
+    static func failure(_ status: HTTPResponse.Status, _ message: String) -> Response {
+        json(Failure(message: message), status: status)
+    }
+
+    static func text(_ body: String, type: String) -> Response {
+        var headers = HTTPFields()
+        headers[.contentType] = type
+        headers[.cacheControl] = "no-store"
+        // The page's script and styles are its own; nothing else is loaded or framed.
+        headers[.init("Content-Security-Policy")!] =
+            "default-src 'self'; connect-src 'self'; img-src 'self' data:; frame-ancestors 'none'"
+        headers[.init("X-Content-Type-Options")!] = "nosniff"
+        return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(string: body)))
+    }
+
+    struct Failure: Encodable {
+        var ok = false
+        var message: String
+    }
+}

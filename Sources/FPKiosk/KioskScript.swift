@@ -1,0 +1,208 @@
+/// The kiosk page's script: the state from `GET /events` shown in words (English or Chinese,
+/// `#lang` or `?lang=zh`), its countdown counted down each second, the PIN pad, and a wake sent
+/// to the kiosk on any touch of the screen or key so that a resting reader is armed at once.
+enum KioskScript {
+    static let javascript = #"""
+    'use strict';
+    (function () {
+      var strings = {
+        en: {
+          title: 'Sign in', readerHeading: 'Fingerprint', pinHeading: 'Or use your PIN', userLabel: 'User ID',
+          pinLabel: 'PIN', keysLabel: 'Digits', submit: 'Sign in', clear: 'Delete last digit', langButton: '中文',
+          demoHeading: 'Demo: touch the virtual reader as', demoTouch: '{finger}',
+          starting: 'Starting…', touchReader: 'Touch the reader', reading: 'Reading…', welcome: 'Welcome, {user}',
+          notRecognised: 'Not recognised, try again', notRecognisedLeft: 'Not recognised, try again ({left} left)',
+          lockedOut: 'Too many tries: fingerprints are locked. Use your PIN',
+          lockedOutForGood: 'Fingerprints are locked until an administrator unlocks them. Use your PIN',
+          resting: 'Reader resting, use your PIN', noReader: 'No fingerprint reader. Use your PIN',
+          nobodyEnrolled: 'No fingerprints are enrolled yet. Use your PIN',
+          serviceDown: 'The fingerprint service is not answering', readerTrouble: 'The reader has a problem. Use your PIN',
+          kioskDown: 'This kiosk is not answering', countdownLockedOut: 'Fingerprints back in {s} s',
+          countdownResting: 'Reader back in {s} s', signedIn: 'Signed in: {user}',
+          checking: 'Checking…', pinWrong: 'Wrong user ID or PIN', pinMissing: 'Enter your user ID and PIN',
+          pinLocked: 'Too many wrong PINs for this user ID. Try again in {seconds} s',
+          pinPadResting: 'Too many wrong PINs at this kiosk. The PIN pad is back in {seconds} s',
+          pinNotPermitted: 'This kiosk may not check PINs: {detail}', pinInvalid: 'That is not a valid user ID or PIN',
+          pinTrouble: 'The PIN could not be checked: {detail}', noAnswer: 'the kiosk did not answer'
+        },
+        zh: {
+          title: '登录', readerHeading: '指纹', pinHeading: '或使用 PIN 码', userLabel: '用户名',
+          pinLabel: 'PIN 码', keysLabel: '数字', submit: '登录', clear: '删除最后一位', langButton: 'English',
+          demoHeading: '演示：以此身份触摸虚拟传感器', demoTouch: '{finger}',
+          starting: '正在启动…', touchReader: '请触摸指纹传感器', reading: '正在读取…', welcome: '欢迎，{user}',
+          notRecognised: '未能识别，请重试', notRecognisedLeft: '未能识别，请重试（还剩 {left} 次）',
+          lockedOut: '尝试次数过多，指纹已锁定。请使用 PIN 码',
+          lockedOutForGood: '指纹已锁定，需由管理员解锁。请使用 PIN 码',
+          resting: '传感器正在休息，请使用 PIN 码', noReader: '未连接指纹传感器。请使用 PIN 码',
+          nobodyEnrolled: '尚未录入任何指纹。请使用 PIN 码',
+          serviceDown: '指纹服务没有响应', readerTrouble: '传感器出现问题。请使用 PIN 码',
+          kioskDown: '本机服务没有响应', countdownLockedOut: '{s} 秒后恢复指纹', countdownResting: '{s} 秒后传感器恢复',
+          signedIn: '已登录：{user}',
+          checking: '正在核对…', pinWrong: '用户名或 PIN 码错误', pinMissing: '请输入用户名和 PIN 码',
+          pinLocked: '该用户 PIN 码错误次数过多，请 {seconds} 秒后再试',
+          pinPadResting: '本机 PIN 码错误次数过多，{seconds} 秒后恢复',
+          pinNotPermitted: '本机无权核对 PIN 码：{detail}', pinInvalid: '用户名或 PIN 码格式不正确',
+          pinTrouble: '无法核对 PIN 码：{detail}', noAnswer: '本机没有响应'
+        }
+      };
+
+      var body = document.body;
+      var byId = function (id) { return document.getElementById(id); };
+      var message = byId('message'), countdownLine = byId('countdown-line'), countdown = byId('countdown');
+      var before = byId('countdown-before'), after = byId('countdown-after'), session = byId('session');
+      var pinUser = byId('pin-user'), pinCode = byId('pin-code'), pinMessage = byId('pin-message');
+      var lang = new URLSearchParams(location.search).get('lang') === 'zh' ? 'zh' : 'en';
+      var shown = { state: 'starting', message: 'starting', parameters: {} };
+      var countdownEnds = null, pinAnswer = null;
+
+      function text(key, parameters) {
+        var template = strings[lang][key] || strings.en[key] || key;
+        return template.replace(/\{(\w+)\}/g, function (_, name) {
+          return parameters && parameters[name] !== undefined ? String(parameters[name]) : '';
+        });
+      }
+
+      // Set only when it changed: aria-live reads every change aloud.
+      function put(element, value) { if (element.textContent !== value) { element.textContent = value; } }
+
+      function renderCountdown() {
+        if (countdownEnds === null) {
+          countdownLine.hidden = true;
+          put(countdown, '');
+          return;
+        }
+        var seconds = Math.max(0, Math.ceil((countdownEnds - Date.now()) / 1000));
+        var parts = text(shown.state === 'lockedOut' ? 'countdownLockedOut' : 'countdownResting').split('{s}');
+        if (parts.length === 1) { parts = text(shown.state === 'lockedOut' ? 'countdownLockedOut' : 'countdownResting', { s: '\u0000' }).split('\u0000'); }
+        put(before, parts[0]);
+        put(countdown, String(seconds));
+        put(after, parts[1] || '');
+        countdownLine.hidden = false;
+      }
+
+      function renderSession() {
+        var user = session.dataset.user;
+        session.hidden = !user;
+        put(session, user ? text('signedIn', { user: user }) : '');
+      }
+
+      function render() {
+        body.dataset.state = shown.state;
+        put(message, text(shown.message, shown.parameters));
+        renderCountdown();
+        renderSession();
+        if (pinAnswer) { put(pinMessage, text(pinAnswer.message, pinAnswer.parameters)); }
+      }
+
+      function renderWords() {
+        document.documentElement.lang = lang === 'zh' ? 'zh-CN' : 'en';
+        document.title = text('title');
+        document.querySelectorAll('[data-text]').forEach(function (element) { put(element, text(element.dataset.text)); });
+        document.querySelectorAll('[data-label]').forEach(function (element) {
+          element.setAttribute('aria-label', text(element.dataset.label));
+        });
+        var switcher = byId('lang');
+        put(switcher, text('langButton'));
+        switcher.setAttribute('lang', lang === 'zh' ? 'en' : 'zh-CN');
+        render();
+      }
+
+      function signIn(user) {
+        session.dataset.user = user;
+        renderSession();
+      }
+
+      // The kiosk's state, as it changes.
+      var source = new EventSource('/events');
+      source.onmessage = function (event) {
+        var snapshot;
+        try { snapshot = JSON.parse(event.data); } catch (error) { return; }
+        shown = { state: snapshot.state, message: snapshot.message, parameters: snapshot.parameters || {} };
+        countdownEnds = typeof snapshot.countdown === 'number' ? Date.now() + snapshot.countdown * 1000 : null;
+        if (snapshot.state === 'welcome' && snapshot.user) { signIn(snapshot.user); }
+        render();
+      };
+      source.onerror = function () {
+        // The browser reconnects by itself; meanwhile the page says the kiosk is not there.
+        shown = { state: 'unavailable', message: 'kioskDown', parameters: {} };
+        countdownEnds = null;
+        render();
+      };
+      setInterval(renderCountdown, 250);
+
+      // A touch of the screen or a key: a resting reader is armed at once when its heat allows.
+      var lastWake = 0;
+      function wake() {
+        var now = Date.now();
+        if (now - lastWake < 2000) { return; }
+        lastWake = now;
+        fetch('/wake', { method: 'POST' }).catch(function () {});
+      }
+      document.addEventListener('pointerdown', wake, { passive: true });
+      document.addEventListener('keydown', wake);
+
+      byId('lang').addEventListener('click', function () {
+        lang = lang === 'zh' ? 'en' : 'zh';
+        var url = new URL(location.href);
+        if (lang === 'zh') { url.searchParams.set('lang', 'zh'); } else { url.searchParams.delete('lang'); }
+        history.replaceState(null, '', url.toString());
+        renderWords();
+      });
+
+      document.querySelectorAll('.pin-key').forEach(function (button) {
+        button.addEventListener('click', function () {
+          var key = button.dataset.key;
+          pinCode.value = key === 'back' ? pinCode.value.slice(0, -1) : pinCode.value + key;
+          pinCode.focus();
+        });
+      });
+
+      function answered(answer) {
+        pinAnswer = answer;
+        pinMessage.className = answer.ok ? 'ok' : 'refused';
+        put(pinMessage, text(answer.message, answer.parameters));
+        if (answer.ok && answer.user) { signIn(answer.user); }
+      }
+
+      byId('pin-form').addEventListener('submit', function (event) {
+        event.preventDefault();
+        var user = pinUser.value.trim(), pin = pinCode.value;
+        // The PIN leaves the field at once, whatever the answer.
+        pinCode.value = '';
+        if (!user || !pin) { answered({ ok: false, message: 'pinMissing', parameters: {} }); return; }
+        pinMessage.className = '';
+        pinAnswer = { message: 'checking', parameters: {} };
+        put(pinMessage, text('checking'));
+        fetch('/pin', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ user: user, pin: pin }) })
+          .then(function (response) { return response.json(); })
+          .then(function (answer) {
+            if (typeof answer.message !== 'string' || !(answer.message in strings.en)) {
+              answer = { ok: false, message: 'pinTrouble', parameters: { detail: answer.message || text('noAnswer') } };
+            }
+            answered(answer);
+          })
+          .catch(function () { answered({ ok: false, message: 'pinTrouble', parameters: { detail: text('noAnswer') } }); });
+      });
+
+      // The demo's virtual finger (fpbridge-kiosk --demo-touch-socket).
+      var fingers = (body.dataset.demo || '').split(',').filter(function (name) { return name; });
+      if (fingers.length > 0) {
+        var footer = byId('demo');
+        fingers.forEach(function (finger) {
+          var button = document.createElement('button');
+          button.type = 'button';
+          button.className = 'demo-touch';
+          button.dataset.finger = finger;
+          button.textContent = finger;
+          button.addEventListener('click', function () {
+            fetch('/demo/touch', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ finger: finger }) });
+          });
+          footer.appendChild(button);
+        });
+        footer.hidden = false;
+      }
+
+      renderWords();
+    })();
+    """#
+}

@@ -1,0 +1,56 @@
+import Foundation
+import Hummingbird
+import Logging
+
+/// `fpbridge-kiosk`: the identify loop against fpbridged, and the page on loopback.
+package struct KioskServer: Sendable {
+    package let listen: ListenAddress
+    package let backend: any KioskBackend
+    package let demo: DemoTouch?
+    package let clock: any KioskClock
+
+    package init(listen: ListenAddress, backend: any KioskBackend, demo: DemoTouch? = nil,
+                 clock: any KioskClock = SystemKioskClock()) {
+        self.listen = listen
+        self.backend = backend
+        self.demo = demo
+        self.clock = clock
+    }
+
+    /// Serves until the task is cancelled; `ready` gets the page's URL once the port is open.
+    package func run(logger: Logger, ready: @escaping @Sendable (String) -> Void = { _ in }) async throws {
+        let board = KioskBoard(clock: clock)
+        let wake = WakeSignal()
+        let loop = IdentifyLoop(backend: backend, board: board, clock: clock, wake: wake)
+        let router = Router()
+        router.add(middleware: PlainErrorMiddleware())
+        router.add(middleware: SameOriginMiddleware())
+        KioskRoutes(board: board, wake: wake, pinPad: PinPad(backend: backend, board: board), demo: demo).register(on: router)
+        let listen = listen
+        let app = Application(
+            router: router,
+            // The event stream is written to every 10 s, so a minute idle is a page gone away.
+            server: .http1(configuration: .init(idleTimeout: .seconds(60))),
+            configuration: .init(address: .hostname(listen.host, port: listen.port), serverName: "fpbridge-kiosk"),
+            onServerRunning: { channel in
+                let port = channel.localAddress?.port ?? listen.port
+                let host = listen.host.contains(":") ? "[\(listen.host)]" : listen.host
+                ready("http://\(host):\(port)/")
+            },
+            logger: logger)
+        defer { board.close() }
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { try await app.run() }
+            group.addTask { await loop.run() }
+            group.addTask {
+                // Keeps idle event streams written to (and their countdowns corrected).
+                while !Task.isCancelled {
+                    try await Task.sleep(for: .seconds(10))
+                    board.repeatCurrent()
+                }
+            }
+            try await group.next()
+            group.cancelAll()
+        }
+    }
+}

@@ -1,0 +1,44 @@
+/// What the kiosk page shows, as the page's `<body data-state>` names it (the contract in
+/// README "The kiosk" and the browser tests rely on these spellings).
+package enum KioskState: String, Codable, Sendable, CaseIterable {
+    /// Before the first answer from fpbridged.
+    case starting
+    /// The reader is armed: "Touch the reader".
+    case ready
+    /// A finger is down and matching runs: "Reading…".
+    case reading
+    /// Identified (or a PIN accepted): "Welcome, NAME".
+    case welcome
+    /// No match: "Not recognised, try again (N left)".
+    case notRecognised
+    /// Identification is locked out for everyone at this kiosk: a countdown, the PIN pad meanwhile.
+    case lockedOut
+    /// The reader cools down before its next burst: "Reader resting, use your PIN".
+    case resting
+    /// No reader, the reader pulled out, or fpbridged not answering.
+    case unavailable
+}
+
+/// One message to the page: the state, a message key the page translates (English and Chinese
+/// strings live in the page's script) with its parameters, the seconds left of a countdown,
+/// and the user once someone is welcomed. Sent as JSON on `GET /events`.
+package struct KioskSnapshot: Codable, Sendable, Equatable {
+    package var state: KioskState
+    /// A key of the page's string table (`touchReader`, `notRecognised`, `serviceDown`…).
+    package var message: String
+    /// Values the message names: `user`, `left`, `detail` (plain words from fpbridged).
+    package var parameters: [String: String]
+    /// Seconds left (lockout, resting), counted down by the page; nil when nothing counts down.
+    package var countdown: Double?
+    /// Who was welcomed.
+    package var user: String?
+
+    package init(_ state: KioskState, message: String, parameters: [String: String] = [:],
+                 countdown: Double? = nil, user: String? = nil) {
+        self.state = state
+        self.message = message
+        self.parameters = parameters
+        self.countdown = countdown
+        self.user = user
+    }
+}

@@ -1,0 +1,67 @@
+/// The kiosk page's styles: large targets (a finger, not a mouse), text at least 4.5:1 on its
+/// background, a focus ring a keyboard user sees from afar, and the state told by colour and
+/// by words (never by colour alone).
+enum KioskStyle {
+    static let css = #"""
+    :root {
+      --background: #0f1720; --panel: #1b2430; --text: #f4f6f8; --muted: #c3ccd6;
+      --ready: #5fb0ff; --reading: #ffd166; --welcome: #5bd18b; --refused: #ff8a80;
+      --resting: #ffb347; --off: #9aa5b1; --focus: #ffe14d;
+      color-scheme: dark;
+    }
+    * { box-sizing: border-box; }
+    html, body { margin: 0; height: 100%; }
+    body {
+      background: var(--background); color: var(--text);
+      font: 24px/1.35 system-ui, "Noto Sans", "Noto Sans CJK SC", "WenQuanYi Micro Hei", sans-serif;
+      display: flex; flex-direction: column; min-height: 100vh;
+    }
+    header { display: flex; justify-content: space-between; align-items: center; padding: 16px 32px; }
+    h1 { font-size: 32px; margin: 0; font-weight: 600; }
+    h2 { font-size: 26px; margin: 0 0 16px; font-weight: 600; }
+    main { flex: 1; display: grid; grid-template-columns: 3fr 2fr; gap: 32px; padding: 0 32px 32px; }
+    section { background: var(--panel); border-radius: 20px; padding: 32px; }
+    #reader { display: flex; flex-direction: column; align-items: center; justify-content: center; text-align: center; }
+    #symbol { width: 220px; height: 220px; margin-bottom: 24px; }
+    #symbol .ring { fill: none; stroke: var(--state, var(--off)); stroke-width: 5; }
+    #symbol .ridges { fill: none; stroke: var(--state, var(--off)); stroke-width: 4; stroke-linecap: round; }
+    #message { font-size: 44px; font-weight: 600; margin: 0; min-height: 1.4em; }
+    #countdown-line { font-size: 32px; color: var(--muted); margin: 16px 0 0; }
+    #countdown { font-variant-numeric: tabular-nums; font-weight: 700; color: var(--text); }
+    #session { font-size: 24px; color: var(--welcome); margin: 16px 0 0; }
+
+    body[data-state="ready"] { --state: var(--ready); }
+    body[data-state="reading"] { --state: var(--reading); }
+    body[data-state="welcome"] { --state: var(--welcome); }
+    body[data-state="notRecognised"], body[data-state="lockedOut"] { --state: var(--refused); }
+    body[data-state="resting"] { --state: var(--resting); }
+    body[data-state="unavailable"], body[data-state="starting"] { --state: var(--off); }
+    body[data-state="reading"] #symbol { animation: pulse 1s ease-in-out infinite; }
+    @keyframes pulse { 50% { opacity: 0.55; } }
+    @media (prefers-reduced-motion: reduce) { body[data-state="reading"] #symbol { animation: none; } }
+
+    form { display: flex; flex-direction: column; }
+    label { font-size: 22px; color: var(--muted); margin: 8px 0 6px; }
+    input {
+      font: inherit; font-size: 30px; padding: 12px 16px; min-height: 64px; border-radius: 12px;
+      border: 2px solid #6b7785; background: #0b1118; color: var(--text);
+    }
+    #pin-keys { display: grid; grid-template-columns: repeat(3, 1fr); gap: 12px; margin-top: 20px; }
+    button {
+      font: inherit; font-size: 30px; min-height: 72px; min-width: 72px; border-radius: 14px; cursor: pointer;
+      border: 2px solid #6b7785; background: #2b3644; color: var(--text);
+    }
+    button:active { background: #3a4758; }
+    #pin-submit { background: #1f6feb; border-color: #1f6feb; color: #ffffff; font-weight: 600; font-size: 24px; }
+    #lang { font-size: 22px; min-height: 56px; padding: 0 20px; }
+    :focus-visible { outline: 4px solid var(--focus); outline-offset: 3px; }
+    #pin-message { font-size: 26px; min-height: 1.4em; margin: 16px 0 0; }
+    #pin-message.ok { color: var(--welcome); }
+    #pin-message.refused { color: var(--refused); }
+    footer { padding: 0 32px 24px; display: flex; gap: 12px; align-items: center; flex-wrap: wrap; color: var(--muted); font-size: 20px; }
+    footer button { font-size: 20px; min-height: 56px; padding: 0 16px; }
+    .visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%); white-space: nowrap; }
+    [hidden] { display: none !important; }
+    @media (max-width: 900px) { main { grid-template-columns: 1fr; } #message { font-size: 36px; } }
+    """#
+}

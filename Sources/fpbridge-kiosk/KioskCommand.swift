@@ -1,0 +1,95 @@
+import ArgumentParser
+import FPKiosk
+import Foundation
+import Logging
+
+/// The `fpbridge-kiosk` command: parses and checks options, then serves the kiosk.
+struct KioskCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "fpbridge-kiosk",
+        abstract: "A walk-up kiosk: touch the reader and be welcomed, or use a PIN; a page on loopback for a browser in kiosk mode.",
+        discussion: """
+        The kiosk keeps fpbridged's identify armed, planned from the reader's heat so that an image \
+        reader is never stopped as too hot, and serves a page (open it with \
+        chromium --kiosk --app=http://127.0.0.1:PORT). It runs as a member of the group fpbridge-kiosk, \
+        which fpbridged lets identify and check a named user's PIN, nothing else. PINs are passed to \
+        fpbridged and never logged.
+
+        ROUTES
+          GET /          the page (English; ?lang=zh for Chinese)
+          GET /events    Server-Sent Events: {state, message, parameters, countdown, user}
+          POST /pin      {"user": "...", "pin": "..."}: checked by fpbridged at once
+          POST /wake     a touch of the screen: a resting reader is armed at once when its heat allows
+
+        EXIT STATUS
+          0  stopped by SIGTERM or SIGINT
+          2  usage (bad option, a listen address that is not loopback)
+          3  cannot start (the port is taken)
+        """,
+        version: "0.1.0")
+
+    @Option(help: ArgumentHelp("fpbridged's socket.", valueName: "path"))
+    var service = "/run/fpbridge/fpbridged.sock"
+
+    @Option(help: ArgumentHelp("Where the page is served: a loopback address and port (0 picks a free port).",
+                               valueName: "host:port"))
+    var listen = "127.0.0.1:8080"
+
+    @Option(help: ArgumentHelp("Play touches on libfprint's virtual reader listening here (demo and tests).",
+                               valueName: "path", visibility: .hidden))
+    var demoTouchSocket: String?
+
+    @Option(help: ArgumentHelp("virtual_image: the NAME.pgm images the demo touches send; without it, virtual_device's SCAN NAME.",
+                               valueName: "dir", visibility: .hidden))
+    var demoPrints: String?
+
+    @Option(help: ArgumentHelp("The demo's finger buttons, comma-separated.", valueName: "names", visibility: .hidden))
+    var demoFingers = "alice,bob,stranger"
+
+    @Flag(name: .shortAndLong, help: "Log what the kiosk does on stderr (never a PIN).")
+    var verbose = false
+
+    func run() async throws {
+        let address: ListenAddress
+        do { address = try ListenAddress(parsing: listen) } catch { throw ValidationError(error.description) }
+        guard service.hasPrefix("/") else { throw ValidationError("--service must be the absolute path of fpbridged's socket") }
+        if demoPrints != nil, demoTouchSocket == nil { throw ValidationError("--demo-prints needs --demo-touch-socket") }
+        let fingers = demoFingers.split(separator: ",").map { String($0) }
+        let demo = demoTouchSocket.map { DemoTouch(socket: $0, prints: demoPrints, fingers: fingers) }
+        var logger = Logger(label: "fpbridge-kiosk")
+        logger.logLevel = verbose ? .info : .warning
+        let server = KioskServer(listen: address, backend: ServiceBackend(socket: service), demo: demo)
+        let serving = Task {
+            try await server.run(logger: logger) { url in
+                // The one line on stdout: scripts and tests read the URL from it.
+                FileHandle.standardOutput.write(Data("fpbridge-kiosk: serving \(url) for fpbridged at \(service)\n".utf8))
+            }
+        }
+        Signals.stop(on: [SIGTERM, SIGINT]) { serving.cancel() }
+        do { try await serving.value } catch is CancellationError {} catch {
+            FileHandle.standardError.write(Data("fpbridge-kiosk: cannot serve on \(address): \(error)\n".utf8))
+            Foundation.exit(3)
+        }
+    }
+}
+
+/// SIGTERM and SIGINT end the kiosk. Cancelling the serving task ends the identify loop (its
+/// stream to fpbridged closes, which cancels the scan there) and the event streams; the kiosk
+/// keeps no state of its own, so there is nothing else to save.
+enum Signals {
+    nonisolated(unsafe) private static var sources: [DispatchSourceSignal] = []
+
+    static func stop(on signals: [Int32], _ action: @escaping @Sendable () -> Void) {
+        for number in signals {
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .main)
+            source.setEventHandler {
+                action()
+                // Whatever is left (a page's open stream) gets a moment, then the process ends.
+                DispatchQueue.main.asyncAfter(deadline: .now() + 1) { Foundation.exit(0) }
+            }
+            source.resume()
+            sources.append(source)
+        }
+    }
+}

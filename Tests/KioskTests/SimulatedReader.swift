@@ -1,0 +1,111 @@
+import FPKiosk
+import FPVocabulary
+import Synchronization
+
+/// Virtual time for the loop: a sleep moves it on at once, so an hour of rests and bursts
+/// runs in a moment.
+final class VirtualClock: KioskClock {
+    private let time = Mutex(0.0)
+
+    var now: Double { time.withLock { $0 } }
+
+    func sleep(seconds: Double) async throws {
+        try Task.checkCancellation()
+        advance(seconds)
+    }
+
+    func advance(_ seconds: Double) { time.withLock { $0 += max(0, seconds) } }
+}
+
+/// An image reader under libfprint's thermal model that nobody touches: every scan waits its
+/// whole timeout, heating the reader, and is cut off as too hot when the heat gets there.
+final class IdleImageReader: KioskBackend {
+    private struct State {
+        var heat = ReaderHeat()
+        var updated = 0.0
+        var scanning = 0.0
+        var cutOffs = 0
+    }
+
+    private let state = Mutex(State())
+    let clock: VirtualClock
+
+    init(clock: VirtualClock) { self.clock = clock }
+
+    /// Seconds spent armed, and scans stopped as too hot.
+    var scanned: Double { state.withLock { $0.scanning } }
+    var cutOffs: Int { state.withLock { $0.cutOffs } }
+
+    /// The heat now, the time since the last scan counted as rest.
+    private func cooled(_ state: inout State) {
+        let now = clock.now
+        state.heat = state.heat.after(active: false, seconds: now - state.updated)
+        state.updated = now
+    }
+
+    func reader() async throws -> ReaderReport {
+        state.withLock { state in
+            cooled(&state)
+            let heat = state.heat
+            return ReaderReport(identity: "virtual_image/0", present: true, temperature: heat.temperature.rawValue,
+                                heat: heat.ratio, scanSecondsLeft: heat.scanSecondsLeft, usableInSeconds: heat.usableInSeconds)
+        }
+    }
+
+    func identify(timeoutSeconds: Double, event: @escaping @Sendable (AuthEvent) -> Void) async throws -> String {
+        let (seconds, error) = state.withLock { state -> (Double, AuthError) in
+            cooled(&state)
+            if state.heat.hot { return (0, AuthError(.readerTooHot, "too hot", retryAfter: state.heat.usableInSeconds)) }
+            let left = state.heat.scanSecondsLeft
+            if timeoutSeconds >= left {
+                state.cutOffs += 1
+                state.heat = ReaderHeat(ratio: ReaderHeat.hotThreshold, hot: true)
+                state.scanning += left
+                return (left, AuthError(.readerTooHot, "too hot", retryAfter: state.heat.usableInSeconds))
+            }
+            state.heat = state.heat.after(active: true, seconds: timeoutSeconds)
+            state.scanning += timeoutSeconds
+            return (timeoutSeconds, AuthError(.timedOut, "no finger"))
+        }
+        clock.advance(seconds)
+        state.withLock { $0.updated = clock.now }
+        throw error
+    }
+
+    func checkPasscode(user: String, passcode: String) async throws -> String { user }
+}
+
+/// A reader that answers each identify from a list, for the page's states.
+final class ScriptedReader: KioskBackend {
+    enum Outcome: Sendable {
+        case match(String)
+        case fail(AuthError, events: [AuthEvent])
+    }
+
+    private let outcomes: Mutex<[Outcome]>
+    let report: ReaderReport
+
+    init(_ outcomes: [Outcome], report: ReaderReport = ReaderReport(identity: "virtual_device/0", present: true, scanSecondsLeft: nil)) {
+        self.outcomes = Mutex(outcomes)
+        self.report = report
+    }
+
+    func reader() async throws -> ReaderReport { report }
+
+    func identify(timeoutSeconds: Double, event: @escaping @Sendable (AuthEvent) -> Void) async throws -> String {
+        let next = outcomes.withLock { $0.isEmpty ? nil : $0.removeFirst() }
+        event(.fingerDetected)
+        switch next {
+        case .match(let user): return user
+        case .fail(let error, let events):
+            events.forEach(event)
+            throw error
+        case nil: throw AuthError(.timedOut, "no finger")
+        }
+    }
+
+    func checkPasscode(user: String, passcode: String) async throws -> String {
+        guard user == "bob", passcode == "1234" else { throw AuthError(.authenticationFailed, "wrong user or PIN") }
+        return user
+    }
+}
