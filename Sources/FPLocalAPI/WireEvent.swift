@@ -12,6 +12,7 @@ package struct WireEvent: Codable, Sendable, Hashable {
     package var user: String?
     package var finger: Finger?
     package var retryAfter: Double?
+    package var scanSecondsLeft: Double?
 
     package init(_ event: AuthEvent) {
         switch event {
@@ -25,13 +26,14 @@ package struct WireEvent: Codable, Sendable, Hashable {
         case .passcodeRequested(let left): self.init(kind: "passcodeRequested", attemptsLeftBeforeLockout: left)
         case .passcodeRejected(let left): self.init(kind: "passcodeRejected", attemptsLeftBeforeLockout: left)
         case .printSkipped(let text): self.init(kind: "printSkipped", text: text)
+        case .readerWarming(let seconds): self.init(kind: "readerWarming", scanSecondsLeft: seconds)
         case .matched(let user, let finger): self.init(kind: "matched", user: user, finger: finger)
         }
     }
 
     private init(kind: String, scanType: ScanType? = nil, retry: RetryReason? = nil, attemptsLeftInEvaluation: Int? = nil,
                  attemptsLeftBeforeLockout: Int? = nil, title: String? = nil, text: String? = nil,
-                 user: String? = nil, finger: Finger? = nil, retryAfter: Double? = nil) {
+                 user: String? = nil, finger: Finger? = nil, retryAfter: Double? = nil, scanSecondsLeft: Double? = nil) {
         self.kind = kind
         self.scanType = scanType
         self.retry = retry
@@ -42,6 +44,7 @@ package struct WireEvent: Codable, Sendable, Hashable {
         self.user = user
         self.finger = finger
         self.retryAfter = retryAfter
+        self.scanSecondsLeft = scanSecondsLeft
     }
 
     /// The engine's event again; nil for a kind this side does not know (a newer service), which is skipped.
@@ -58,6 +61,7 @@ package struct WireEvent: Codable, Sendable, Hashable {
         case "passcodeRequested": .passcodeRequested(attemptsLeftBeforeLockout: attemptsLeftBeforeLockout ?? 0)
         case "passcodeRejected": .passcodeRejected(attemptsLeftBeforeLockout: attemptsLeftBeforeLockout ?? 0)
         case "printSkipped": .printSkipped(text ?? "")
+        case "readerWarming": scanSecondsLeft.map(AuthEvent.readerWarming)
         case "matched": user.map { .matched(user: $0, finger: finger) }
         default: nil
         }

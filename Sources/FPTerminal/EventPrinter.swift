@@ -16,6 +16,8 @@ package enum EventPrinter {
         case .fallbackOffered(let title): "  [\(title)] is now available (choose it to use your passcode instead)."
         case .lockedOut: "  Too many failed attempts: fingerprint is locked out."
         case .printSkipped(let why): "  Left out of this identification: \(why)"
+        case .readerWarming(let seconds):
+            "  The reader is warm from scanning: it stops in about \(SecondsText.words(seconds.rounded(.up))) unless the scan ends."
         case .passcodeRequested(let left): "Enter your passcode (\(left) attempt\(left == 1 ? "" : "s") before passcode lockout)."
         case .passcodeRejected(let left): "  Wrong passcode; \(left) attempt\(left == 1 ? "" : "s") left before lockout."
         case .matched(let user, let finger): "  Matched \(user)\(finger.map { "'s \($0.rawValue)" } ?? "")."

@@ -4,6 +4,9 @@ public enum AuthEvent: Sendable, Hashable {
     case presentFinger(ScanType)
     /// A finger is on the reader and matching has begun: stop asking for it ("Reading…").
     case fingerDetected
+    /// The reader nears libfprint's thermal cut-off: this scan is stopped as too hot in about
+    /// `scanSecondsLeft` unless it ends first (a kiosk rests the reader instead).
+    case readerWarming(scanSecondsLeft: Double)
     /// The reader wants the finger again; not a failure.
     case retryHint(RetryReason)
     /// A finger was read and did not match.

@@ -59,6 +59,7 @@ struct BiometricSession {
         while true {
             context.emit(.presentFinger(info.scanType))
             let outcome: MatchOutcome
+            let warning = await Self.warnBeforeCutOff(reader, context: context)
             do {
                 let context = context
                 outcome = try await FingerPresence.listening({ context.emit(.fingerDetected) }) {
@@ -66,8 +67,13 @@ struct BiometricSession {
                         try await Self.scan(matcher, info: info, gallery: prints, fingerTimeout: fingerTimeout)
                     }
                 }
+                warning?.cancel()
             } catch ReaderError.timedOut {
+                warning?.cancel()
                 throw AuthError(.timedOut, "no finger was presented within \(SecondsText.words(configuration.scanTimeoutSeconds))")
+            } catch {
+                warning?.cancel()
+                throw error
             }
             switch outcome {
             case .match(let index):
@@ -141,6 +147,22 @@ struct BiometricSession {
             throw lockout
         }
         return left
+    }
+
+    /// How long before libfprint's thermal cut-off a scan says so (``AuthEvent/readerWarming(scanSecondsLeft:)``).
+    static let warmingLead: Double = 20
+
+    /// Says `readerWarming` once the scan about to start nears the reader's thermal cut-off:
+    /// at once when it is that near already, never for a reader that does not overheat.
+    private static func warnBeforeCutOff(_ reader: any FingerprintReader, context: AuthenticationContext) async -> Task<Void, Never>? {
+        guard let heat = await reader.info.heat, !heat.hot else { return nil }
+        let left = heat.scanSecondsLeft
+        return Task {
+            let wait = left - warmingLead
+            if wait > 0 { try? await Task.sleep(for: .milliseconds(Int(wait * 1000))) }
+            guard !Task.isCancelled else { return }
+            context.emit(.readerWarming(scanSecondsLeft: min(left, warmingLead)))
+        }
     }
 
     /// One scan. Verify-only readers compare with the first print, as fprintd does.

@@ -32,7 +32,8 @@ public actor FakeReader: PrintMatching {
     public var info: ReaderInfo {
         ReaderInfo(identity: ReaderIdentity(driver: Self.driver, deviceID: Self.deviceID),
                    name: settings.name, scanType: settings.scanType,
-                   enrollStages: settings.enrollStages, features: settings.features)
+                   enrollStages: settings.enrollStages, features: settings.features,
+                   temperature: settings.heat?.temperature ?? .cold, heat: settings.heat)
     }
 
     /// Opens the reader.
@@ -175,6 +176,10 @@ public actor FakeReader: PrintMatching {
         guard isOpen else { throw ReaderError.notOpen }
         guard !operationRunning else { throw ReaderError.busy }
         guard settings.features.isSuperset(of: feature) else { throw ReaderError.notSupported(name) }
+        // As libfprint's pre-check: a hot reader scans nothing (listing and deleting go on).
+        if let heat = settings.heat, heat.hot, ["capture", "enroll", "verify", "identify"].contains(name) {
+            throw ReaderError.tooHot(usableInSeconds: heat.usableInSeconds)
+        }
         operationRunning = true
         defer { operationRunning = false }
         return try await body()

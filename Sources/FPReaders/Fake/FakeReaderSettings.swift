@@ -15,6 +15,9 @@ public struct FakeReaderSettings: Sendable, Hashable {
     /// Time spent matching once a finger is on the sensor (a large gallery on a slow host):
     /// it never counts as waiting for the finger.
     public var matchingMilliseconds = 0
+    /// The heat of libfprint's thermal model the reader reports (`set heat 0.72`; at 0.731 or
+    /// more it is hot and scans nothing); nil, the default: it never overheats.
+    public var heat: ReaderHeat?
 
     /// The defaults: a press reader with 5 stages that verifies and identifies.
     public init() {}
@@ -43,6 +46,11 @@ public struct FakeReaderSettings: Sendable, Hashable {
         case "matching":
             guard values.count == 1 else { throw FakeScriptError(message: "'matching' takes one number") }
             matchingMilliseconds = try number(values[0], min: 0, max: 600_000)
+        case "heat":
+            guard values.count == 1, let ratio = Double(values[0]), (0...1).contains(ratio) else {
+                throw FakeScriptError(message: "'heat' needs a number from 0 to 1 (0.731 and above is hot)")
+            }
+            heat = ReaderHeat(ratio: ratio)
         case "features":
             var set: ReaderFeatures = []
             for name in values.joined(separator: ",").split(separator: ",").map(String.init) {
@@ -54,7 +62,7 @@ public struct FakeReaderSettings: Sendable, Hashable {
             }
             features = set
         default:
-            throw FakeScriptError(message: "unknown setting '\(key)'; use name, scan-type, stages, latency, matching or features")
+            throw FakeScriptError(message: "unknown setting '\(key)'; use name, scan-type, stages, latency, matching, heat or features")
         }
     }
 }
