@@ -209,7 +209,7 @@ let package = Package(
             dependencies: ["TestSupport", "FPAccountAPI", "FPAccountLoad", "FPAccountServer", "FPKeyFormats",
                            .product(name: "Crypto", package: "swift-crypto")]
         ),
-        .testTarget(name: "KioskTests", dependencies: ["FPKiosk", "TestSupport"]),
+        .testTarget(name: "KioskTests", dependencies: ["FPKiosk", "FPLocalAPI", "FPVocabulary", "TestSupport"]),
         .testTarget(name: "FuzzCorpusTests", dependencies: ["FPFuzzing", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]

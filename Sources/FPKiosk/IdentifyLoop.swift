@@ -1,3 +1,4 @@
+import FPLocalAPI
 import FPVocabulary
 import Synchronization
 
@@ -31,7 +32,7 @@ package struct IdentifyLoop: Sendable {
 
     /// One step: read the reader, then scan, rest or wait for a reader.
     package func turn() async {
-        let report: ReaderReport
+        let report: ReaderReport.Reader
         do { report = try await backend.reader() } catch {
             board.show(KioskSnapshot(.unavailable, message: "serviceDown", parameters: ["detail": Self.words(error)]))
             await pause(pollSeconds, wakeable: true)

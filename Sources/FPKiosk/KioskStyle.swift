@@ -16,13 +16,13 @@ enum KioskStyle {
       font: 24px/1.35 system-ui, "Noto Sans", "Noto Sans CJK SC", "WenQuanYi Micro Hei", sans-serif;
       display: flex; flex-direction: column; min-height: 100vh;
     }
-    header { display: flex; justify-content: space-between; align-items: center; padding: 16px 32px; }
+    header { display: flex; justify-content: space-between; align-items: center; padding: 12px 32px; }
     h1 { font-size: 32px; margin: 0; font-weight: 600; }
     h2 { font-size: 26px; margin: 0 0 16px; font-weight: 600; }
-    main { flex: 1; display: grid; grid-template-columns: 3fr 2fr; gap: 32px; padding: 0 32px 32px; }
-    section { background: var(--panel); border-radius: 20px; padding: 32px; }
+    main { flex: 1; display: grid; grid-template-columns: 3fr 2fr; gap: 24px; padding: 0 32px 24px; }
+    section { background: var(--panel); border-radius: 20px; padding: 24px 28px; }
     #reader { display: flex; flex-direction: column; align-items: center; justify-content: center; text-align: center; }
-    #symbol { width: 220px; height: 220px; margin-bottom: 24px; }
+    #symbol { width: 200px; height: 200px; margin-bottom: 24px; }
     #symbol .ring { fill: none; stroke: var(--state, var(--off)); stroke-width: 5; }
     #symbol .ridges { fill: none; stroke: var(--state, var(--off)); stroke-width: 4; stroke-linecap: round; }
     #message { font-size: 44px; font-weight: 600; margin: 0; min-height: 1.4em; }
@@ -41,21 +41,21 @@ enum KioskStyle {
     @media (prefers-reduced-motion: reduce) { body[data-state="reading"] #symbol { animation: none; } }
 
     form { display: flex; flex-direction: column; }
-    label { font-size: 22px; color: var(--muted); margin: 8px 0 6px; }
+    label { font-size: 22px; color: var(--muted); margin: 6px 0 4px; }
     input {
-      font: inherit; font-size: 30px; padding: 12px 16px; min-height: 64px; border-radius: 12px;
+      font: inherit; font-size: 30px; padding: 8px 16px; min-height: 56px; border-radius: 12px;
       border: 2px solid #6b7785; background: #0b1118; color: var(--text);
     }
-    #pin-keys { display: grid; grid-template-columns: repeat(3, 1fr); gap: 12px; margin-top: 20px; }
+    #pin-keys { display: grid; grid-template-columns: repeat(3, 1fr); gap: 10px; margin-top: 16px; }
     button {
-      font: inherit; font-size: 30px; min-height: 72px; min-width: 72px; border-radius: 14px; cursor: pointer;
+      font: inherit; font-size: 30px; min-height: 64px; min-width: 64px; border-radius: 14px; cursor: pointer;
       border: 2px solid #6b7785; background: #2b3644; color: var(--text);
     }
     button:active { background: #3a4758; }
     #pin-submit { background: #1f6feb; border-color: #1f6feb; color: #ffffff; font-weight: 600; font-size: 24px; }
     #lang { font-size: 22px; min-height: 56px; padding: 0 20px; }
     :focus-visible { outline: 4px solid var(--focus); outline-offset: 3px; }
-    #pin-message { font-size: 26px; min-height: 1.4em; margin: 16px 0 0; }
+    #pin-message { font-size: 24px; min-height: 1.4em; margin: 12px 0 0; }
     #pin-message.ok { color: var(--welcome); }
     #pin-message.refused { color: var(--refused); }
     footer { padding: 0 32px 24px; display: flex; gap: 12px; align-items: center; flex-wrap: wrap; color: var(--muted); font-size: 20px; }

@@ -14,8 +14,8 @@ package struct ServiceBackend: KioskBackend {
         self.client = client
     }
 
-    package func reader() async throws -> ReaderReport {
-        let answer: ReaderAnswer = try await client.get("reader")
+    package func reader() async throws -> ReaderReport.Reader {
+        let answer: ReaderReport = try await client.get("reader")
         return answer.reader
     }
 

@@ -1,3 +1,4 @@
+import FPLocalAPI
 import FPVocabulary
 
 /// When to scan and when to rest, so that an image reader is never stopped as too hot on an
@@ -34,13 +35,13 @@ package struct ThermalPlan: Sendable, Equatable {
     }
 
     /// The next step for the reader as reported.
-    package func step(for report: ReaderReport) -> Step {
+    package func step(for report: ReaderReport.Reader) -> Step {
         guard report.present else { return .absent }
         guard let left = report.scanSecondsLeft else { return .scan(timeout: unlimitedScan) }
         let heat = report.readerHeat
         let budget = heat.hot ? 0 : left - margin
         if budget >= minimumScan { return .scan(timeout: budget) }
-        let rest = max(heat.idleSeconds(untilScanSecondsLeft: margin + burst), report.usableInSeconds ?? 0)
+        let rest = max(heat.idleSeconds(untilScanSecondsLeft: margin + burst), report.usableInSeconds)
         // Never a rest of nothing: the estimate may round to 0 just under the wanted budget.
         return .rest(seconds: max(1, rest))
     }

@@ -1,4 +1,5 @@
 import FPKiosk
+import FPLocalAPI
 import FPVocabulary
 import Synchronization
 
@@ -43,12 +44,11 @@ final class IdleImageReader: KioskBackend {
         state.updated = now
     }
 
-    func reader() async throws -> ReaderReport {
+    func reader() async throws -> ReaderReport.Reader {
         state.withLock { state in
             cooled(&state)
-            let heat = state.heat
-            return ReaderReport(identity: "virtual_image/0", present: true, temperature: heat.temperature.rawValue,
-                                heat: heat.ratio, scanSecondsLeft: heat.scanSecondsLeft, usableInSeconds: heat.usableInSeconds)
+            return ReaderReport.Reader(identity: "virtual_image/0", name: nil, present: true,
+                                       temperature: state.heat.temperature, heat: state.heat)
         }
     }
 
@@ -83,14 +83,16 @@ final class ScriptedReader: KioskBackend {
     }
 
     private let outcomes: Mutex<[Outcome]>
-    let report: ReaderReport
+    let report: ReaderReport.Reader
 
-    init(_ outcomes: [Outcome], report: ReaderReport = ReaderReport(identity: "virtual_device/0", present: true, scanSecondsLeft: nil)) {
+    /// A reader that never overheats, as the fake reader and match-on-chip ones report.
+    init(_ outcomes: [Outcome],
+         report: ReaderReport.Reader = ReaderReport.Reader(identity: "fake/0", name: nil, present: true, temperature: nil, heat: nil)) {
         self.outcomes = Mutex(outcomes)
         self.report = report
     }
 
-    func reader() async throws -> ReaderReport { report }
+    func reader() async throws -> ReaderReport.Reader { report }
 
     func identify(timeoutSeconds: Double, event: @escaping @Sendable (AuthEvent) -> Void) async throws -> String {
         let next = outcomes.withLock { $0.isEmpty ? nil : $0.removeFirst() }

@@ -1,18 +1,18 @@
 import FPKiosk
+import FPLocalAPI
 import FPVocabulary
 import Testing
 
 /// The plan of scans and rests, from the reader's heat as fpbridged reports it.
 @Suite struct ThermalPlanTests {
-    private func report(_ heat: ReaderHeat, present: Bool = true) -> ReaderReport {
-        ReaderReport(identity: present ? "virtual_image/0" : nil, present: present, temperature: heat.temperature.rawValue,
-                     heat: heat.ratio, scanSecondsLeft: heat.scanSecondsLeft, usableInSeconds: heat.usableInSeconds)
+    private func report(_ heat: ReaderHeat) -> ReaderReport.Reader {
+        ReaderReport.Reader(identity: "virtual_image/0", name: nil, present: true, temperature: heat.temperature, heat: heat)
     }
 
     @Test func aColdReaderIsArmedForAllButTheMargin() {
-        let cold = ReaderHeat()
+        let cold = report(ReaderHeat())
         let plan = ThermalPlan()
-        #expect(plan.step(for: report(cold)) == .scan(timeout: cold.scanSecondsLeft - plan.margin))
+        #expect(plan.step(for: cold) == .scan(timeout: cold.scanSecondsLeft! - plan.margin))
     }
 
     @Test func aReaderNearTheCutOffRestsUntilABurstIsAvailableAgain() throws {
@@ -37,9 +37,9 @@ import Testing
     }
 
     @Test func aReaderThatNeverOverheatsIsArmedLongAndNoReaderIsPolled() {
-        let onChip = ReaderReport(identity: "goodixmoc/0", present: true, temperature: "cold", scanSecondsLeft: nil)
+        let onChip = ReaderReport.Reader(identity: "goodixmoc/0", name: nil, present: true, temperature: .cold, heat: nil)
         #expect(ThermalPlan().step(for: onChip) == .scan(timeout: ThermalPlan().unlimitedScan))
-        #expect(ThermalPlan().step(for: ReaderReport(identity: nil, present: false, scanSecondsLeft: nil)) == .absent)
+        #expect(ThermalPlan().step(for: .absent) == .absent)
     }
 }
 

@@ -1,0 +1,108 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// The real kiosk against the real fpbridged on libfprint's virtual_image (real NBIS matching,
+/// the real thermal model), the kiosk running as a member of the service's kiosk group; what a
+/// page sees on its event stream, and the PIN pad over HTTP.
+@Suite(.serialized, .enabled(if: SharedData.available || SharedData.isCI, "needs ../shared/prints"))
+struct KioskServiceTests {
+    /// Waits until the kiosk is armed (the last snapshot is `ready`, or a later one is), then
+    /// plays `image` on the reader and waits for `state`.
+    func touch(_ rig: KioskRig, _ kiosk: KioskProcess, _ image: String, until state: String,
+               where matches: @escaping @Sendable ([String: Any]) -> Bool = { _ in true }) async throws -> [String: Any]? {
+        let mark = max(0, kiosk.snapshots.count - 1)
+        guard try await kiosk.next("ready", skipping: mark) != nil else { return nil }
+        let before = kiosk.snapshots.count
+        try await rig.touch(SharedData.print(image))
+        return try await kiosk.next(state, skipping: before, where: matches)
+    }
+
+    func canonical(_ object: [String: Any]) -> String {
+        String(decoding: (try? JSONSerialization.data(withJSONObject: object, options: .sortedKeys)) ?? Data(), as: UTF8.self)
+    }
+
+    @Test func aTouchWelcomesAStrangerIsRefusedFiveLockAndThePinWorksMeanwhile() async throws {
+        let rig = try KioskRig()
+        try await rig.startService()
+        try await rig.enroll("alice", image: SharedData.print("whorl"))
+        try await rig.enroll("bob", image: SharedData.print("loop-right"))
+        let kiosk = try await KioskProcess(service: rig.socket, launcher: KioskRig.asKioskMember)
+
+        // The PIN pad answers while identify is armed: it never waits for the reader.
+        #expect(try await kiosk.next("ready") != nil, "\(kiosk.snapshots) \(kiosk.log)")
+        let armedPin = try await kiosk.post("/pin", #"{"user": "alice", "pin": "2468"}"#)
+        #expect(armedPin.status == 200 && armedPin.body["user"] as? String == "alice", "\(armedPin)")
+
+        let mark = kiosk.snapshots.count
+        let welcome = try await touch(rig, kiosk, "whorl", until: "welcome")
+        #expect(welcome?["user"] as? String == "alice", "\(kiosk.snapshots) \(rig.serviceLog)")
+        #expect(kiosk.snapshots.dropFirst(mark).contains { $0["state"] as? String == "reading" }, "Reading… before the welcome")
+
+        // Four strangers: not recognised, with the attempts left before identification locks.
+        for left in [4, 3, 2, 1] {
+            let refused = try await touch(rig, kiosk, "arch", until: "notRecognised")
+            #expect((refused?["parameters"] as? [String: String])?["left"] == String(left), "\(kiosk.snapshots)")
+        }
+        // The fifth locks identification, with a countdown from the service's retryAfter.
+        let locked = try await touch(rig, kiosk, "tented_arch", until: "lockedOut")
+        let countdown = try #require(locked?["countdown"] as? Double, "\(kiosk.snapshots)")
+        #expect(countdown > 0 && countdown <= 30)
+
+        // Meanwhile the PIN pad works; a wrong PIN and an unknown user get the same answer.
+        let bob = try await kiosk.post("/pin", #"{"user": "bob", "pin": "2468"}"#)
+        #expect(bob.status == 200 && bob.body["user"] as? String == "bob", "\(bob)")
+        let wrong = try await kiosk.post("/pin", #"{"user": "bob", "pin": "1111"}"#)
+        let unknown = try await kiosk.post("/pin", #"{"user": "zed", "pin": "1111"}"#)
+        #expect(wrong.status == 401 && wrong.body["message"] as? String == "pinWrong", "\(wrong)")
+        #expect(unknown.status == wrong.status && canonical(unknown.body) == canonical(wrong.body), "\(unknown) \(wrong)")
+        #expect(kiosk.snapshots.last?["state"] as? String == "lockedOut", "a PIN does not lift identification's lockout")
+        #expect(!kiosk.log.contains("2468") && !kiosk.log.contains("1111"), "no PIN in the kiosk's log")
+    }
+
+    @Test func aReaderPulledOutOrAServiceGoneIsUnavailableAndTheKioskComesBack() async throws {
+        let rig = try KioskRig()
+        try await rig.startService()
+        try await rig.enroll("alice", image: SharedData.print("whorl"))
+        let kiosk = try await KioskProcess(service: rig.socket, launcher: KioskRig.asKioskMember)
+        #expect(try await kiosk.next("ready") != nil, "\(kiosk.snapshots) \(kiosk.log)")
+
+        var mark = kiosk.snapshots.count
+        try await rig.unplug()
+        let pulled = try await kiosk.next("unavailable", skipping: mark)
+        #expect(pulled?["message"] as? String == "noReader", "\(kiosk.snapshots)")
+
+        mark = kiosk.snapshots.count
+        rig.stopService()
+        let down = try await kiosk.next("unavailable", skipping: mark) { $0["message"] as? String == "serviceDown" }
+        #expect(down != nil, "\(kiosk.snapshots)")
+
+        // fpbridged again (the reader plugged in again, to libfprint a new device): ready, and it matches.
+        mark = kiosk.snapshots.count
+        try await rig.startService()
+        #expect(try await kiosk.next("ready", skipping: mark) != nil, "\(kiosk.snapshots)")
+        let welcome = try await touch(rig, kiosk, "whorl", until: "welcome")
+        #expect(welcome?["user"] as? String == "alice", "\(kiosk.snapshots) \(rig.serviceLog)")
+    }
+
+    @Test func theKioskRefusesAnAddressOffLoopbackAndAnswersInPlainWords() async throws {
+        let refused = try await Fpbridge.runCommand([KioskProcess.executable, "--listen", "0.0.0.0:8080"],
+                                                   environment: ProcessInfo.processInfo.environment, timeout: 20)
+        #expect(refused.status == 2 && refused.stderr.contains("loopback only"), "\(refused.stderr)")
+
+        // No service behind it: the page is told in words, and the PIN pad says it cannot check.
+        let kiosk = try await KioskProcess(service: "/nonexistent/fpbridged.sock")
+        let down = try await kiosk.next("unavailable")
+        #expect(down?["message"] as? String == "serviceDown", "\(kiosk.snapshots)")
+        let pin = try await kiosk.post("/pin", #"{"user": "alice", "pin": "2468"}"#)
+        #expect(pin.status == 503 && pin.body["message"] as? String == "pinTrouble", "\(pin)")
+        let missing = try await kiosk.post("/nothing", "{}")
+        #expect(missing.status == 404 && (missing.body["message"] as? String)?.contains("There is no POST /nothing") == true, "\(missing)")
+        // Another site's page may not type PINs here.
+        let result = try await Fpbridge.runCommand(
+            ["/usr/bin/curl", "-s", "-o", "/dev/null", "-w", "%{http_code}", "-X", "POST", "-H", "Origin: http://evil.example",
+             "--data-binary", #"{"user":"a","pin":"1"}"#, kiosk.url + "pin"],
+            environment: ProcessInfo.processInfo.environment, timeout: 20)
+        #expect(result.stdout == "403")
+    }
+}
