@@ -435,6 +435,8 @@ class Fuzzer:
             ("/v1/keys/sign", {"label": "k1", "dataBase64": "aGVsbG8=", "reason": "fuzz", "user": "root",
                                "reader": reader, "stateDirectory": self.state}, True),
             ("/v1/operations/0123456789abcdef0123456789abcdef/passcode", {"passcode": "1", "cancel": False}, False),
+            ("/v1/passcode-check", {"user": "pinpad", "passcode": "1234", "reader": reader,
+                                    "stateDirectory": self.state}, False),
         ]
 
     def hostile_strings(self):
@@ -565,7 +567,7 @@ class Fuzzer:
     def fuzz_gets(self):
         from urllib.parse import quote
         paths = ["/v1/service", "/v1/status", "/v1/prints", "/v1/keys", "/v1/identity",
-                 "/v1/keys/attestation?label=k1"]
+                 "/v1/keys/attestation?label=k1", "/v1/reader"]
         for path in paths:
             self.request(f"GET {path}", "GET", path, expect={200})
         values = self.hostile_strings() + ["root", "nobody", "x" * 65]

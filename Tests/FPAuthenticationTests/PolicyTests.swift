@@ -124,6 +124,22 @@ import Testing
         ])
     }
 
+    /// Issue 25: a one-touch evaluation (a kiosk's identify) says the attempts left before the
+    /// lockout on its one failure too, where it used to end with the error alone.
+    @Test func theLastFailedMatchStillSaysTheAttemptsLeft() async throws {
+        let harness = EngineHarness()
+        try await harness.setPasscode()
+        try await harness.enroll()
+        let context = try await harness.context("scan x")
+        await #expect(throws: AuthError.self) {
+            _ = try await context.identify(reason: "x", options: BiometricOptions(maxFailedMatches: 1))
+        }
+        context.invalidate()
+        var events: [AuthEvent] = []
+        for await event in context.events { events.append(event) }
+        #expect(events.last == .noMatch(attemptsLeftInEvaluation: 0, attemptsLeftBeforeLockout: 4), "\(events)")
+    }
+
     /// Issue 25: a reader that overheats or goes away during a device-owner evaluation leaves
     /// the passcode, as iOS does when biometry is unavailable; under biometrics it is the error.
     @Test func deviceOwnerFallsToThePasscodeWhenTheReaderBecomesUnavailable() async throws {

@@ -87,10 +87,11 @@ struct BiometricSession {
             case .noMatch:
                 failures += 1
                 let attemptsLeft = try recordFailure(counterScope)
+                // Said on the last attempt too: a kiosk's one-touch identify shows "(N left)" from it.
+                context.emit(.noMatch(attemptsLeftInEvaluation: limit - failures, attemptsLeftBeforeLockout: attemptsLeft))
                 if failures >= limit {
                     throw AuthError(.authenticationFailed, "the finger did not match (\(failures) of \(limit) attempts used)")
                 }
-                context.emit(.noMatch(attemptsLeftInEvaluation: limit - failures, attemptsLeftBeforeLockout: attemptsLeft))
                 if !fallbackOffered, let title = context.effectiveFallbackTitle {
                     fallbackOffered = true
                     context.interruption.offer()
