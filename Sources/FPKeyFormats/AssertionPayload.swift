@@ -21,6 +21,9 @@ public struct AssertionPayload: Sendable, Hashable {
         case payment
         /// A bound device's approval of a new device of the same account.
         case approveDevice = "approve-device"
+        /// A login at a kiosk: the challenge named no user, and the key of whoever the
+        /// kiosk's reader identified answered it (`identify-and-prove` in fpbridged).
+        case kioskLogin = "kiosk-login"
     }
 
     /// The new device a signature approves: exactly this request, key and name.
@@ -87,6 +90,12 @@ public struct AssertionPayload: Sendable, Hashable {
     /// A payment assertion.
     public static func payment(_ payment: Payment, origin: String, challenge: String, credentialId: String) -> AssertionPayload {
         AssertionPayload(purpose: .payment, origin: origin, challenge: challenge, credentialId: credentialId, payment: payment, device: nil)
+    }
+
+    /// A kiosk login: the server's kiosk challenge, answered by the key of the user the
+    /// kiosk's reader identified (`credentialId` is that key's, known only after the scan).
+    public static func kioskLogin(origin: String, challenge: String, credentialId: String) -> AssertionPayload {
+        AssertionPayload(purpose: .kioskLogin, origin: origin, challenge: challenge, credentialId: credentialId, payment: nil, device: nil)
     }
 
     /// A device approval, signed by a bound device's credential.

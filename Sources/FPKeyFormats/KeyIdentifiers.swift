@@ -15,6 +15,14 @@ public enum KeyIdentifiers {
         identifier(identityKey)
     }
 
+    /// The label of a user's login key for the server at `origin` (scheme, host and port):
+    /// `login-` and 16 base64url characters of SHA-256 over origin, a zero byte and the
+    /// user name. A client binding a device and `fpbridged`'s identify-and-prove, which
+    /// knows the user only after the scan, find the same key by it.
+    public static func loginKeyLabel(origin: String, username: String) -> String {
+        "login-" + base64URL(Data(SHA256.hash(data: Data("\(origin)\u{0}\(username)".utf8)).prefix(12)))
+    }
+
     private static func identifier(_ key: P256.Signing.PublicKey) -> String {
         base64URL(Data(SHA256.hash(data: key.x963Representation).prefix(16)))
     }

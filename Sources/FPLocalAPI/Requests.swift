@@ -12,8 +12,12 @@ package protocol TargetedRequest: Codable, Sendable {
 /// `POST /v1/evaluations`: one evaluation, streamed.
 package struct EvaluationRequest: TargetedRequest {
     /// What to run: `evaluate` (a policy), `recover` (lockout → passcode → biometrics),
-    /// `verify` (the user's finger, no passcode needed), `identify` (who is this), `unlock` (passcode only).
-    package enum Operation: String, Codable, Sendable { case evaluate, recover, verify, identify, unlock }
+    /// `verify` (the user's finger, no passcode needed), `identify` (who is this), `unlock` (passcode only),
+    /// `identify-and-prove` (who is this, and their login key signs ``proof``'s challenge in the same touch).
+    package enum Operation: String, Codable, Sendable {
+        case evaluate, recover, verify, identify, unlock
+        case identifyAndProve = "identify-and-prove"
+    }
 
     package var operation: Operation
     package var policy: String?
@@ -26,6 +30,8 @@ package struct EvaluationRequest: TargetedRequest {
     package var timeoutSeconds: Double?
     /// False: a busy reader answers `readerBusy` at once instead of waiting in line.
     package var wait: Bool?
+    /// For `identify-and-prove` (and only for it): what the identified user's key signs.
+    package var proof: ProofRequestWire?
     package var user: String?
     package var reader: String?
     package var stateDirectory: String?

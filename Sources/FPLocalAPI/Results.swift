@@ -5,8 +5,13 @@ package struct EvaluationResult: Codable, Sendable, Hashable {
     package var user: String
     package var method: AuthMethod
     package var finger: Finger?
+    /// `identify-and-prove` only: the identified user's key's signature and what checks it.
+    package var proof: WireProof?
 
-    package init(_ success: AuthSuccess) { user = success.user; method = success.method; finger = success.finger }
+    package init(_ success: AuthSuccess, proof: WireProof? = nil) {
+        user = success.user; method = success.method; finger = success.finger
+        self.proof = proof
+    }
 
     package var success: AuthSuccess { AuthSuccess(method: method, user: user, finger: finger) }
 }

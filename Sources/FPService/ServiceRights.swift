@@ -15,6 +15,9 @@ package enum ServiceRights {
         case pinPad
         /// Who is at the reader: it tells who is enrolled.
         case identify
+        /// Who is at the reader, and their login key signs a server's kiosk challenge in the
+        /// same touch: the only use of a key that is not the caller's own.
+        case identifyAndProve
         /// Damaged state repaired, which may remove a user's passcode and prints.
         case repair
         /// A PAM stack proved a user's login password, which lifts their lockout.
@@ -28,7 +31,7 @@ package enum ServiceRights {
     /// | caller | may |
     /// |---|---|
     /// | any user | manage, evaluate and check the passcode of their own user; their own operations' buttons |
-    /// | a member of the kiosk group | besides: identify, and check any named user's PIN at the PIN pad; nothing else for another user |
+    /// | a member of the kiosk group | besides: identify, identify-and-prove (the identified user's login key signs a kiosk challenge), and check any named user's PIN at the PIN pad; nothing else for another user |
     /// | a member of the admin group | everything for any user, and repair |
     /// | root | everything, and report a proved password (`pam_exec` runs as root) |
     package static func refusal(_ action: Action, by caller: Caller, for user: String,
@@ -43,9 +46,10 @@ package enum ServiceRights {
                 : .forbidden("\(caller.user) may not repair state: it needs root or the admin group '\(service.adminGroup)'")
         case .press(let owner):
             return owner == caller.credentials.uid || root ? nil : .forbidden("\(caller.user) did not start this operation")
-        case .identify:
+        case .identify, .identifyAndProve:
             guard caller.isAdmin || caller.isKiosk else {
-                return .forbidden("\(caller.user) may not identify: it tells who is enrolled; "
+                let what = action == .identify ? "identify" : "identify-and-prove (a kiosk login with whoever touches the reader)"
+                return .forbidden("\(caller.user) may not \(what): it tells who is enrolled; "
                                   + "it needs the admin group '\(service.adminGroup)' or the kiosk group '\(service.kioskGroup)'")
             }
             return nil

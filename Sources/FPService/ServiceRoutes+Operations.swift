@@ -7,21 +7,16 @@ import NIOCore
 extension ServiceRoutes {
     func evaluation(_ request: Request, _ caller: Caller, _ channel: any Channel) async throws -> Response {
         let body = try await JSONBodies.decode(EvaluationRequest.self, from: request)
+        if body.operation == .identifyAndProve { return try await identifyAndProve(body, caller, channel) }
+        guard body.proof == nil else { throw ServiceRefusal.badRequest("'proof' is for identify-and-prove only") }
         let purpose: RequestTarget.Purpose = switch body.operation {
         case .identify: .identify
+        case .identifyAndProve: .identifyAndProve
         case .unlock: .checkPasscode
         case .evaluate, .recover, .verify: .evaluate
         }
         let target = try RequestTarget(body, caller: caller, service: service, purpose: purpose)
-        var settings = try target.configuration()
-        if let timeout = body.timeoutSeconds {
-            guard timeout > 0, timeout <= AuthConfiguration.maximumScanTimeout else {
-                throw ServiceRefusal.badRequest("timeoutSeconds must be more than 0 and at most \(Int(AuthConfiguration.maximumScanTimeout))")
-            }
-            settings.scanTimeoutSeconds = timeout
-        }
-        let configuration = settings
-        if let attempts = body.attempts, attempts < 1 { throw ServiceRefusal.badRequest("attempts must be at least 1") }
+        let configuration = try Self.scanConfiguration(body, target)
         let policy = try Self.policy(body.policy)
         let reason = body.reason ?? "Authenticate"
         let options = BiometricOptions(fingers: body.fingers.map(Set.init), maxFailedMatches: body.attempts)
@@ -41,7 +36,7 @@ extension ServiceRoutes {
                     case .evaluate: try await context.evaluate(policy, reason: reason, prompt: operation.prompt, options: options)
                     case .recover: try await context.recoverAndEvaluate(reason: reason, prompt: operation.prompt, options: options)
                     case .verify: try await context.verifyFinger(reason: reason, options: options)
-                    case .identify: try await context.identify(reason: reason, options: options)
+                    case .identify, .identifyAndProve: try await context.identify(reason: reason, options: options)
                     case .unlock: try await context.unlockWithPasscode(reason: reason, prompt: operation.prompt)
                     }
                 }

@@ -47,7 +47,7 @@ public struct FingerprintLogin: Sendable {
 
     /// The label of the user's key for this server.
     public func keyLabel(username: String) -> String {
-        "login-" + KeyIdentifiers.base64URL(Data(SHA256.hash(data: Data("\(origin)\u{0}\(username)".utf8)).prefix(12)))
+        KeyIdentifiers.loginKeyLabel(origin: origin, username: username)
     }
 
     /// Creates an account.

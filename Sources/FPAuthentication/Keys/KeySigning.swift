@@ -35,11 +35,27 @@ extension KeyVault {
         }
         let accessControl = try KeyDescription(before, path: path).accessControl
         let success = try await rules.release(accessControl, reason: reason, prompt: prompt, options: options)
-        return try locked {
+        return try signNext(label: label, accessControl: accessControl, method: success.method) { current throws(AuthError) in
             // Deleted, or deleted and made anew, during the evaluation: not the key the user was asked about.
-            guard let current = try store.record(user: user, label: label), current.publicKey == before.publicKey else {
-                throw notFound(label)
+            guard current.publicKey == before.publicKey else { throw notFound(label) }
+            return data
+        }.signature
+    }
+
+    /// The step after the evaluation, shared by ``sign(label:data:reason:prompt:options:)`` and
+    /// identify-and-prove: under the state lock, the key read again and held to `KeyRules`
+    /// (`accessControl` is the one the evaluation was for), its counter taken and written,
+    /// and only then the signature made over the message with the data `data` returns for
+    /// that record.
+    func signNext(label: String, accessControl: KeyAccessControl, method: AuthMethod,
+                  data: (KeyRecord) throws(AuthError) -> Data) throws(AuthError) -> (signature: KeySignature, record: KeyRecord) {
+        try locked { () throws -> (signature: KeySignature, record: KeyRecord) in
+            guard let current = try store.record(user: user, label: label) else { throw notFound(label) }
+            let path = try path(label)
+            guard try KeyDescription(current, path: path).accessControl == accessControl else {
+                throw AuthError(.notFound, "\(user) has no \(accessControl.rawValue) key labelled '\(label)'")
             }
+            let data = try data(current)
             try rules.requireUsable(current, accessControl: accessControl, store: store)
             guard current.counter < UInt64.max else {
                 throw AuthError(.keyInvalidated, "the key '\(label)' has used every counter value")
@@ -50,8 +66,8 @@ extension KeyVault {
             try store.save(next)
             let message = KeySignature.message(counter: next.counter, data: data)
             let signature = try privateKey.signature(for: message)
-            return KeySignature(label: label, user: user, counter: next.counter, signature: signature.derRepresentation,
-                                message: message, method: success.method)
+            return (KeySignature(label: label, user: user, counter: next.counter, signature: signature.derRepresentation,
+                                 message: message, method: method), next)
         }
     }
 }

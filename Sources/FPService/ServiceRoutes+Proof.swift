@@ -1,0 +1,57 @@
+import FPAuthentication
+import FPLocalAPIEngine
+import Foundation
+import Hummingbird
+import NIOCore
+
+extension ServiceRoutes {
+    /// `POST /v1/evaluations` with `identify-and-prove`: who is at the reader, and, in the same
+    /// touch, their login key for the named server signs its kiosk challenge
+    /// (``AuthenticationContext/identifyAndProve(_:reason:protection:options:)``). The kiosk
+    /// group and the admin group may; the request names no user and no key: both are the
+    /// identified user's.
+    func identifyAndProve(_ body: EvaluationRequest, _ caller: Caller, _ channel: any Channel) async throws -> Response {
+        guard body.user == nil else {
+            throw ServiceRefusal.badRequest("identify-and-prove takes no 'user': the key that signs is the identified user's")
+        }
+        guard let wire = body.proof else {
+            throw ServiceRefusal.badRequest("identify-and-prove needs 'proof': {\"purpose\": \"kiosk-login\", \"origin\": …, \"challenge\": …}")
+        }
+        guard body.policy == nil, body.fingers == nil else {
+            throw ServiceRefusal.badRequest("identify-and-prove takes no 'policy' or 'fingers': it identifies among everyone enrolled")
+        }
+        let target = try RequestTarget(body, caller: caller, service: service, purpose: .identifyAndProve)
+        let request = try wire.checked()
+        let configuration = try Self.scanConfiguration(body, target)
+        let reason = body.reason ?? "Log in to \(request.origin)"
+        let options = BiometricOptions(maxFailedMatches: body.attempts)
+        return try stream.response(caller: caller, channel: channel) { operation, send in
+            try await readers.with(target, required: true, wait: body.wait ?? true, timeout: configuration.scanTimeoutSeconds) { reader in
+                let context = context(target, reader: reader, configuration: configuration)
+                context.fallbackTitle = body.fallbackTitle
+                context.cancelTitle = body.cancelTitle
+                context.interactionNotAllowed = body.interactionNotAllowed ?? false
+                operation.attach(context)
+                let proof = try await Self.forwardingEvents(of: context, to: send) {
+                    try await context.identifyAndProve(request, reason: reason, protection: .service, options: options)
+                }
+                let identity = try context.keys(protection: .service).identity()
+                return try JSONValue(encoding: EvaluationResult(proof.success,
+                                                                proof: WireProof(proof, protection: .service, identityKeyPem: identity)))
+            }
+        }
+    }
+
+    /// The target's configuration with the request's scan timeout, and its attempts checked.
+    static func scanConfiguration(_ body: EvaluationRequest, _ target: RequestTarget) throws -> AuthConfiguration {
+        var settings = try target.configuration()
+        if let timeout = body.timeoutSeconds {
+            guard timeout > 0, timeout <= AuthConfiguration.maximumScanTimeout else {
+                throw ServiceRefusal.badRequest("timeoutSeconds must be more than 0 and at most \(Int(AuthConfiguration.maximumScanTimeout))")
+            }
+            settings.scanTimeoutSeconds = timeout
+        }
+        if let attempts = body.attempts, attempts < 1 { throw ServiceRefusal.badRequest("attempts must be at least 1") }
+        return settings
+    }
+}
