@@ -4,7 +4,7 @@ import Foundation
 public struct SessionToken: Codable, Sendable, Hashable {
     /// The bearer token, for `Authorization: Bearer …`.
     public var token: String
-    /// `password` or `fingerprint`.
+    /// `password`, `fingerprint` or `kiosk` (a kiosk login).
     public var kind: String
     /// Whose session.
     public var username: String
@@ -118,7 +118,7 @@ public struct Payment: Codable, Sendable, Hashable {
 public struct SessionInfo: Codable, Sendable, Hashable {
     /// The user.
     public var username: String
-    /// `password` or `fingerprint`.
+    /// `password`, `fingerprint` or `kiosk` (a kiosk login).
     public var kind: String
     /// Milliseconds since 1970.
     public var expiresAt: Int64

@@ -29,16 +29,23 @@ package struct SoftwareDevice: Sendable {
     package var credentialId: String { KeyIdentifiers.credentialId(key.publicKey) }
     package var deviceId: String { KeyIdentifiers.deviceId(identity.publicKey) }
 
-    /// The attestation statement of ``key`` and `signer`'s signature over it (the identity key unless another is given).
-    package func bindRequest(name: String = "software device", signer: P256.Signing.PrivateKey? = nil,
-                             statementKey: P256.Signing.PublicKey? = nil, deviceId: String? = nil,
-                             bindingCode: String? = nil, requestApproval: Bool? = nil) -> BindRequest {
+    /// The attestation statement of ``key`` (or of `statementKey`) and `signer`'s signature
+    /// over it (the identity key unless another is given).
+    package func attestation(signer: P256.Signing.PrivateKey? = nil,
+                             statementKey: P256.Signing.PublicKey? = nil) -> (statement: Data, signature: Data) {
         let statement = AttestationFormat.Statement(
             format: AttestationFormat.format, publicKey: (statementKey ?? key.publicKey).x963Representation.base64EncodedString(),
             user: "load", label: "login", accessControl: accessControl, createdAt: Int64(Date().timeIntervalSince1970 * 1000),
             serviceVersion: "test", protection: protection)
         let bytes = (try? statement.encoded()) ?? Data()
-        let signature = (try? (signer ?? identity).signature(for: bytes).derRepresentation) ?? Data()
+        return (bytes, (try? (signer ?? identity).signature(for: bytes).derRepresentation) ?? Data())
+    }
+
+    /// The binding request of ``key`` with its attestation (see ``attestation(signer:statementKey:)``).
+    package func bindRequest(name: String = "software device", signer: P256.Signing.PrivateKey? = nil,
+                             statementKey: P256.Signing.PublicKey? = nil, deviceId: String? = nil,
+                             bindingCode: String? = nil, requestApproval: Bool? = nil) -> BindRequest {
+        let (bytes, signature) = attestation(signer: signer, statementKey: statementKey)
         return BindRequest(deviceName: name, publicKey: key.publicKey.pemRepresentation, identityKey: identity.publicKey.pemRepresentation,
                            attestationStatement: bytes.base64EncodedString(), attestationSignature: signature.base64EncodedString(),
                            deviceId: deviceId, bindingCode: bindingCode, requestApproval: requestApproval)
@@ -69,5 +76,18 @@ package struct SoftwareDevice: Sendable {
     package func approve(_ approval: ApprovalChallenge, origin: String, counter: UInt64) -> AssertionRequest {
         assertion(approval.challenge, payload: .approval(approval.approval, origin: origin, challenge: approval.challenge.challenge,
                                                          credentialId: credentialId), counter: counter)
+    }
+
+    /// This device's answer to a kiosk challenge, as fpbridged's identify-and-prove makes it:
+    /// the kiosk-login payload at `origin`, and the key's attestation (`signer` and
+    /// `statementKey` change it to prove it is refused).
+    package func kioskLogin(_ challenge: KioskChallenge, origin: String, counter: UInt64, signer: P256.Signing.PrivateKey? = nil,
+                            statementKey: P256.Signing.PublicKey? = nil) -> KioskLoginRequest {
+        let payload = AssertionPayload.kioskLogin(origin: origin, challenge: challenge.challenge, credentialId: credentialId)
+        let signature = (try? key.signature(for: SignatureFormat.message(counter: counter, data: payload.bytes)).derRepresentation) ?? Data()
+        let (statement, attestation) = attestation(signer: signer, statementKey: statementKey)
+        return KioskLoginRequest(challengeId: challenge.challengeId, credentialId: credentialId, counter: counter,
+                                 signature: signature.base64EncodedString(), attestationStatement: statement.base64EncodedString(),
+                                 attestationSignature: attestation.base64EncodedString())
     }
 }

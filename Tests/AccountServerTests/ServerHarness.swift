@@ -31,7 +31,12 @@ struct Harness {
 
     static func start(_ storage: Storage, arguments: [String] = [], device: SoftwareDevice = SoftwareDevice()) async throws -> Harness {
         let directory = TemporaryDirectory()
-        let database = try storage.newDatabase(in: directory)
+        return try await start(database: try storage.newDatabase(in: directory), in: directory, arguments: arguments, device: device)
+    }
+
+    /// The same on a database made already (an administrator's list in it, say).
+    static func start(database: String, in directory: TemporaryDirectory, arguments: [String] = [],
+                      device: SoftwareDevice = SoftwareDevice()) async throws -> Harness {
         let server = try await LoginServerProcess(database: database, arguments: arguments)
         let registered = try await server.request("POST", "/v1/accounts", json: PasswordRequest(username: "alice", password: password))
         #expect(registered.status == 201, "register: \(String(decoding: registered.body, as: UTF8.self))")

@@ -77,6 +77,18 @@ struct AccountRoutes {
                 Replies.ok(try await service.login(try await Replies.decode(AssertionRequest.self, from: request), address: address(request, context)))
             }
         }
+        v1.post("kiosk/challenges") { request, context in
+            await answer(context) {
+                Replies.ok(try await service.kioskChallenge(try await Replies.decode(KioskChallengeRequest.self, from: request),
+                                                            address: address(request, context)), status: .created)
+            }
+        }
+        v1.post("kiosk/logins") { request, context in
+            await answer(context) {
+                Replies.ok(try await service.kioskLogin(try await Replies.decode(KioskLoginRequest.self, from: request),
+                                                        address: address(request, context)))
+            }
+        }
         v1.post("payments") { request, context in
             await answer(context) {
                 let session = try await service.session(bearer: bearer(request))

@@ -38,9 +38,6 @@ extension AccountService {
     /// limits, then stores it (with the payment it confirms, in the same transaction).
     func issueChallenge(for credential: CredentialRow, purpose: AssertionPayload.Purpose, payment: PaymentRow?,
                         pendingId: String? = nil, address: String?) async throws -> Challenge {
-        let id = RandomTokens.make(bytes: 16)
-        let challenge = RandomTokens.make(bytes: 32)
-        let expiresAt = Clock.milliseconds() + Int64(configuration.challengeSeconds) * 1000
         // Per credential from one address, and per address: what one client may ask. The
         // account's cap only bounds the server's work; no one address comes near it, so a
         // stranger who knows the user name and credential id cannot use up the user's own.
@@ -52,15 +49,29 @@ extension AccountService {
             AuditRecord(event: "payment-created", outcome: "ok", username: credential.username, deviceId: credential.deviceId,
                         detail: "\($0.paymentId): \($0.amount) \($0.currency) to \($0.payee)", address: address)
         }
-        let result = try await store.issueChallenge(id: id, credentialId: credential.credentialId, purpose: purpose.rawValue,
+        let stored = try await storeChallenge(credentialId: credential.credentialId, purpose: purpose, limits: limits, payment: payment,
+                                              pendingId: pendingId, audit: audit, what: "challenges for this device, account or address")
+        return Challenge(challengeId: stored.id, challenge: stored.challenge, purpose: purpose.rawValue, origin: origin.value,
+                         credentialId: credential.credentialId, expiresAt: stored.expiresAt)
+    }
+
+    /// A new single-use challenge of `purpose` for `credentialId` ("" for a kiosk's, which names
+    /// none), valid ``ServerConfiguration/challengeSeconds``, stored only within `limits`
+    /// (otherwise `rateLimited`, naming `what`).
+    func storeChallenge(credentialId: String, purpose: AssertionPayload.Purpose, limits: [(key: String, limit: Int)],
+                        payment: PaymentRow? = nil, pendingId: String? = nil, audit: AuditRecord? = nil,
+                        what: String) async throws -> (id: String, challenge: String, expiresAt: Int64) {
+        let id = RandomTokens.make(bytes: 16)
+        let challenge = RandomTokens.make(bytes: 32)
+        let expiresAt = Clock.milliseconds() + Int64(configuration.challengeSeconds) * 1000
+        let result = try await store.issueChallenge(id: id, credentialId: credentialId, purpose: purpose.rawValue,
                                                     challenge: challenge, paymentId: payment?.paymentId, pendingId: pendingId,
                                                     expiresAt: expiresAt, limits: limits, payment: payment, audit: audit)
         if !result.stored {
-            try checkLimits(result.hits, limits.map(\.limit), what: "challenges for this device, account or address")
+            try checkLimits(result.hits, limits.map(\.limit), what: what)
             throw DatabaseFailure(description: "the challenge was not stored")
         }
-        return Challenge(challengeId: id, challenge: challenge, purpose: purpose.rawValue, origin: origin.value,
-                         credentialId: credential.credentialId, expiresAt: expiresAt)
+        return (id, challenge, expiresAt)
     }
 
     /// Checks a signed assertion: the challenge open and the credential active, the
@@ -74,13 +85,18 @@ extension AccountService {
     func verify(_ request: AssertionRequest, purpose: AssertionPayload.Purpose, address: String?,
                 payload: (OpenChallenge) async throws -> AssertionPayload,
                 then: (CredentialRow) -> [SQLStatement]) async throws -> (CredentialRow, [[SQLRow]]) {
-        let event = purpose == .payment ? "payment" : purpose == .login ? "fingerprint-login" : "approve-device"
+        let event = switch purpose {
+        case .payment: "payment"
+        case .login: "fingerprint-login"
+        case .approveDevice: "approve-device"
+        case .kioskLogin: "kiosk-login"
+        }
         let challengeId = try identifier(request.challengeId, "challengeId")
         guard let signature = Data(base64Encoded: request.signature), signature.count <= 80,
               request.counter <= UInt64(Int64.max) else {
             throw AccountError(.invalidRequest, "'signature' must be a DER signature in base64 and 'counter' at most 2^63-1")
         }
-        let badSignatures = ["bad-signature-address:\(ClientAddress.bucket(address))"]
+        let badSignatures = Self.badSignatureKeys(address)
         try await refuseSpentFailures(badSignatures, what: "signatures that did not verify from this address")
         let invalidChallenge = AccountError(.challengeInvalid, "the challenge is unknown, used, expired, or not for this credential; ask for a new one")
         guard let credential = try await store.credential(try identifier(request.credentialId, "credentialId")) else {
@@ -91,7 +107,9 @@ extension AccountService {
                                               deviceId: credential.deviceId, detail: "", address: address))
             return error
         }
-        guard let opened = try await store.openChallenge(challengeId, credentialId: credential.credentialId, purpose: purpose.rawValue) else {
+        // A kiosk's challenge names no credential: the signed payload names the one that answered.
+        let challengeOwner = purpose == .kioskLogin ? "" : credential.credentialId
+        guard let opened = try await store.openChallenge(challengeId, credentialId: challengeOwner, purpose: purpose.rawValue) else {
             throw try await fail(invalidChallenge)
         }
         if let refusal = Self.refusal(for: credential.status) { throw try await fail(refusal) }
@@ -103,7 +121,7 @@ extension AccountService {
             throw try await fail(AccountError(.verificationFailed, "the signature does not verify over this challenge; the challenge "
                                               + "is still open, and a signature that does not verify never blocks the device"))
         }
-        guard try await store.consumeChallenge(challengeId, credentialId: credential.credentialId, purpose: purpose.rawValue,
+        guard try await store.consumeChallenge(challengeId, credentialId: challengeOwner, purpose: purpose.rawValue,
                                                opened: opened) else {
             throw try await fail(invalidChallenge)
         }
@@ -120,6 +138,11 @@ extension AccountService {
             throw try await fail(Self.refusal(for: now?.status ?? .revoked) ?? invalidChallenge)
         }
         return (credential, rows)
+    }
+
+    /// The rate keys a signature (or attestation) that does not verify counts against: its address only.
+    static func badSignatureKeys(_ address: String?) -> [String] {
+        ["bad-signature-address:\(ClientAddress.bucket(address))"]
     }
 
     /// The refusal for a credential that is not active; nil when it is.
