@@ -17,6 +17,8 @@ package struct IdentifyLoop: Sendable {
     package var notRecognisedSeconds: Double = 2.5
     /// How often an absent reader or a silent service is asked again.
     package var pollSeconds: Double = 2
+    /// What the loop decides and hears, for `--verbose` (never a PIN: the loop sees none).
+    package var log: @Sendable (String) -> Void = { _ in }
 
     package init(backend: any KioskBackend, board: KioskBoard, clock: any KioskClock, wake: WakeSignal) {
         self.backend = backend
@@ -38,7 +40,9 @@ package struct IdentifyLoop: Sendable {
             await pause(pollSeconds, wakeable: true)
             return
         }
-        switch plan.step(for: report) {
+        let step = plan.step(for: report)
+        log("reader \(report.identity ?? "none"): \(report.scanSecondsLeft.map { "\($0) s of scanning left" } ?? "no thermal limit"); \(step)")
+        switch step {
         case .absent:
             board.show(KioskSnapshot(.unavailable, message: "noReader"))
             await pause(pollSeconds, wakeable: false)
@@ -63,11 +67,13 @@ package struct IdentifyLoop: Sendable {
                 default: break
                 }
             }
+            log("identified \(user)")
             board.show(KioskSnapshot(.welcome, message: "welcome", parameters: ["user": user], user: user))
             await pause(welcomeSeconds, wakeable: false)
         } catch is CancellationError {
             return
         } catch let error as AuthError {
+            log("identify: \(error.code.name): \(error.message)")
             await failed(error, attemptsLeft: seen.attemptsLeft)
         } catch {
             board.show(KioskSnapshot(.unavailable, message: "serviceDown", parameters: ["detail": Self.words(error)]))

@@ -32,6 +32,9 @@ enum KioskPage {
             <p id="message" role="status" aria-live="polite">Starting…</p>
             <p id="countdown-line" hidden><span id="countdown-before"></span><span id="countdown"></span><span id="countdown-after"></span></p>
             <p id="session" data-user="" hidden></p>
+            <div id="demo" hidden>
+              <span data-text="demoHeading">Demo: touch the virtual reader as</span>
+            </div>
           </section>
           <section id="pin" aria-labelledby="pin-heading">
             <h2 id="pin-heading" data-text="pinHeading">Or use your PIN</h2>
@@ -48,9 +51,6 @@ enum KioskPage {
             </form>
           </section>
         </main>
-        <footer id="demo" hidden>
-          <span data-text="demoHeading">Demo: touch the virtual reader as</span>
-        </footer>
         <script src="/kiosk.js"></script>
         </body>
         </html>

@@ -187,7 +187,7 @@ enum KioskScript {
       // The demo's virtual finger (fpbridge-kiosk --demo-touch-socket).
       var fingers = (body.dataset.demo || '').split(',').filter(function (name) { return name; });
       if (fingers.length > 0) {
-        var footer = byId('demo');
+        var demo = byId('demo');
         fingers.forEach(function (finger) {
           var button = document.createElement('button');
           button.type = 'button';
@@ -197,9 +197,9 @@ enum KioskScript {
           button.addEventListener('click', function () {
             fetch('/demo/touch', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ finger: finger }) });
           });
-          footer.appendChild(button);
+          demo.appendChild(button);
         });
-        footer.hidden = false;
+        demo.hidden = false;
       }
 
       renderWords();

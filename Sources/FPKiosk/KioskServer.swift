@@ -21,7 +21,11 @@ package struct KioskServer: Sendable {
     package func run(logger: Logger, ready: @escaping @Sendable (String) -> Void = { _ in }) async throws {
         let board = KioskBoard(clock: clock)
         let wake = WakeSignal()
-        let loop = IdentifyLoop(backend: backend, board: board, clock: clock, wake: wake)
+        let loop = {
+            var loop = IdentifyLoop(backend: backend, board: board, clock: clock, wake: wake)
+            loop.log = { logger.info("\($0)") }
+            return loop
+        }()
         let router = Router()
         router.add(middleware: PlainErrorMiddleware())
         router.add(middleware: SameOriginMiddleware())

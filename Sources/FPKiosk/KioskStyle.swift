@@ -16,16 +16,16 @@ enum KioskStyle {
       font: 24px/1.35 system-ui, "Noto Sans", "Noto Sans CJK SC", "WenQuanYi Micro Hei", sans-serif;
       display: flex; flex-direction: column; min-height: 100vh;
     }
-    header { display: flex; justify-content: space-between; align-items: center; padding: 12px 32px; }
-    h1 { font-size: 32px; margin: 0; font-weight: 600; }
-    h2 { font-size: 26px; margin: 0 0 16px; font-weight: 600; }
-    main { flex: 1; display: grid; grid-template-columns: 3fr 2fr; gap: 24px; padding: 0 32px 24px; }
-    section { background: var(--panel); border-radius: 20px; padding: 24px 28px; }
+    header { display: flex; justify-content: space-between; align-items: center; padding: 8px 32px; }
+    h1 { font-size: 28px; margin: 0; font-weight: 600; }
+    h2 { font-size: 24px; margin: 0 0 0.5vh; font-weight: 600; }
+    main { flex: 1; display: grid; grid-template-columns: 3fr 2fr; gap: 24px; padding: 0 32px 2.5vh; }
+    section { background: var(--panel); border-radius: 20px; padding: clamp(12px, 3vh, 24px) 28px; }
     #reader { display: flex; flex-direction: column; align-items: center; justify-content: center; text-align: center; }
-    #symbol { width: 200px; height: 200px; margin-bottom: 24px; }
+    #symbol { width: clamp(96px, 26vh, 200px); height: clamp(96px, 26vh, 200px); margin-bottom: 3vh; }
     #symbol .ring { fill: none; stroke: var(--state, var(--off)); stroke-width: 5; }
     #symbol .ridges { fill: none; stroke: var(--state, var(--off)); stroke-width: 4; stroke-linecap: round; }
-    #message { font-size: 44px; font-weight: 600; margin: 0; min-height: 1.4em; }
+    #message { font-size: clamp(30px, 5.5vh, 44px); font-weight: 600; margin: 0; min-height: 1.4em; text-wrap: balance; }
     #countdown-line { font-size: 32px; color: var(--muted); margin: 16px 0 0; }
     #countdown { font-variant-numeric: tabular-nums; font-weight: 700; color: var(--text); }
     #session { font-size: 24px; color: var(--welcome); margin: 16px 0 0; }
@@ -41,25 +41,26 @@ enum KioskStyle {
     @media (prefers-reduced-motion: reduce) { body[data-state="reading"] #symbol { animation: none; } }
 
     form { display: flex; flex-direction: column; }
-    label { font-size: 22px; color: var(--muted); margin: 6px 0 4px; }
+    label { font-size: 22px; color: var(--muted); margin: 0.8vh 0 0.5vh; }
     input {
-      font: inherit; font-size: 30px; padding: 8px 16px; min-height: 56px; border-radius: 12px;
+      font: inherit; font-size: 30px; padding: 4px 16px; min-height: clamp(44px, 7vh, 56px); border-radius: 12px;
       border: 2px solid #6b7785; background: #0b1118; color: var(--text);
     }
-    #pin-keys { display: grid; grid-template-columns: repeat(3, 1fr); gap: 10px; margin-top: 16px; }
+    #pin-keys { display: grid; grid-template-columns: repeat(3, 1fr); gap: 10px; margin-top: 2vh; }
     button {
-      font: inherit; font-size: 30px; min-height: 64px; min-width: 64px; border-radius: 14px; cursor: pointer;
+      font: inherit; font-size: 30px; min-height: clamp(48px, 7.5vh, 64px); min-width: 64px; border-radius: 14px; cursor: pointer;
       border: 2px solid #6b7785; background: #2b3644; color: var(--text);
     }
     button:active { background: #3a4758; }
     #pin-submit { background: #1f6feb; border-color: #1f6feb; color: #ffffff; font-weight: 600; font-size: 24px; }
-    #lang { font-size: 22px; min-height: 56px; padding: 0 20px; }
+    #lang { font-size: 22px; min-height: 52px; padding: 0 20px; }
     :focus-visible { outline: 4px solid var(--focus); outline-offset: 3px; }
-    #pin-message { font-size: 24px; min-height: 1.4em; margin: 12px 0 0; }
+    #pin-message { font-size: 20px; line-height: 1.3; min-height: 2.6em; margin: 1.5vh 0 0; }
     #pin-message.ok { color: var(--welcome); }
     #pin-message.refused { color: var(--refused); }
-    footer { padding: 0 32px 24px; display: flex; gap: 12px; align-items: center; flex-wrap: wrap; color: var(--muted); font-size: 20px; }
-    footer button { font-size: 20px; min-height: 56px; padding: 0 16px; }
+    #demo { margin-top: 4vh; display: flex; gap: 12px; align-items: center; justify-content: center; flex-wrap: wrap;
+      color: var(--muted); font-size: 20px; }
+    #demo button { font-size: 20px; min-height: 52px; padding: 0 16px; }
     .visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%); white-space: nowrap; }
     [hidden] { display: none !important; }
     @media (max-width: 900px) { main { grid-template-columns: 1fr; } #message { font-size: 36px; } }

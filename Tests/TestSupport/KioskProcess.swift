@@ -92,7 +92,7 @@ public final class KioskProcess: Sendable {
     public init(service: String, arguments: [String] = [], launcher: [String] = []) async throws {
         chmod(directory.path, 0o755)
         let output = directory.file("kiosk.out"), log = directory.file("kiosk.log")
-        pid = try Spawn.start(launcher + [Self.executable, "--service", service, "--listen", "127.0.0.1:0"] + arguments,
+        pid = try Spawn.start(launcher + [Self.executable, "--service", service, "--listen", "127.0.0.1:0", "--verbose"] + arguments,
                               stdout: output, stderr: log)
         let deadline = Date().addingTimeInterval(20)
         var found: String?

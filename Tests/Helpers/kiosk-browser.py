@@ -1,0 +1,262 @@
+#!/usr/bin/python3
+"""The kiosk page in a real browser: headless Chromium driven by Selenium (Debian's
+chromium, chromium-driver and python3-selenium), against a running fpbridge-kiosk.
+
+    kiosk-browser.py --url URL --phase PHASE --shots DIR [--reader-socket PATH --prints DIR]
+
+One phase per run (the Swift test between runs restarts fpbridged, unplugs readers...):
+  ready      the page armed: "Touch the reader", every id of the contract there; ?lang=zh and #lang
+  welcome    alice's finger on the reader: Reading…, then "Welcome, alice" and #session[data-user]
+  lockout    a stranger: not recognised (4 left); four more: locked out with a countdown that
+             counts down; bob signs in with the PIN pad (its digit buttons) meanwhile
+  pin        an unknown user and a wrong PIN get the same words; wrong PINs until the passcode
+             lockout is shown
+  resting    a reader too warm to arm: "Reader resting, use your PIN" with a countdown
+  unplug     the reader pulled out: unavailable, in words
+  back       ready again (after the test started fpbridged again)
+Each state is kept as DIR/NN-PHASE-STATE.png. Exit 0 when every check held; each failure is
+printed as FAIL: and the exit status is 1.
+"""
+import argparse
+import os
+import socket
+import struct
+import sys
+import threading
+import time
+
+from selenium import webdriver
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
+from selenium.webdriver.support.ui import WebDriverWait
+
+failures = []
+
+
+def check(condition, words):
+    if not condition:
+        failures.append(words)
+        print("FAIL: " + words, flush=True)
+    return condition
+
+
+class Page:
+    def __init__(self, url, shots, phase):
+        options = webdriver.ChromeOptions()
+        options.binary_location = "/usr/bin/chromium"
+        for argument in ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                         "--window-size=1280,800", "--lang=en-US"]:
+            options.add_argument(argument)
+        self.driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
+        self.url, self.shots, self.phase = url, shots, phase
+        self.count = len([name for name in os.listdir(shots) if name.endswith(".png")])
+
+    def open(self, query=""):
+        self.driver.get(self.url + query)
+        # Every state the page shows, in order: some last only a moment (Reading…).
+        self.driver.execute_script("""
+            window.kioskStates = [document.body.dataset.state];
+            new MutationObserver(function () { window.kioskStates.push(document.body.dataset.state); })
+                .observe(document.body, { attributes: true, attributeFilter: ['data-state'] });""")
+
+    def states(self):
+        return self.driver.execute_script("return window.kioskStates;")
+
+    def state(self):
+        return self.driver.find_element(By.TAG_NAME, "body").get_attribute("data-state")
+
+    def text(self, selector):
+        return self.driver.find_element(By.CSS_SELECTOR, selector).text
+
+    def attribute(self, selector, name):
+        return self.driver.find_element(By.CSS_SELECTOR, selector).get_attribute(name)
+
+    def wait(self, condition, seconds=30):
+        try:
+            WebDriverWait(self.driver, seconds, poll_frequency=0.05).until(lambda _: condition())
+            return True
+        except Exception:
+            return False
+
+    def wait_state(self, state, seconds=30):
+        return check(self.wait(lambda: self.state() == state, seconds),
+                     f"{self.phase}: the page never showed {state} within {seconds} s (it shows {self.state()}: {self.text('#message')!r})")
+
+    def shot(self, name):
+        self.count += 1
+        path = os.path.join(self.shots, f"{self.count:02d}-{self.phase}-{name}.png")
+        self.driver.save_screenshot(path)
+        print("screenshot " + path, flush=True)
+
+    def pin(self, user, pin, with_keys=False):
+        field = self.driver.find_element(By.ID, "pin-user")
+        field.clear()
+        field.send_keys(user)
+        before = self.text("#pin-message")
+        if with_keys:
+            for digit in pin:
+                self.driver.find_element(By.CSS_SELECTOR, f'.pin-key[data-key="{digit}"]').click()
+            self.driver.find_element(By.ID, "pin-submit").click()
+        else:
+            code = self.driver.find_element(By.ID, "pin-code")
+            code.send_keys(pin)
+            code.send_keys(Keys.ENTER)
+        self.wait(lambda: self.text("#pin-message") not in ("", before, "Checking…", "正在核对…"), 15)
+        return self.text("#pin-message")
+
+    def close(self):
+        self.driver.quit()
+
+
+def touch(reader_socket, image):
+    """Plays the touch beside the page's checks: the page moves on while the frame is sent."""
+    thread = threading.Thread(target=send_frame, args=(reader_socket, image), daemon=True)
+    thread.start()
+    return thread
+
+
+def send_frame(reader_socket, image):
+    """One frame for libfprint's virtual_image, kept open while the reader takes it."""
+    with open(image, "rb") as handle:
+        data = handle.read()
+    fields = data.split(maxsplit=4)
+    width, height = int(fields[1]), int(fields[2])
+    pixels = data[-width * height:]
+    deadline = time.time() + 20
+    while True:
+        try:
+            connection = socket.socket(socket.AF_UNIX)
+            connection.connect(reader_socket)
+            break
+        except OSError:
+            if time.time() > deadline:
+                raise
+            time.sleep(0.1)
+    time.sleep(0.3)
+    connection.sendall(struct.pack("=ii", width, height) + pixels)
+    time.sleep(0.8)
+    connection.close()
+
+
+def unplug(reader_socket):
+    connection = socket.socket(socket.AF_UNIX)
+    connection.connect(reader_socket)
+    connection.sendall(struct.pack("=ii", -5, 0))
+    time.sleep(0.5)
+    connection.close()
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--url", required=True)
+    parser.add_argument("--phase", required=True)
+    parser.add_argument("--shots", required=True)
+    parser.add_argument("--reader-socket")
+    parser.add_argument("--prints")
+    arguments = parser.parse_args()
+    image = lambda name: os.path.join(arguments.prints, name + ".pgm")
+    page = Page(arguments.url, arguments.shots, arguments.phase)
+    try:
+        phase = arguments.phase
+        if phase == "ready":
+            page.open()
+            page.wait_state("ready")
+            check(page.text("#message") == "Touch the reader", f"ready says {page.text('#message')!r}")
+            for selector in ["#message", "#countdown", "#pin-user", "#pin-code", "#pin-submit", "#pin-message", "#lang", "#session"]:
+                check(len(page.driver.find_elements(By.CSS_SELECTOR, selector)) == 1, f"no {selector} on the page")
+            check(len(page.driver.find_elements(By.CSS_SELECTOR, ".pin-key")) >= 10, "fewer than ten .pin-key buttons")
+            check(page.attribute("#message", "aria-live") == "polite", "#message is not aria-live")
+            check(page.attribute("#pin-code", "type") == "password" and page.attribute("#pin-code", "inputmode") == "numeric",
+                  "#pin-code is not a numeric password field")
+            check(page.text("#countdown") == "", "a countdown while ready")
+            page.shot("ready")
+            # Keyboard only: Tab reaches the PIN pad's fields and buttons.
+            body = page.driver.find_element(By.TAG_NAME, "body")
+            body.send_keys(Keys.TAB)
+            reached = set()
+            for _ in range(20):
+                reached.add(page.driver.switch_to.active_element.get_attribute("id") or "")
+                page.driver.switch_to.active_element.send_keys(Keys.TAB)
+            check({"lang", "pin-user", "pin-code", "pin-submit"} <= reached, f"Tab reaches only {sorted(reached)}")
+            page.open("?lang=zh")
+            page.wait_state("ready")
+            check(page.wait(lambda: page.text("#message") == "请触摸指纹传感器"), f"?lang=zh says {page.text('#message')!r}")
+            page.shot("ready-zh")
+            page.driver.find_element(By.ID, "lang").click()
+            check(page.wait(lambda: page.text("#message") == "Touch the reader"), "#lang did not switch back to English")
+        elif phase == "welcome":
+            page.open()
+            page.wait_state("ready")
+            touch(arguments.reader_socket, image("whorl"))
+            # Reading… is up while matching runs (NBIS on virtual_image: a moment); the welcome comes after it.
+            if page.wait(lambda: page.state() in ("reading", "welcome"), 10) and page.state() == "reading":
+                page.shot("reading")
+            page.wait_state("welcome")
+            states = page.states()
+            check("reading" in states and states.index("reading") < states.index("welcome"), f"states shown: {states}")
+            check(page.text("#message") == "Welcome, alice", f"welcome says {page.text('#message')!r}")
+            check(page.attribute("#session", "data-user") == "alice", "#session has no data-user alice")
+            page.shot("welcome")
+            page.wait_state("ready")
+        elif phase == "lockout":
+            page.open()
+            page.wait_state("ready")
+            touch(arguments.reader_socket, image("arch"))
+            page.wait_state("notRecognised")
+            check(page.text("#message") == "Not recognised, try again (4 left)", f"not recognised says {page.text('#message')!r}")
+            page.shot("notRecognised")
+            for stranger in ["arch", "tented_arch", "arch", "tented_arch"]:
+                page.wait_state("ready")
+                touch(arguments.reader_socket, image(stranger))
+                page.wait(lambda: page.state() in ("notRecognised", "lockedOut"), 30)
+            page.wait_state("lockedOut")
+            first = page.text("#countdown")
+            check(first.isdigit() and 0 < int(first) <= 30, f"the lockout's countdown is {first!r}")
+            check(page.wait(lambda: page.text("#countdown").isdigit() and int(page.text("#countdown")) < int(first), 5),
+                  "the lockout's countdown does not count down")
+            page.shot("lockedOut")
+            answer = page.pin("bob", "2468", with_keys=True)
+            check(answer == "Welcome, bob", f"the PIN pad during the lockout says {answer!r}")
+            check(page.attribute("#session", "data-user") == "bob", "#session has no data-user bob")
+            check(page.state() == "lockedOut", "a PIN lifted identification's lockout")
+            check(page.attribute("#pin-code", "value") == "", "the PIN stays in its field")
+            page.shot("pin-during-lockout")
+        elif phase == "pin":
+            page.open()
+            unknown = page.pin("zed", "1111")
+            wrong = page.pin("bob", "1111")
+            check(unknown == wrong == "Wrong user ID or PIN", f"unknown user: {unknown!r}, wrong PIN: {wrong!r}")
+            page.shot("pin-wrong")
+            for _ in range(8):
+                answer = page.pin("bob", "1111")
+                if answer.startswith("Too many wrong PINs"):
+                    break
+            check(answer.startswith("Too many wrong PINs for this user ID"), f"after many wrong PINs: {answer!r}")
+            page.shot("pin-locked")
+        elif phase == "resting":
+            page.open()
+            page.wait_state("resting")
+            check(page.text("#message") == "Reader resting, use your PIN", f"resting says {page.text('#message')!r}")
+            check(page.text("#countdown").isdigit() and int(page.text("#countdown")) > 0, f"resting countdown {page.text('#countdown')!r}")
+            page.shot("resting")
+        elif phase == "unplug":
+            page.open()
+            page.wait_state("ready")
+            unplug(arguments.reader_socket)
+            page.wait_state("unavailable")
+            check(page.text("#message") == "No fingerprint reader. Use your PIN", f"unplugged says {page.text('#message')!r}")
+            page.shot("unavailable")
+        elif phase == "back":
+            page.open()
+            page.wait_state("ready", 60)
+            page.shot("ready-again")
+        else:
+            check(False, f"unknown phase {phase}")
+    finally:
+        page.close()
+    sys.exit(1 if failures else 0)
+
+
+if __name__ == "__main__":
+    main()

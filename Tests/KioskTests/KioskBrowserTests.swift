@@ -1,0 +1,67 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// Headless Chromium (Debian's chromium and chromium-driver, driven by python3-selenium)
+/// against the real fpbridge-kiosk and fpbridged: every state of the page, one phase of
+/// `Tests/Helpers/kiosk-browser.py` at a time, with a screenshot of each kept in a directory
+/// printed in the output (look at them).
+@Suite(.serialized, .enabled(if: (KioskBrowser.available && SharedData.available) || SharedData.isCI,
+                             "needs chromium, chromium-driver, python3-selenium and ../shared/prints"))
+struct KioskBrowserTests {
+    @Test func aVisitThroughThePageShowsEveryStateInWords() async throws {
+        let rig = try KioskRig()
+        try await rig.startService()
+        try await rig.enroll("alice", image: SharedData.print("whorl"))
+        try await rig.enroll("bob", image: SharedData.print("loop-right"))
+        let kiosk = try await KioskProcess(service: rig.socket, launcher: KioskRig.asKioskMember)
+        for phase in ["ready", "welcome", "lockout", "pin", "unplug"] {
+            let run = try await KioskBrowser.run(phase, kiosk: kiosk, rig: rig)
+            #expect(run.status == 0, "phase \(phase):\n\(run.stdout)\(run.stderr)\n\(kiosk.log.suffix(3000))\n\(rig.serviceLog.suffix(3000))")
+        }
+        // The reader back (to libfprint, a new device once fpbridged starts again): ready again.
+        rig.stopService()
+        try await rig.startService()
+        let back = try await KioskBrowser.run("back", kiosk: kiosk, rig: rig)
+        #expect(back.status == 0, "phase back:\n\(back.stdout)\(back.stderr)")
+    }
+
+    @Test func aReaderTooWarmToArmRestsAndThePageSaysUseYourPin() async throws {
+        // The fake reader reports the heat its script sets: 7 s of scanning left, under the kiosk's margin.
+        let directory = TemporaryDirectory()
+        chmod(directory.path, 0o755)
+        let script = directory.file("warm.txt")
+        try "set heat 0.72\n".write(toFile: script, atomically: true, encoding: .utf8)
+        chmod(script, 0o644)
+        let service = try await ServiceProcess(arguments: ["--reader", "fake:" + script, "--kiosk-group", "nogroup"])
+        let kiosk = try await KioskProcess(service: service.socket, launcher: KioskRig.asKioskMember)
+        let run = try await KioskBrowser.run("resting", kiosk: kiosk, rig: nil)
+        #expect(run.status == 0, "\(run.stdout)\(run.stderr)\n\(kiosk.log)")
+    }
+}
+
+/// The browser script, and where its screenshots go.
+enum KioskBrowser {
+    static let available = ["/usr/bin/chromium", "/usr/bin/chromedriver", "/usr/bin/python3"].allSatisfy {
+        FileManager.default.isExecutableFile(atPath: $0)
+    } && FileManager.default.fileExists(atPath: "/usr/lib/python3/dist-packages/selenium")
+
+    static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Helpers/kiosk-browser.py").path
+
+    /// Kept after the run: the screenshots are the test's artefact.
+    static let screenshots: String = {
+        var template = Array("/tmp/fpbridge-kiosk-screenshots-XXXXXX".utf8CString)
+        let path = template.withUnsafeMutableBufferPointer { String(cString: mkdtemp($0.baseAddress!)) }
+        print("kiosk screenshots: \(path)")
+        return path
+    }()
+
+    static func run(_ phase: String, kiosk: KioskProcess, rig: KioskRig?) async throws -> CommandResult {
+        var arguments = ["/usr/bin/python3", script, "--url", kiosk.url, "--phase", phase, "--shots", screenshots]
+        if let rig { arguments += ["--reader-socket", rig.readerSocket, "--prints", SharedData.root! + "/prints"] }
+        let result = try await Fpbridge.runCommand(arguments, environment: ProcessInfo.processInfo.environment, timeout: 240)
+        print(result.stdout, terminator: "")
+        return result
+    }
+}
