@@ -1,0 +1,69 @@
+import FPAccountAPI
+import FingerprintLogin
+import Foundation
+import Testing
+import TestSupport
+
+/// The kiosk login end to end (issue 25, "With the login server"): a real `fpbridged` on
+/// libfprint's `virtual_device`, alice enrolled there and bound to a real `fpbridge-server`
+/// with `fpbridge account bind`; the kiosk's client asks for a challenge, one touch
+/// identifies alice and signs it (`identify-and-prove`), and the server's session is hers.
+@Suite struct KioskLoginEndToEndTests {
+    static let password = "correct horse battery\n"
+
+    @Test func aTouchAtTheKioskLogsAliceInAtTheServer() async throws {
+        let reader = TemporaryDirectory.socketPath()
+        let readerEnvironment = ["FP_VIRTUAL_DEVICE": reader, "FP_DRIVERS_WHITELIST": "virtual_device"]
+        // The reader stays open between operations, so that a finger played at once is not
+        // dropped while the service closes an idle reader.
+        let service = try await ServiceProcess(environment: readerEnvironment, arguments: ["--reader-idle-seconds", "60"])
+        let server = try await LoginServerProcess()
+        let environment = service.clientEnvironment.merging(readerEnvironment) { $1 }
+        func fpbridge(_ arguments: [String], input: String = "") async throws -> CommandResult {
+            try await Fpbridge.run(["--json", "--user", "alice"] + arguments, environment: environment, input: input)
+        }
+        // alice as she would set herself up (root acting for her here): passcode, finger, account, binding.
+        #expect(try await fpbridge(["passcode", "set", "--passcode-stdin"], input: "2468\n").status == 0)
+        async let enrolled = fpbridge(["enroll", "--finger", "right-index", "--passcode-stdin"], input: "2468\n")
+        for _ in 0..<5 { _ = try await VirtualReaderDriver.send(reader, ["SCAN alice-1"]) }
+        #expect(try await enrolled.status == 0)
+        let account = ["--server", server.address, "--account", "alice"]
+        #expect(try await fpbridge(["account", "register", "--password-stdin"] + account, input: Self.password).status == 0)
+        let bound = try await fpbridge(["account", "bind", "--password-stdin", "--device-name", "Kiosk 1"] + account, input: Self.password)
+        #expect(bound.status == 0, "bind: \(bound.stdout)\(bound.stderr)")
+
+        // The kiosk: a challenge for the server's origin, one touch, a session.
+        let kiosk = KioskLogin(server: URL(string: server.address)!, service: service.socket)
+        let challenge = try await kiosk.challenge()
+        #expect(challenge.purpose == "kiosk-login" && challenge.origin == server.origin)
+        async let proved = kiosk.identifyAndProve(challenge, reason: "Log in", timeoutSeconds: 20)
+        _ = try await VirtualReaderDriver.send(reader, ["SCAN alice-1"])
+        let proof = try await proved
+        #expect(proof.user == "alice" && proof.finger == .rightIndex && proof.request.counter == 1)
+        let session = try await kiosk.logIn(proof.request)
+        #expect(session.kind == "kiosk" && session.username == "alice")
+        let me = try await server.request("GET", "/v1/me", token: session.token)
+        #expect(me.status == 200 && me.json["username"] as? String == "alice" && me.json["kind"] as? String == "kiosk", "\(me.body)")
+        // The same proof once more: spent.
+        var replay: FingerprintLoginError?
+        do { _ = try await kiosk.logIn(proof.request) } catch { replay = error }
+        guard case .server(let refusal)? = replay else { Issue.record("a replay was accepted: \(String(describing: replay))"); return }
+        #expect(refusal.code == .challengeInvalid)
+
+        // A stranger's finger: identification fails, nothing is signed, no session.
+        let next = try await kiosk.challenge()
+        async let stranger = kiosk.identifyAndProve(next, timeoutSeconds: 20)
+        for _ in 0..<3 { _ = try await VirtualReaderDriver.send(reader, ["SCAN mallory-1"]) }
+        var failure: FingerprintLoginError?
+        do { _ = try await stranger } catch { failure = error as? FingerprintLoginError }
+        guard case .device(let error)? = failure else { Issue.record("a stranger got a proof: \(String(describing: failure))"); return }
+        #expect(error.code == .authenticationFailed)
+
+        // The whole flow in one call, the next touch: the counter went up by one.
+        async let again = kiosk.identifyAndProve(try await kiosk.challenge(), timeoutSeconds: 20)
+        _ = try await VirtualReaderDriver.send(reader, ["SCAN alice-1"])
+        let second = try await again
+        #expect(second.request.counter == 2)
+        #expect(try await kiosk.logIn(second.request).username == "alice")
+    }
+}
