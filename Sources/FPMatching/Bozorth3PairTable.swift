@@ -1,0 +1,99 @@
+/// The pair table of one NBIS sample: every pair of its minutiae that bozorth3 compares,
+/// in bozorth3's order, cut where bozorth3 cuts it (docs/bozorth3.md §3-4).
+///
+/// The table depends on the sample alone, not on the sample it is compared with, so it is
+/// built once (when a print is loaded, or once per scan for a probe) and reused for every
+/// comparison; libfprint rebuilds it for each one. The same table serves as probe or as
+/// stored sample: only the number of rows used differs (``usedRows`` as stored sample, one
+/// fewer as probe).
+public struct Bozorth3PairTable: Sendable {
+    /// The sample's minutiae, as given.
+    public let minutiae: [NBISMinutia]
+    /// Rows bozorth3 uses when this sample is the stored one (the probe uses one fewer).
+    public var usedRows: Int { squaredLength.count }
+
+    // One column per field (structure of arrays), only the first `usedRows` rows kept.
+    /// Squared distance between the two minutiae.
+    let squaredLength: [Int32]
+    /// The smaller and the larger of the two angles between the edge and each minutia's direction.
+    let smallerAngle: [Int32]
+    let largerAngle: [Int32]
+    /// 1-based positions of the two minutiae in the sample, `first < second`.
+    let first: [Int32]
+    let second: [Int32]
+    /// The edge direction, `-90...90`, plus 400 when the two angles were stored swapped.
+    let direction: [Int32]
+
+    /// The most minutiae of a sample bozorth3 holds (`MAX_BOZORTH_MINUTIAE`).
+    public static let maximumMinutiae = 200
+    /// The longest edge bozorth3 keeps, squared (125 pixels).
+    static let longestEdge: Int32 = 15_625
+    /// Edges up to this squared length (75 pixels) decide how much of the table is used.
+    static let usedEdge: Int32 = 5_625
+    /// The least number of rows used when the table has them.
+    static let leastRows = 500
+    /// Where bozorth3 stops filling a table.
+    static let rowCap = 19_999
+
+    /// Builds the table of a sample.
+    ///
+    /// - Parameter minutiae: the sample as libfprint stores it. libfprint refuses to load
+    ///   a sample of more than ``maximumMinutiae``; here only the first that many are used.
+    public init(minutiae: [NBISMinutia]) {
+        let minutiae = Array(minutiae.prefix(Self.maximumMinutiae))
+        self.minutiae = minutiae
+        typealias Row = (length: Int32, smaller: Int32, larger: Int32, first: Int32, second: Int32, direction: Int32)
+        var rows: [Row] = []
+        let count = minutiae.count
+        scan: for k in 0..<max(0, count - 1) {
+            let a = minutiae[k]
+            for j in (k + 1)..<count {
+                let b = minutiae[j]
+                // Minutiae pointing exactly opposite ways are never paired.
+                if b.theta > 0 ? a.theta == b.theta &- 180 : a.theta == b.theta &+ 180 { continue }
+                let dx = b.x &- a.x
+                let dy = b.y &- a.y
+                let length = dx &* dx &+ dy &* dy
+                if length > Self.longestEdge {
+                    // The scan assumes minutiae sorted by x: past 125 pixels to the right, it
+                    // gives up on this k even when the stored sample is not sorted.
+                    if dx > 125 { continue scan }
+                    continue
+                }
+                let direction = Bozorth3Numerics.edgeDirection(dx: dx, dy: dy)
+                let fromFirst = Bozorth3Numerics.normalized(direction &- a.theta)
+                let fromSecond = Bozorth3Numerics.normalized(direction &- b.theta &+ 180)
+                if fromFirst < fromSecond {
+                    rows.append((length, fromFirst, fromSecond, Int32(k + 1), Int32(j + 1), direction))
+                } else {
+                    rows.append((length, fromSecond, fromFirst, Int32(k + 1), Int32(j + 1), direction &+ 400))
+                }
+                if rows.count == Self.rowCap { break scan }
+            }
+        }
+        // bozorth3 inserts each row after the rows with an equal (length, angles) key; the
+        // rows come in (k, j) order, so a sort on the key plus (k, j) gives the same order.
+        rows.sort { l, r in
+            if l.length != r.length { return l.length < r.length }
+            if l.smaller != r.smaller { return l.smaller < r.smaller }
+            if l.larger != r.larger { return l.larger < r.larger }
+            if l.first != r.first { return l.first < r.first }
+            return l.second < r.second
+        }
+        // The rows up to 75 pixels and one more, but at least 500 when there are as many.
+        var short = 0
+        var high = rows.count
+        while short < high {
+            let middle = (short + high) / 2
+            if rows[middle].length <= Self.usedEdge { short = middle + 1 } else { high = middle }
+        }
+        let used = min(rows.count, max(short + 1, Self.leastRows))
+        let kept = rows[0..<used]
+        squaredLength = kept.map(\.length)
+        smallerAngle = kept.map(\.smaller)
+        largerAngle = kept.map(\.larger)
+        first = kept.map(\.first)
+        second = kept.map(\.second)
+        direction = kept.map(\.direction)
+    }
+}

@@ -1,0 +1,225 @@
+"""Score-for-score fixtures for FPMatching's bozorth3: minutiae pairs and libfprint's own scores.
+
+    python3 bench/bz3-fixture.py small   # -> Tests/FPMatchingTests/Fixtures/bozorth3-pairs.txt (CI)
+    python3 bench/bz3-fixture.py large [PAIRS] [OUT]
+        # -> $FPBRIDGE_BENCH_CACHE/bozorth3-large.txt by default, 100,000 pairs;
+        #    then: FPMATCHING_FIXTURE=OUT swift test --filter FPMatchingTests
+
+What goes in (docs/bozorth3.md §11.4 lists what the test has to cover):
+  - bench: the cached bench gallery (bench/gallery.py; ~/.cache/fpbridge-bench/gallery-*),
+    its enrolled prints' samples, and each finger's second impression enrolled here on
+    virtual_image the same way (a verify's probe is that scan's minutiae, made by the same
+    code path), so genuine pairs and impostor pairs of real libfprint minutiae;
+  - cuts: those sets cut to 9, 10 and 11 minutiae on either side (fewer than 10 scores 0);
+  - 200-minutia sets, sparse and dense, and grids that fill the correspondence list;
+  - random sets, and genuine-like variants of them and of bench sets (moved, turned,
+    jittered, minutiae dropped and added), stored sorted by x then y as libfprint stores;
+  - odd ones: only the four axis angles, repeated points, unsorted arrays, angles outside
+    (-180, 180].
+The scores come from bench/c/bz3-oracle (libfprint's compiled bozorth3, called in place,
+correspondence list cleared before each pair). The file format is in
+Tests/FPMatchingTests/Fixtures/README.md.
+"""
+import glob
+import os
+import random
+import subprocess
+import sys
+
+from gallery import cache_root
+
+BENCH = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(BENCH)
+SMALL = os.path.join(ROOT, "Tests", "FPMatchingTests", "Fixtures", "bozorth3-pairs.txt")
+
+
+def tools(out):
+    flags = subprocess.run(["pkg-config", "--cflags", "--libs", "libfprint-2"], check=True,
+                           capture_output=True, text=True).stdout.split()
+    for name in ["bz3-oracle", "gallery-enroll"]:
+        subprocess.run(["cc", "-O2", "-Wall", "-Werror", "-o", os.path.join(out, name),
+                        os.path.join(BENCH, "c", name + ".c")] + flags + ["-ldl"], check=True)
+
+
+def parse_sets(text):
+    sets = {}
+    for line in text.splitlines():
+        fields = line.split()
+        if fields and fields[0] == "set":
+            n = int(fields[2])
+            v = [int(x) for x in fields[3:3 + 3 * n]]
+            sets[fields[1]] = [tuple(v[3 * i:3 * i + 3]) for i in range(n)]
+    return sets
+
+
+def bench_sets(work):
+    """{name: points}: sample 0 of each enrolled print (g...) and of each second impression (p...)."""
+    galleries = sorted(glob.glob(os.path.join(cache_root(), "gallery-*")))
+    if not galleries:
+        raise SystemExit("bz3-fixture: no bench gallery cached; run bench/run.py once (it builds one)")
+    gallery = galleries[-1]
+    probes = os.path.join(gallery, "probe-prints")
+    os.makedirs(probes, exist_ok=True)
+    images = sorted(glob.glob(os.path.join(gallery, "images", "f*-2.pgm")))
+    jobs = []
+    for image in images:
+        out = os.path.join(probes, os.path.basename(image)[:5] + ".fp")
+        if not os.path.exists(out):
+            jobs.append(f"{image} {out}\n")
+    if jobs:
+        socket = os.path.join(work, "vi.sock")
+        env = dict(os.environ, FP_VIRTUAL_IMAGE=socket, FP_DRIVERS_WHITELIST="virtual_image",
+                   FP_DRIVERS_ALLOWLIST="virtual_image")
+        subprocess.run([os.path.join(work, "gallery-enroll"), "150"], input="".join(jobs), env=env,
+                       check=True, capture_output=True, text=True)
+    dump = lambda prefix, paths: subprocess.run([os.path.join(work, "bz3-oracle"), "dump", prefix] + paths,
+                                                check=True, capture_output=True, text=True).stdout
+    enrolled = sorted(glob.glob(os.path.join(gallery, "prints", "*.fp")))
+    scanned = sorted(glob.glob(os.path.join(probes, "*.fp")))
+    every = parse_sets(dump("g", enrolled) + dump("p", scanned))
+    # virtual_image enrolls the same image five times: keep a sample only when it differs.
+    kept = {}
+    for name, points in every.items():
+        base, sample = name.rsplit(".", 1)
+        if sample == "s0" or points != every[base + ".s0"]:
+            kept[name.replace(".s0", "")] = points
+    return kept
+
+
+def nist_angle(code):
+    """A mindtct direction code (0..31) in libfprint's stored convention."""
+    t = (270 - (code * 1125) // 100) % 360
+    return t - 360 if t > 180 else t
+
+
+def wrap(t):
+    t %= 360
+    return t - 360 if t > 180 else t
+
+
+def store(points):
+    """Sorted by x then y, as libfprint stores a sample."""
+    return sorted(points, key=lambda p: (p[0], p[1]))
+
+
+def random_set(rng, n, width=256, height=360):
+    return store([(rng.randrange(width), rng.randrange(height), nist_angle(rng.randrange(32))) for _ in range(n)])
+
+
+def variant(rng, points, move=20, turn=15, jitter=3, drop=0.15, add=0.15):
+    """An impression-like copy: moved, turned about the centre, jittered, some points lost and some new."""
+    import math
+    dx, dy, a = rng.randint(-move, move), rng.randint(-move, move), rng.randint(-turn, turn)
+    cx = sum(p[0] for p in points) / max(1, len(points))
+    cy = sum(p[1] for p in points) / max(1, len(points))
+    c, s = math.cos(math.radians(a)), math.sin(math.radians(a))
+    out = []
+    for x, y, t in points:
+        if rng.random() < drop:
+            continue
+        u, v = x - cx, y - cy
+        out.append((round(cx + c * u - s * v) + dx + rng.randint(-jitter, jitter),
+                    round(cy + s * u + c * v) + dy + rng.randint(-jitter, jitter),
+                    wrap(t + a + rng.choice([0, 0, 0, 11, -11, 12, -12]))))
+    for _ in range(int(len(points) * add)):
+        out.append((rng.randrange(256), rng.randrange(360), nist_angle(rng.randrange(32))))
+    return store(out[:200])
+
+
+def odd_sets(rng):
+    sets = {}
+    sets["grid"] = [(10 + 12 * (i // 10), 10 + 12 * (i % 10), 0) for i in range(200)]
+    sets["dense200"] = random_set(rng, 200, 90, 90)
+    sets["axes60"] = store([(rng.randrange(120), rng.randrange(120), rng.choice([0, 90, 180, -90])) for _ in range(60)])
+    base = random_set(rng, 8)
+    sets["repeats"] = store([p for p in base for _ in range(2)])
+    sets["unsorted50"] = random_set(rng, 50)[::-1]
+    sets["shuffled70"] = rng.sample(random_set(rng, 70), 70)
+    sets["wideangles40"] = store([(x, y, rng.choice([t, t + 360, t - 360, -180, 181, 359, -359]))
+                                  for x, y, t in random_set(rng, 40)])
+    return sets
+
+
+def build(kind, pairs_wanted, out):
+    work = os.path.join(cache_root(), "bz3-oracle")
+    os.makedirs(work, exist_ok=True)
+    tools(work)
+    rng = random.Random(26)
+    sets = {}
+    pairs = []
+    bench = bench_sets(work)
+    sets.update(bench)
+    gallery = sorted(n for n in bench if n.startswith("gf"))
+    probes = sorted(n for n in bench if n.startswith("pf"))
+    genuine = [(p, "g" + p[1:]) for p in probes if "g" + p[1:] in bench]
+    impostors = [(p, g) for p in probes for g in gallery if g[1:] != p[1:]]
+    if kind == "small":
+        pairs += genuine + rng.sample(impostors, 120) + [(g, g) for g in gallery[:5]]
+    else:
+        pairs += genuine + impostors + [(g, g) for g in gallery] + [(p, p) for p in probes]
+    # Cuts to 9, 10 and 11 minutiae, on either side and both.
+    for p, g in (genuine[:6] if kind == "small" else genuine):
+        for m in (9, 10, 11):
+            pairs += [(f"{p}:{m}", g), (p, f"{g}:{m}"), (f"{p}:{m}", f"{g}:{m}")]
+    # 200-minutia sets and the dense ones.
+    for i in range(3 if kind == "small" else 12):
+        a, b = random_set(rng, 200), random_set(rng, 200)
+        sets[f"r200a{i}"], sets[f"r200b{i}"] = a, b
+        sets[f"r200v{i}"] = variant(rng, a)
+        pairs += [(f"r200a{i}", f"r200a{i}"), (f"r200a{i}", f"r200b{i}"), (f"r200a{i}", f"r200v{i}"),
+                  (f"r200v{i}", f"r200a{i}")]
+    odd = odd_sets(rng)
+    sets.update(odd)
+    pairs += [("grid", "grid"), ("dense200", "dense200"), ("dense200", "grid"), ("axes60", "axes60"),
+              ("repeats", "repeats"), ("unsorted50", "unsorted50"), ("shuffled70", "shuffled70"),
+              ("wideangles40", "wideangles40"), ("grid", "dense200")]
+    # Genuine-like variants of bench sets and random sets, plus their impostors.
+    count = 0
+    while len(pairs) < pairs_wanted:
+        source = rng.choice([None, None] + gallery + probes)
+        n = rng.choice([rng.randint(5, 40), rng.randint(10, 120), rng.randint(150, 200)])
+        base = f"b{count}"
+        sets[base] = random_set(rng, n) if source is None else sets[source]
+        if source is not None:
+            base = source
+        kinds = rng.randrange(4)
+        v = f"v{count}"
+        sets[v] = variant(rng, sets[base], move=rng.choice([5, 20, 60]), turn=rng.choice([0, 10, 40]),
+                          jitter=rng.choice([0, 2, 5]), drop=rng.choice([0, 0.1, 0.4]), add=rng.choice([0, 0.1, 0.4]))
+        if kinds == 0:
+            pairs += [(base, v), (v, base)]
+        elif kinds == 1:
+            pairs += [(v, rng.choice(gallery))]
+        elif kinds == 2:
+            m = rng.choice([9, 10, 11, 12, 15])
+            pairs += [(f"{v}:{m}", base), (base, f"{v}:{m}")]
+        else:
+            pairs += [(base, v)]
+        count += 1
+    used = set()
+    for p, g in pairs:
+        used.add(p.split(":")[0])
+        used.add(g.split(":")[0])
+    lines = ["# bozorth3 score-for-score fixture (bench/bz3-fixture.py %s): libfprint 1.94.5's scores, fresh semantics\n" % kind]
+    for name in sorted(used):
+        points = sets[name]
+        lines.append(f"set {name} {len(points)} " + " ".join(f"{x} {y} {t}" for x, y, t in points) + "\n")
+    lines += [f"pair {p} {g}\n" for p, g in pairs]
+    scored = subprocess.run([os.path.join(work, "bz3-oracle"), "score"], input="".join(lines), check=True,
+                            capture_output=True, text=True)
+    sys.stderr.write(scored.stderr)
+    with open(out, "w") as file:
+        file.write(scored.stdout)
+    print(f"bz3-fixture: {len(pairs)} pairs over {len(used)} sets -> {out}", file=sys.stderr)
+
+
+if __name__ == "__main__":
+    kind = sys.argv[1] if len(sys.argv) > 1 else "small"
+    if kind == "small":
+        build("small", 400, SMALL)
+    elif kind == "large":
+        wanted = int(sys.argv[2]) if len(sys.argv) > 2 else 100_000
+        out = sys.argv[3] if len(sys.argv) > 3 else os.path.join(cache_root(), "bozorth3-large.txt")
+        build("large", wanted, out)
+    else:
+        raise SystemExit("usage: bz3-fixture.py small | large [PAIRS] [OUT]")
