@@ -37,7 +37,10 @@ public struct FingerprintLogin: Sendable {
     }
 
     /// The origin the signed assertions name: scheme, host and port of ``server``.
-    public var origin: String {
+    public var origin: String { Self.origin(of: server) }
+
+    /// The origin of a server URL: its scheme, host and port.
+    static func origin(of server: URL) -> String {
         var components = URLComponents()
         components.scheme = server.scheme
         components.host = server.host

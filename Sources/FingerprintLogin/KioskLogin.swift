@@ -34,9 +34,7 @@ public struct KioskLogin: Sendable {
     }
 
     /// The origin the proofs name, as ``FingerprintLogin/origin``.
-    public var origin: String {
-        FingerprintLogin(server: server, keyring: ServiceKeyring(socket: socket)).origin
-    }
+    public var origin: String { FingerprintLogin.origin(of: server) }
 
     /// A new kiosk challenge (single use; it expires after the server's challenge lifetime, 120 s by default).
     public func challenge() async throws(FingerprintLoginError) -> KioskChallenge {
