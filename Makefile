@@ -50,12 +50,18 @@ rules:
 install: build
 	$(SUDO) install -D -m 0755 "$(BINPATH)/fpbridge" $(DESTDIR)$(PREFIX)/bin/fpbridge
 	$(SUDO) install -D -m 0755 "$(BINPATH)/fpbridged" $(DESTDIR)$(PREFIX)/bin/fpbridged
+	$(SUDO) install -D -m 0755 "$(BINPATH)/fpbridge-kiosk" $(DESTDIR)$(PREFIX)/bin/fpbridge-kiosk
 	$(SUDO) install -D -m 0644 udev/70-fpbridge.rules $(DESTDIR)$(UDEVDIR)/70-fpbridge.rules
 	$(SUDO) install -d -m 0755 $(DESTDIR)$(UNITDIR)
 	sed 's|/usr/local/bin/fpbridged|$(PREFIX)/bin/fpbridged|g' systemd/fpbridged.service \
 		| $(SUDO) tee $(DESTDIR)$(UNITDIR)/fpbridged.service >/dev/null
 	$(SUDO) chmod 0644 $(DESTDIR)$(UNITDIR)/fpbridged.service
+	@# The kiosk's unit is installed, not enabled: a kiosk machine opts in (README, "The kiosk").
+	sed 's|/usr/local/bin/fpbridge-kiosk|$(PREFIX)/bin/fpbridge-kiosk|g' systemd/fpbridge-kiosk.service \
+		| $(SUDO) tee $(DESTDIR)$(UNITDIR)/fpbridge-kiosk.service >/dev/null
+	$(SUDO) chmod 0644 $(DESTDIR)$(UNITDIR)/fpbridge-kiosk.service
 	$(SUDO) install -D -m 0644 systemd/fpbridge.sysusers $(DESTDIR)$(SYSUSERSDIR)/fpbridge.conf
+	$(SUDO) install -D -m 0644 systemd/fpbridge-kiosk.sysusers $(DESTDIR)$(SYSUSERSDIR)/fpbridge-kiosk.conf
 	$(SUDO) install -D -m 0644 dbus/fpbridge-fprintd.conf $(DESTDIR)$(DBUSPOLICYDIR)/fpbridge-fprintd.conf
 	@# polkit must see one definition of fprintd's actions: fprintd's file is moved aside (and back by uninstall).
 	if [ -z "$(DESTDIR)" ] && command -v dpkg-divert >/dev/null; then \
@@ -70,6 +76,10 @@ install: build
 	getent passwd $(SERVICE_USER) >/dev/null || $(SUDO) useradd --system --gid $(GROUP) \
 		--home-dir /var/lib/fpbridge --no-create-home --shell /usr/sbin/nologin \
 		--comment "fpbridge fingerprint service" $(SERVICE_USER); \
+	getent group fpbridge-kiosk >/dev/null || $(SUDO) groupadd --system fpbridge-kiosk; \
+	getent passwd fpbridge-kiosk >/dev/null || $(SUDO) useradd --system --gid fpbridge-kiosk \
+		--home-dir /nonexistent --no-create-home --shell /usr/sbin/nologin \
+		--comment "fpbridge kiosk" fpbridge-kiosk; \
 	if command -v udevadm >/dev/null; then \
 		$(SUDO) udevadm control --reload-rules && $(SUDO) udevadm trigger --subsystem-match=usb --action=change \
 			|| echo "udev did not reload (is systemd-udevd running?): the rules take effect at the next boot"; \
@@ -85,8 +95,10 @@ install: build
 # Stops and disables the service, then removes what install installed. The user
 # $(SERVICE_USER) and the state in /var/lib/fpbridge (prints, passcodes, keys) are kept.
 uninstall:
-	if $(SYSTEMD_RUNNING); then $(SUDO) systemctl disable --now fpbridged || true; fi
+	if $(SYSTEMD_RUNNING); then $(SUDO) systemctl disable --now fpbridge-kiosk fpbridged || true; fi
 	$(SUDO) rm -f $(DESTDIR)$(PREFIX)/bin/fpbridge $(DESTDIR)$(PREFIX)/bin/fpbridged $(DESTDIR)$(UDEVDIR)/70-fpbridge.rules \
+		$(DESTDIR)$(PREFIX)/bin/fpbridge-kiosk $(DESTDIR)$(UNITDIR)/fpbridge-kiosk.service \
+		$(DESTDIR)$(SYSUSERSDIR)/fpbridge-kiosk.conf \
 		$(DESTDIR)$(UNITDIR)/fpbridged.service $(DESTDIR)$(SYSUSERSDIR)/fpbridge.conf \
 		$(DESTDIR)$(DBUSPOLICYDIR)/fpbridge-fprintd.conf $(DESTDIR)$(POLKITFILE)
 	if [ -z "$(DESTDIR)" ] && command -v dpkg-divert >/dev/null; then \

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The release build, as `make install` installs it and the benchmark measures it.
 #
-#   bash scripts/build-release.sh             # the CLI and the service (fpbridge, fpbridged)
+#   bash scripts/build-release.sh             # the CLI, the service and the kiosk (fpbridge, fpbridged, fpbridge-kiosk)
 #   bash scripts/build-release.sh --all       # every product (the benchmark's server and load generator too)
 #
 # The Swift runtime and Foundation are linked in (no Swift toolchain needed on
@@ -18,7 +18,7 @@ cd "$(dirname "$0")/.."
 options=(-c release --static-swift-stdlib -Xlinker --no-export-dynamic)
 case "${1:-}" in
   "")
-    for product in fpbridge fpbridged; do swift build "${options[@]}" --product "$product"; done ;;
+    for product in fpbridge fpbridged fpbridge-kiosk; do swift build "${options[@]}" --product "$product"; done ;;
   --all)
     # One build of everything, so that linking one program overlaps compiling the next.
     swift build "${options[@]}" ;;

@@ -16,6 +16,10 @@ if [ "$fprintd_pam_before" = no ] && grep -qs pam_fprintd /etc/pam.d/common-auth
   $sudo pam-auth-update --package --remove fprintd
 fi
 
+# The kiosk page's browser tests: headless Chromium driven by Selenium (Tests/Helpers/kiosk-browser.py),
+# and a CJK font for its Chinese strings.
+bash scripts/install-packages.sh chromium chromium-driver python3-selenium fonts-wqy-zenhei
+
 # A throwaway PostgreSQL on loopback for fpbridge-server's tests (SQLite needs nothing);
 # stopped and removed when this script ends.
 pg_dir=$(mktemp -d /tmp/fpbridge-postgres-XXXXXX)
@@ -40,6 +44,9 @@ bash scripts/release-smoke.sh
 # Hostile input against the real fpbridged over its socket: every answer 2xx/4xx in the
 # documented shape (api/fpbridged.openapi.yaml), slow and vanished clients, 100 at once.
 bash scripts/api-fuzz.sh
+
+# The README's kiosk demo, as a newcomer runs it: alice's touch welcomed, a stranger's refused.
+KIOSK_PORT=0 bash scripts/kiosk-demo.sh --check
 
 # A downstream package (Examples/FingerprintLogin) built against the products and run on the fake reader.
 bash scripts/example.sh

@@ -1,0 +1,129 @@
+#!/usr/bin/env bash
+# The kiosk on libfprint's virtual_image reader, no hardware needed: builds, starts fpbridged in
+# test mode on a socket of its own, enrolls alice and bob (PIN 2468 each), starts fpbridge-kiosk
+# with buttons that play a finger on the virtual reader, and prints the URL to open.
+#
+#   bash scripts/kiosk-demo.sh            # serves until Ctrl-C (KIOSK_PORT, default 8080; 0: a free one)
+#   bash scripts/kiosk-demo.sh --check    # the same, then alice's touch must be welcomed; exits
+#
+# Fingers: NIST's images from ../shared/prints when present, else synthetic ones
+# (bench/gallery/synth.py, python3-numpy). Everything lives in a temporary directory that is
+# removed at the end; nothing of the machine's own fpbridge state is touched.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+check=no
+[ "${1:-}" = --check ] && check=yes
+port=${KIOSK_PORT:-8080}
+
+bash scripts/install-packages.sh libfprint-2-dev libglib2.0-dev libpng-dev libsqlite3-dev pkg-config python3-numpy curl
+swift build --product fpbridged
+swift build --product fpbridge
+swift build --product fpbridge-kiosk
+bin=$(swift build --show-bin-path)
+
+dir=$(mktemp -d /tmp/fpbridge-kiosk-demo-XXXXXX)
+chmod 755 "$dir"
+mkdir -m 700 "$dir/state"
+mkdir "$dir/prints"
+pids=()
+cleanup() {
+  for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
+  wait 2>/dev/null || true
+  rm -rf "$dir"
+}
+trap cleanup EXIT
+trap 'exit 0' INT TERM
+
+if [ -f ../shared/prints/whorl.pgm ]; then
+  cp ../shared/prints/whorl.pgm "$dir/prints/alice.pgm"
+  cp ../shared/prints/loop-right.pgm "$dir/prints/bob.pgm"
+  cp ../shared/prints/arch.pgm "$dir/prints/stranger.pgm"
+else
+  /usr/bin/python3 bench/gallery/synth.py --fingers 3 --impressions 1 --out "$dir/synth" >/dev/null
+  cp "$dir/synth/f0000-1.pgm" "$dir/prints/alice.pgm"
+  cp "$dir/synth/f0001-1.pgm" "$dir/prints/bob.pgm"
+  cp "$dir/synth/f0002-1.pgm" "$dir/prints/stranger.pgm"
+fi
+
+# fpbridged in test mode, this user's group as its admin group (to enroll for alice and bob)
+# and kiosk group (to identify and check PINs), as fpbridge-admin and fpbridge-kiosk are on a kiosk.
+group=$(id -gn)
+FP_DEVICE_EMULATION=1 FP_VIRTUAL_IMAGE="$dir/reader.sock" FP_DRIVERS_WHITELIST=virtual_image \
+  "$bin/fpbridged" --socket "$dir/fpbridged.sock" --state-dir "$dir/state" --test-mode \
+  --reader libfprint:virtual_image --admin-group "$group" --kiosk-group "$group" >"$dir/fpbridged.log" 2>&1 &
+pids+=($!)
+for _ in $(seq 100); do [ -S "$dir/fpbridged.sock" ] && break; sleep 0.1; done
+
+# Five frames of a finger, one per enrollment stage, paced as virtual_image needs them.
+play() {
+  /usr/bin/python3 - "$dir/reader.sock" "$1" "$2" <<'PY'
+import socket, struct, sys, time
+path, image, count = sys.argv[1], sys.argv[2], int(sys.argv[3])
+data = open(image, "rb").read()
+fields = data.split(maxsplit=4)
+width, height = int(fields[1]), int(fields[2])
+for _ in range(200):
+    try:
+        connection = socket.socket(socket.AF_UNIX)
+        connection.connect(path)
+        break
+    except OSError:
+        time.sleep(0.1)
+time.sleep(2)
+for _ in range(count):
+    connection.sendall(struct.pack("=ii", width, height) + data[-width * height:])
+    time.sleep(0.6)
+time.sleep(0.5)
+PY
+}
+fpbridge() { "$bin/fpbridge" --service "$dir/fpbridged.sock" --state-dir "$dir/state" "$@"; }
+for user in alice bob; do
+  echo 2468 | fpbridge --user "$user" passcode set --passcode-stdin >/dev/null
+  play "$dir/prints/$user.pgm" 5 &
+  echo 2468 | fpbridge --user "$user" enroll --finger right-index --passcode-stdin 2>/dev/null
+  wait $!
+done
+
+"$bin/fpbridge-kiosk" --service "$dir/fpbridged.sock" --listen "127.0.0.1:$port" \
+  --demo-touch-socket "$dir/reader.sock" --demo-prints "$dir/prints" --demo-fingers alice,bob,stranger \
+  --verbose >"$dir/kiosk.out" 2>"$dir/kiosk.log" &
+pids+=($!)
+for _ in $(seq 100); do grep -q serving "$dir/kiosk.out" 2>/dev/null && break; sleep 0.1; done
+if ! grep -q serving "$dir/kiosk.out"; then
+  echo "fpbridge-kiosk did not start:"; cat "$dir/kiosk.log"; exit 1
+fi
+url=$(sed -n 's/^fpbridge-kiosk: serving \([^ ]*\) .*/\1/p' "$dir/kiosk.out")
+
+if [ "$check" = yes ]; then
+  curl -sN --max-time 40 "${url}events" >"$dir/events" &
+  watcher=$!
+  sleep 1
+  # alice is welcomed; after the welcome, a stranger is not recognised.
+  curl -sf -X POST -H 'Content-Type: application/json' -d '{"finger":"alice"}' "${url}demo/touch"
+  for _ in $(seq 150); do grep -q '"welcome"' "$dir/events" && break; sleep 0.1; done
+  sleep 5
+  curl -sf -X POST -H 'Content-Type: application/json' -d '{"finger":"stranger"}' "${url}demo/touch"
+  for _ in $(seq 150); do grep -q '"notRecognised"' "$dir/events" && break; sleep 0.1; done
+  kill "$watcher" 2>/dev/null || true
+  if grep -q '"user":"alice"' "$dir/events" && grep -q '"notRecognised"' "$dir/events" \
+      && ! grep -q '"user":"bob"' "$dir/events"; then
+    echo "kiosk demo: alice's touch was welcomed, the stranger's refused"
+    exit 0
+  fi
+  echo "kiosk demo: not as expected:"; cat "$dir/events" "$dir/kiosk.log"; exit 1
+fi
+
+cat <<TEXT
+
+  The kiosk is at   $url   (中文: ${url}?lang=zh)
+
+  Open it in a browser on this machine, e.g.  chromium --app=$url
+  Touch the reader: the buttons under the message play alice's, bob's or a stranger's
+  finger on the virtual reader (or: curl -X POST -H 'Content-Type: application/json'
+  -d '{"finger":"alice"}' ${url}demo/touch).
+  PIN pad: alice or bob with PIN 2468; a wrong PIN and an unknown name get the same answer.
+  Five strangers in a row lock fingerprints for 30 s, with a countdown; the PIN works meanwhile.
+
+  Ctrl-C stops the kiosk and fpbridged and removes $dir.
+TEXT
+wait "${pids[@]}"
