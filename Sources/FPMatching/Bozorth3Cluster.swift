@@ -12,8 +12,8 @@ struct Bozorth3Cluster {
     /// The probe minutiae and the stored minutiae it uses.
     var probePoints: Bozorth3PointSet
     var storedPoints: Bozorth3PointSet
-    /// This cluster, then every later cluster compatible with it, ascending.
-    var compatible: [Int32]
+    // Its compatibility list is kept beside it (Bozorth3Scorer.compatibleWith), so that a
+    // cluster is plain data and comparing two copies no reference counts.
 }
 
 /// A set of minutia numbers (1-based, below 256: samples hold at most 200), as a bitset,

@@ -83,4 +83,29 @@ struct Bozorth3Correspondences {
         storedFirst = found.map(\.gk)
         storedSecond = found.map(\.gj)
     }
+
+    /// Whether row `row` starts at (probePoint, storedPoint). Past the end of the list the
+    /// library reads rows an earlier comparison left; in a fresh list they are zero and
+    /// never match a minutia (minutiae are numbered from 1).
+    @inline(__always)
+    func startsAt(_ row: Int, probePoint: Int32, storedPoint: Int32) -> Bool {
+        row < count && storedFirst[row] == storedPoint && probeFirst[row] == probePoint
+    }
+
+    /// The first row at or after `from` that starts at (probePoint, storedPoint): the rows
+    /// are sorted on (pk, gk), so a binary search.
+    func firstRow(from: Int, probePoint: Int32, storedPoint: Int32) -> Int? {
+        var low = from
+        var high = count
+        while low < high {
+            let middle = (low + high) / 2
+            let pk = probeFirst[middle]
+            if pk < probePoint || (pk == probePoint && storedFirst[middle] < storedPoint) {
+                low = middle + 1
+            } else {
+                high = middle
+            }
+        }
+        return startsAt(low, probePoint: probePoint, storedPoint: storedPoint) ? low : nil
+    }
 }

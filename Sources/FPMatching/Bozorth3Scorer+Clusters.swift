@@ -3,12 +3,19 @@ extension Bozorth3Scorer {
     /// rotation become a cluster if there are at least three, and the cluster is compared
     /// with every earlier one.
     mutating func evaluatePass() {
+        let list = self.list   // see findClusters
         var total = members.count
         if total >= 3 {
-            let mean = meanRotation()
+            let mean = Self.meanRotation(of: members, in: list.rotation)
             // Rows dropped here keep the pass's id (quirk Q2): a later pass skips them.
-            members.removeAll { Bozorth3Numerics.tooFar(list.rotation[$0] &- mean) }
-            total = members.count
+            // (A loop, not removeAll(where:): a closure reading self here copies the scorer.)
+            var kept = 0
+            for index in 0..<total where !Bozorth3Numerics.tooFar(list.rotation[members[index]] &- mean) {
+                members[kept] = members[index]
+                kept += 1
+            }
+            members.removeLast(total - kept)
+            total = kept
         }
         if total < 3 {
             for row in members { state[row] = saved[row] == 0 ? -1 : saved[row] }
@@ -34,23 +41,32 @@ extension Bozorth3Scorer {
         }
         let index = Int32(clusters.count)
         let cluster = Bozorth3Cluster(
-            size: size, total: size, rotation: meanRotation(),
+            size: size, total: size, rotation: Self.meanRotation(of: members, in: list.rotation),
             probeX: probeX / size, probeY: probeY / size, storedX: storedX / size, storedY: storedY / size,
-            probePoints: probePoints, storedPoints: storedPoints, compatible: [index])
+            probePoints: probePoints, storedPoints: storedPoints)
         best = max(best, size)
-        for e in clusters.indices where compatible(cluster, clusters[e]) {
+        for e in 0..<clusters.count where Self.compatible(cluster, clusters[e]) {
             clusters[e].total &+= size
             best = max(best, clusters[e].total)
-            clusters[e].compatible.append(index)
+            compatibleWith[e].append(index)
         }
         clusters.append(cluster)
+        if compatibleWith.count < clusters.count {
+            compatibleWith.append([index])
+        } else {
+            // Lists of an earlier comparison are reused for their capacity.
+            compatibleWith[Int(index)].removeAll(keepingCapacity: true)
+            compatibleWith[Int(index)].append(index)
+        }
     }
 
     /// The mean of the members' rotations, divided by their count.
-    private func meanRotation() -> Int32 {
+    /// (Static, like the helpers below: a method call on the large scorer from a mutating
+    /// one can copy it.)
+    private static func meanRotation(of members: [Int], in rotations: [Int32]) -> Int32 {
         var positiveSum: Int32 = 0, positiveCount: Int32 = 0, negativeSum: Int32 = 0, negativeCount: Int32 = 0
         for row in members {
-            let rotation = list.rotation[row]
+            let rotation = rotations[row]
             if rotation >= 0 {
                 positiveSum &+= rotation
                 positiveCount += 1
@@ -67,7 +83,7 @@ extension Bozorth3Scorer {
     /// Whether a new cluster and an earlier one can belong to one match: about the same
     /// rotation, their centroids about as far apart and in the same turned direction on
     /// both samples, and no minutia in common.
-    private func compatible(_ new: Bozorth3Cluster, _ old: Bozorth3Cluster) -> Bool {
+    private static func compatible(_ new: Bozorth3Cluster, _ old: Bozorth3Cluster) -> Bool {
         if Bozorth3Numerics.tooFar(new.rotation &- old.rotation) { return false }
         let probeDX = new.probeX &- old.probeX, probeDY = new.probeY &- old.probeY
         let storedDX = new.storedX &- old.storedX, storedDY = new.storedY &- old.storedY
@@ -95,7 +111,7 @@ extension Bozorth3Scorer {
             if result >= clusters[e].total { continue }
             levels.removeAll(keepingCapacity: true)
             cursors.removeAll(keepingCapacity: true)
-            levels.append(clusters[e].compatible)
+            levels.append(compatibleWith[e])
             cursors.append(1)
             var t = 0, b = 0, n = 1
             while true {
@@ -130,7 +146,7 @@ extension Bozorth3Scorer {
 
     /// Whether `cluster` is in `x`'s compatibility list (x itself, then later clusters, ascending).
     private func isCompatible(_ cluster: Int, with x: Int) -> Bool {
-        let list = clusters[x].compatible
+        let list = compatibleWith[x]
         var low = 0, high = list.count
         while low < high {
             let middle = (low + high) / 2

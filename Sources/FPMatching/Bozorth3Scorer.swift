@@ -39,10 +39,20 @@ struct Bozorth3Scorer {
     var probeCandidates = [Int32](repeating: 0, count: 1_000)
     var storedCandidates = [Int32](repeating: 0, count: 1_000)
 
+    /// The first row ending at each (pj, gj) pair, or -1; entries set by a comparison are
+    /// cleared by the next one (from `previousEnds`), not the whole array.
+    var firstEnding = [Int32](repeating: -1, count: pointSlots * pointSlots)
+    var nextEnding: [Int32] = []
+    var previousEnds: [(Int32, Int32)] = []
+    var previousRows = 0
+
     var queue: [Int32] = []
     var members: [Int] = []
     var passId: Int32 = 0
     var clusters: [Bozorth3Cluster] = []
+    /// Per cluster: itself, then every later cluster compatible with it, ascending. Only the
+    /// first `clusters.count` lists belong to this comparison.
+    var compatibleWith: [[Int32]] = []
     var best: Int32 = 0
 
     init() {}
@@ -61,10 +71,36 @@ struct Bozorth3Scorer {
         return Int(combineClusters())
     }
 
+    /// The slot of a (probe minutia, stored minutia) pair in `firstEnding`.
+    @inline(__always)
+    static func key(_ probePoint: Int32, _ storedPoint: Int32) -> Int {
+        Int(probePoint) &* pointSlots &+ Int(storedPoint)
+    }
+
     private mutating func reset() {
+        let list = self.list   // see findClusters
         let rows = list.count
-        state = [Int32](repeating: 0, count: rows)
-        saved = [Int32](repeating: 0, count: rows)
+        state.removeAll(keepingCapacity: true)
+        state.append(contentsOf: repeatElement(0, count: rows))
+        saved.removeAll(keepingCapacity: true)
+        saved.append(contentsOf: repeatElement(0, count: rows))
+        // Chains of the rows that share an end pair (pj, gj), each ascending: growing a
+        // cluster looks for exactly those, where bozorth3 scans the whole list.
+        for r in 0..<previousRows {
+            firstEnding[Self.key(previousEnds[r].0, previousEnds[r].1)] = -1
+        }
+        nextEnding.removeAll(keepingCapacity: true)
+        nextEnding.append(contentsOf: repeatElement(-1, count: rows))
+        var r = rows - 1
+        while r >= 0 {
+            let slot = Self.key(list.probeSecond[r], list.storedSecond[r])
+            nextEnding[r] = firstEnding[slot]
+            firstEnding[slot] = Int32(r)
+            r -= 1
+        }
+        previousEnds.removeAll(keepingCapacity: true)
+        for r in 0..<rows { previousEnds.append((list.probeSecond[r], list.storedSecond[r])) }
+        previousRows = rows
         for point in 0..<Self.pointSlots {
             probeToStored[point] = 0
             storedToProbe[point] = 0
@@ -77,15 +113,11 @@ struct Bozorth3Scorer {
         passId = 0
     }
 
-    /// Row `row`'s (pk, gk) is (probePoint, storedPoint). Past the end of the list the
-    /// library reads leftover rows; in a fresh list they are zero and never match a minutia.
-    @inline(__always)
-    private func startsAt(_ row: Int, probePoint: Int32, storedPoint: Int32) -> Bool {
-        row < list.count && list.storedFirst[row] == storedPoint && list.probeFirst[row] == probePoint
-    }
-
     /// The passes of every start row. Returns false on a queue overflow.
     private mutating func findClusters() -> Bool {
+        // A local copy of the list (the list is not changed here): reading it through self
+        // in a debug build copies the whole scorer at every access.
+        let list = self.list
         let rows = list.count
         // The last row is never a start (quirk Q1).
         var k = 0
@@ -108,7 +140,7 @@ struct Bozorth3Scorer {
                 repeat {
                     guard add(probePoint: list.probeSecond[x], storedPoint: list.storedSecond[x], row: x) else { return false }
                     x += 1
-                } while startsAt(x, probePoint: start, storedPoint: target)
+                } while list.startsAt(x, probePoint: start, storedPoint: target)
                 let grown = x
                 // Grow from every queued minutia; the queue grows meanwhile.
                 var q = 1
@@ -116,16 +148,20 @@ struct Bozorth3Scorer {
                     let point = queue[q]
                     let partner = probeToStored[Int(point)]
                     if grown < rows {
-                        for r in grown..<rows where list.probeSecond[r] == point && list.storedSecond[r] == partner
-                            && list.probeFirst[r] != start && list.storedFirst[r] != target {
-                            guard add(probePoint: list.probeFirst[r], storedPoint: list.storedFirst[r], row: r) else { return false }
+                        // The rows ending at (point, partner), ascending, from the chain built for it.
+                        var r = Int(firstEnding[Self.key(point, partner)])
+                        while r >= 0 {
+                            if r >= grown && list.probeFirst[r] != start && list.storedFirst[r] != target {
+                                guard add(probePoint: list.probeFirst[r], storedPoint: list.storedFirst[r], row: r) else { return false }
+                            }
+                            r = Int(nextEnding[r])
                         }
-                        if let first = firstRow(from: grown, probePoint: point, storedPoint: partner) {
+                        if let first = list.firstRow(from: grown, probePoint: point, storedPoint: partner) {
                             var y = first
                             repeat {
                                 guard add(probePoint: list.probeSecond[y], storedPoint: list.storedSecond[y], row: y) else { return false }
                                 y += 1
-                            } while startsAt(y, probePoint: point, storedPoint: partner)
+                            } while list.startsAt(y, probePoint: point, storedPoint: partner)
                         }
                     }
                     q += 1
@@ -148,22 +184,6 @@ struct Bozorth3Scorer {
             }
         }
         return true
-    }
-
-    /// The first row at or after `from` whose (pk, gk) is the given pair (the list is sorted on it).
-    private func firstRow(from: Int, probePoint: Int32, storedPoint: Int32) -> Int? {
-        var low = from
-        var high = list.count
-        while low < high {
-            let middle = (low + high) / 2
-            let pk = list.probeFirst[middle]
-            if pk < probePoint || (pk == probePoint && list.storedFirst[middle] < storedPoint) {
-                low = middle + 1
-            } else {
-                high = middle
-            }
-        }
-        return startsAt(low, probePoint: probePoint, storedPoint: storedPoint) ? low : nil
     }
 
     /// Proposes "probe minutia `probePoint` is stored minutia `storedPoint`", from row `row`
