@@ -4,6 +4,9 @@
     python3 bench/bz3-fixture.py large [PAIRS] [OUT]
         # -> $FPBRIDGE_BENCH_CACHE/bozorth3-large.txt by default, 100,000 pairs;
         #    then: FPMATCHING_FIXTURE=OUT swift test --filter FPMatchingTests
+    python3 bench/bz3-fixture.py logcheck [PROBES]
+        # checks the oracle itself: libfprint's verify and identify on virtual_image log
+        # every score (G_MESSAGES_DEBUG); they must equal bz3-oracle's for the same pairs
 
 What goes in (docs/bozorth3.md §11.4 lists what the test has to cover):
   - bench: the cached bench gallery (bench/gallery.py; ~/.cache/fpbridge-bench/gallery-*),
@@ -36,7 +39,7 @@ SMALL = os.path.join(ROOT, "Tests", "FPMatchingTests", "Fixtures", "bozorth3-pai
 def tools(out):
     flags = subprocess.run(["pkg-config", "--cflags", "--libs", "libfprint-2"], check=True,
                            capture_output=True, text=True).stdout.split()
-    for name in ["bz3-oracle", "gallery-enroll"]:
+    for name in ["bz3-oracle", "gallery-enroll", "gallery-score"]:
         subprocess.run(["cc", "-O2", "-Wall", "-Werror", "-o", os.path.join(out, name),
                         os.path.join(BENCH, "c", name + ".c")] + flags + ["-ldl"], check=True)
 
@@ -216,6 +219,48 @@ def build(kind, pairs_wanted, out):
     print(f"bz3-fixture: {len(pairs)} pairs over {len(used)} sets -> {out}", file=sys.stderr)
 
 
+def logcheck(probes_wanted):
+    """The oracle against libfprint's real path: each bench probe image verified against its own
+    print (one score: the first sample matches) and identified over the others (five scores a
+    print, none matches), scores read from libfprint's debug log."""
+    import re
+    work = os.path.join(cache_root(), "bz3-oracle")
+    os.makedirs(work, exist_ok=True)
+    tools(work)
+    sets = bench_sets(work)
+    gallery = sorted(glob.glob(os.path.join(cache_root(), "gallery-*")))[-1]
+    listed = [line.strip() for line in open(os.path.join(gallery, "list-scored")) if line.strip()]
+    order = [os.path.basename(path)[:5] for path in listed]
+    jobs = "".join(f"{os.path.join(gallery, 'images', f + '-2.pgm')} {i + 1}\n" for i, f in enumerate(order[:probes_wanted]))
+    env = dict(os.environ, G_MESSAGES_DEBUG="libfprint-print", FP_VIRTUAL_IMAGE=os.path.join(work, "vi.sock"),
+               FP_DRIVERS_WHITELIST="virtual_image", FP_DRIVERS_ALLOWLIST="virtual_image")
+    log = subprocess.run([os.path.join(work, "gallery-score"), "150", os.path.join(gallery, "list-scored")],
+                         input=jobs, env=env, capture_output=True, text=True, check=True)
+    expected, logged, scores = [], [], []
+    for line in (log.stdout + log.stderr).splitlines():
+        found = re.search(r"score (-?\d+)/\d+", line)
+        if found:
+            scores.append(int(found.group(1)))
+        elif line.startswith("probe "):
+            own = os.path.basename(line.split()[1])[:5]
+            pairs = [("p" + own, "g" + own)] + [("p" + own, "g" + f) for f in order if f != own for _ in range(5)]
+            if len(pairs) != len(scores):
+                raise SystemExit(f"bz3-fixture: {own}: {len(scores)} scores logged, {len(pairs)} expected")
+            expected += pairs
+            logged += scores
+            scores = []
+    lines = [f"set {n} {len(sets[n])} " + " ".join(f"{x} {y} {t}" for x, y, t in sets[n]) + "\n"
+             for n in sorted({name for pair in expected for name in pair})]
+    lines += [f"pair {p} {g}\n" for p, g in expected]
+    scored = subprocess.run([os.path.join(work, "bz3-oracle"), "score"], input="".join(lines), check=True,
+                            capture_output=True, text=True).stdout
+    oracle = [int(line.split()[3]) for line in scored.splitlines() if line.startswith("pair ")]
+    differing = sum(1 for a, b in zip(logged, oracle) if a != b)
+    print(f"bz3-fixture: {len(logged)} scores from libfprint's log, {differing} differ from bz3-oracle's")
+    if differing:
+        raise SystemExit(1)
+
+
 if __name__ == "__main__":
     kind = sys.argv[1] if len(sys.argv) > 1 else "small"
     if kind == "small":
@@ -224,5 +269,7 @@ if __name__ == "__main__":
         wanted = int(sys.argv[2]) if len(sys.argv) > 2 else 100_000
         out = sys.argv[3] if len(sys.argv) > 3 else os.path.join(cache_root(), "bozorth3-large.txt")
         build("large", wanted, out)
+    elif kind == "logcheck":
+        logcheck(int(sys.argv[2]) if len(sys.argv) > 2 else 30)
     else:
-        raise SystemExit("usage: bz3-fixture.py small | large [PAIRS] [OUT]")
+        raise SystemExit("usage: bz3-fixture.py small | large [PAIRS] [OUT] | logcheck [PROBES]")

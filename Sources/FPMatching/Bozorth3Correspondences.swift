@@ -11,6 +11,8 @@ struct Bozorth3Correspondences {
     var probeSecond: [Int32] = []
     var storedFirst: [Int32] = []
     var storedSecond: [Int32] = []
+    /// The rows packed for sorting (kept for its memory).
+    private var keys: [UInt64] = []
 
     var count: Int { rotation.count }
 
@@ -20,10 +22,19 @@ struct Bozorth3Correspondences {
     /// An empty list.
     init() {}
 
-    /// Pairs the probe's table with the stored sample's.
+    /// The list of a probe's and a stored sample's tables.
     init(probe: Bozorth3PairTable, stored: Bozorth3PairTable) {
-        typealias Found = (rotation: Int32, pk: Int32, pj: Int32, gk: Int32, gj: Int32, storedRow: Int32)
-        var found: [Found] = []
+        fill(probe: probe, stored: stored)
+    }
+
+    /// Fills the list (reusing its memory) with the pairs of the probe's and the stored
+    /// sample's tables.
+    mutating func fill(probe: Bozorth3PairTable, stored: Bozorth3PairTable) {
+        // Each row packed into one integer whose order is the list's order: (pk, gk, pj),
+        // then the stored row, which bozorth3's insertion leaves equal keys in (equal keys
+        // come from one probe row, found in stored-row order); gj and the rotation ride below.
+        // Minutiae are numbered 1...200 (8 bits), stored rows < 20,000 (16 bits).
+        keys.removeAll(keepingCapacity: true)
         let storedRows = stored.usedRows
         // The probe side leaves out its last used row: a fact of the library's loop bounds.
         let probeRows = probe.usedRows - 1
@@ -52,36 +63,35 @@ struct Bozorth3Correspondences {
                     b += 1
                     continue
                 }
-                // Directions of 220 and more were stored swapped: fold them back by 180°.
-                let probeCode = probe.direction[a]
-                let storedCode = stored.direction[b]
-                let probeSwapped = probeCode >= 220
-                let storedSwapped = storedCode >= 220
-                let probeDirection = probeSwapped ? probeCode &- 580 : probeCode
-                let storedDirection = storedSwapped ? storedCode &- 580 : storedCode
-                let rotation = Bozorth3Numerics.normalized(probeDirection &- storedDirection)
-                if probeSwapped == storedSwapped {
-                    found.append((rotation, probe.first[a], probe.second[a], stored.first[b], stored.second[b], Int32(b)))
-                } else {
-                    found.append((rotation, probe.first[a], probe.second[a], stored.second[b], stored.first[b], Int32(b)))
-                }
-                if found.count == Self.cap { break pairing }
+                let rotation = Bozorth3Numerics.normalized(probe.foldedDirection[a] &- stored.foldedDirection[b])
+                // Edges stored the other way round on one side only: the stored ends swap.
+                let sameWay = probe.swapped[a] == stored.swapped[b]
+                let gk = sameWay ? stored.first[b] : stored.second[b]
+                let gj = sameWay ? stored.second[b] : stored.first[b]
+                var key = UInt64(UInt8(truncatingIfNeeded: probe.first[a])) << 56
+                key |= UInt64(UInt8(truncatingIfNeeded: gk)) << 48
+                key |= UInt64(UInt8(truncatingIfNeeded: probe.second[a])) << 40
+                key |= UInt64(UInt16(truncatingIfNeeded: b)) << 24
+                key |= UInt64(UInt8(truncatingIfNeeded: gj)) << 16
+                key |= UInt64(UInt16(truncatingIfNeeded: rotation &+ 180))
+                keys.append(key)
+                if keys.count == Self.cap { break pairing }
                 b += 1
             }
         }
-        // Equal (pk, gk, pj) keys come from one probe row, found in stored-row order: adding
-        // that row to the key gives bozorth3's insertion order with a plain sort.
-        found.sort { l, r in
-            if l.pk != r.pk { return l.pk < r.pk }
-            if l.gk != r.gk { return l.gk < r.gk }
-            if l.pj != r.pj { return l.pj < r.pj }
-            return l.storedRow < r.storedRow
+        keys.sort()
+        rotation.removeAll(keepingCapacity: true)
+        probeFirst.removeAll(keepingCapacity: true)
+        probeSecond.removeAll(keepingCapacity: true)
+        storedFirst.removeAll(keepingCapacity: true)
+        storedSecond.removeAll(keepingCapacity: true)
+        for key in keys {
+            probeFirst.append(Int32(key >> 56))
+            storedFirst.append(Int32((key >> 48) & 0xFF))
+            probeSecond.append(Int32((key >> 40) & 0xFF))
+            storedSecond.append(Int32((key >> 16) & 0xFF))
+            rotation.append(Int32(key & 0xFFFF) - 180)
         }
-        rotation = found.map(\.rotation)
-        probeFirst = found.map(\.pk)
-        probeSecond = found.map(\.pj)
-        storedFirst = found.map(\.gk)
-        storedSecond = found.map(\.gj)
     }
 
     /// Whether row `row` starts at (probePoint, storedPoint). Past the end of the list the

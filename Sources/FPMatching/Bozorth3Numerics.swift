@@ -30,6 +30,9 @@ enum Bozorth3Numerics {
     /// tested on the square in single precision as the library does.
     @inline(__always)
     static func tooFar(_ difference: Int32) -> Bool {
+        // Below 4096 the square is exact in single precision: integers give the same answer.
+        let magnitude = difference.magnitude
+        if magnitude < 4096 { return magnitude > 11 && magnitude < 349 }
         let value = Float(difference)
         let square = value * value
         return square > 121 && square < 121_801

@@ -21,8 +21,13 @@ public struct Bozorth3PairTable: Sendable {
     /// 1-based positions of the two minutiae in the sample, `first < second`.
     let first: [Int32]
     let second: [Int32]
-    /// The edge direction, `-90...90`, plus 400 when the two angles were stored swapped.
+    /// The edge direction, `-90...90`, plus 400 when the two angles were stored swapped
+    /// (bozorth3's encoding; kept for the tests).
     let direction: [Int32]
+    /// What pairing reads of it: the direction turned by 180° when swapped (bozorth3 folds
+    /// codes of 220 and more back by 580), and whether it was swapped.
+    let foldedDirection: [Int32]
+    let swapped: [Bool]
 
     /// The most minutiae of a sample bozorth3 holds (`MAX_BOZORTH_MINUTIAE`).
     public static let maximumMinutiae = 200
@@ -95,5 +100,7 @@ public struct Bozorth3PairTable: Sendable {
         first = kept.map(\.first)
         second = kept.map(\.second)
         direction = kept.map(\.direction)
+        foldedDirection = kept.map { $0.direction >= 220 ? $0.direction &- 580 : $0.direction }
+        swapped = kept.map { $0.direction >= 220 }
     }
 }

@@ -62,7 +62,7 @@ struct Bozorth3Scorer {
         // Fewer than 10 minutiae on either side scores 0. The library decides it after
         // pairing; with a fresh correspondence list the pairing changes nothing else.
         if probeTable.minutiae.count < 10 || storedTable.minutiae.count < 10 { return 0 }
-        list = Bozorth3Correspondences(probe: probeTable, stored: storedTable)
+        list.fill(probe: probeTable, stored: storedTable)
         probe = probeTable.minutiae
         stored = storedTable.minutiae
         reset()
