@@ -1,0 +1,225 @@
+#!/usr/bin/env python3
+"""The kiosk on libfprint's virtual_image: how much of an idle hour the reader is ready, and
+how long a touch takes to become a welcome.
+
+    python3 bench/kiosk.py --bin .build/release [--minutes 60] [--touches 10]
+
+The real fpbridged (test mode, virtual_image, a gallery of 10 enrolled fingers from
+bench/gallery.py) and the real fpbridge-kiosk; the page's state is read from the kiosk's
+/events stream, the reader's heat from fpbridged's GET /v1/reader once a second.
+
+1. Idle: nobody touches for --minutes. Availability is the share of the time the kiosk was
+   `ready` (identify armed); cut-offs are the samples in which libfprint held the reader as
+   hot (the aim: none). libfprint's model allows at most 47.5 % (scanning right up to the
+   cut-off); the kiosk keeps a margin for whoever touches the screen.
+2. Touches: a matching image played on the reader once the kiosk is ready; the time from the
+   image to the kiosk's `welcome` (median and spread over --touches rounds).
+Prints figures; asserts nothing.
+"""
+import argparse
+import json
+import os
+import shutil
+import socket
+import statistics
+import struct
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import urllib.request
+
+BENCH = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, BENCH)
+import gallery  # noqa: E402
+import run as bench_run  # noqa: E402
+
+
+def free_port():
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def unix_get(path, url):
+    with socket.socket(socket.AF_UNIX) as connection:
+        connection.settimeout(5)
+        connection.connect(path)
+        connection.sendall(f"GET {url} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n".encode())
+        data = b""
+        while chunk := connection.recv(65536):
+            data += chunk
+    return json.loads(data.split(b"\r\n\r\n", 1)[1])
+
+
+def read_pgm(path):
+    with open(path, "rb") as file:
+        data = file.read()
+    fields, index = [], 0
+    while len(fields) < 4:
+        while data[index:index + 1].isspace():
+            index += 1
+        if data[index:index + 1] == b"#":
+            index = data.index(b"\n", index)
+            continue
+        end = index
+        while not data[end:end + 1].isspace():
+            end += 1
+        fields.append(data[index:end])
+        index = end
+    width, height = int(fields[1]), int(fields[2])
+    return width, height, data[index + 1:index + 1 + width * height]
+
+
+def play_image(path, image):
+    width, height, pixels = read_pgm(image)
+    with socket.socket(socket.AF_UNIX) as connection:
+        connection.connect(path)
+        connection.sendall(struct.pack("=ii", width, height) + pixels)
+        time.sleep(0.5)
+
+
+class KioskWatch:
+    """The kiosk's /events stream on a thread: every state with the time it began."""
+
+    def __init__(self, url):
+        self.states = []
+        self.lock = threading.Lock()
+        self.changed = threading.Condition(self.lock)
+        self.thread = threading.Thread(target=self.follow, args=(url,), daemon=True)
+        self.thread.start()
+
+    def follow(self, url):
+        with urllib.request.urlopen(url + "/events", timeout=3600 * 4) as stream:
+            for raw in stream:
+                line = raw.decode().strip()
+                if not line.startswith("data:"):
+                    continue
+                state = json.loads(line[5:]).get("state")
+                with self.changed:
+                    if not self.states or self.states[-1][1] != state:
+                        self.states.append((time.monotonic(), state))
+                    self.changed.notify_all()
+
+    def wait_for(self, state, after, timeout):
+        """When the kiosk was in `state` at or after `after` (the state it is in counts)."""
+        deadline = time.monotonic() + timeout
+        with self.changed:
+            while True:
+                for index, (at, seen) in enumerate(self.states):
+                    current = index + 1 == len(self.states)
+                    if seen == state and (at >= after or current):
+                        return max(at, after)
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    return None
+                self.changed.wait(left)
+
+    def shares(self, start, end):
+        with self.lock:
+            states = list(self.states)
+        totals = {}
+        for index, (at, state) in enumerate(states):
+            until = states[index + 1][0] if index + 1 < len(states) else end
+            begin, finish = max(at, start), min(until, end)
+            if finish > begin:
+                totals[state] = totals.get(state, 0) + finish - begin
+        return totals
+
+
+def idle(minutes, service_socket, watch):
+    """Nobody touches for `minutes`: the share of the time the kiosk is ready, and the hot samples."""
+    start = time.monotonic()
+    end = start + minutes * 60
+    samples, hot, heats = 0, 0, []
+    while time.monotonic() < end:
+        reader = unix_get(service_socket, "/v1/reader")["reader"]
+        samples += 1
+        hot += reader.get("temperature") == "hot"
+        heats.append(reader.get("heat") or 0)
+        time.sleep(1)
+    shares = watch.shares(start, end)
+    total = end - start
+    ready = shares.get("ready", 0) + shares.get("reading", 0)
+    print(f"idle kiosk on virtual_image, {minutes:g} min: reader ready {100 * ready / total:.1f} % of the time; "
+          f"thermal cut-offs: {hot} of {samples} one-second samples hot; heat {min(heats):.3f} to {max(heats):.3f}; "
+          f"states: " + ", ".join(f"{name} {100 * seconds / total:.1f} %" for name, seconds in sorted(shares.items())), flush=True)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--bin", default=os.path.join(bench_run.ROOT, ".build", "release"),
+                        help="the folder with fpbridged and fpbridge-kiosk")
+    parser.add_argument("--minutes", type=float, default=60, help="the idle stretch (default 60)")
+    parser.add_argument("--touches", type=int, default=10, help="rounds of touch-to-welcome (default 10)")
+    arguments = parser.parse_args()
+    for name in ["fpbridged", "fpbridge-kiosk"]:
+        if not os.access(os.path.join(arguments.bin, name), os.X_OK):
+            raise SystemExit(f"bench/kiosk.py: no {name} in {arguments.bin}; build it first (scripts/build-release.sh --all)")
+
+    work = tempfile.mkdtemp(prefix="fpbridge-kiosk-bench-")
+    processes = []
+    try:
+        bench_run.compile_floor(work)
+        built = gallery.build([10], lambda name: os.path.join(work, name), 40)
+        state = os.path.join(work, "state")
+        shutil.copytree(built.state_dir(10), state)
+        os.chmod(state, 0o700)
+        image_socket = os.path.join(work, "vi.sock")
+        service_socket = os.path.join(work, "s.sock")
+        env = dict(os.environ, FP_VIRTUAL_IMAGE=image_socket, FP_DRIVERS_WHITELIST="virtual_image",
+                   FP_DRIVERS_ALLOWLIST="virtual_image")
+        log = open(os.path.join(work, "fpbridged.log"), "w")
+        processes.append(subprocess.Popen([os.path.join(arguments.bin, "fpbridged"), "--socket", service_socket,
+                                           "--state-dir", state, "--test-mode", "--reader", "libfprint:virtual_image"],
+                                          env=env, stdout=log, stderr=log))
+        while not os.path.exists(service_socket):
+            time.sleep(0.05)
+        port = free_port()
+        url = f"http://127.0.0.1:{port}"
+        kiosk_log = open(os.path.join(work, "kiosk.log"), "w")
+        processes.append(subprocess.Popen([os.path.join(arguments.bin, "fpbridge-kiosk"), "--service", service_socket,
+                                           "--listen", f"127.0.0.1:{port}"], stdout=kiosk_log, stderr=kiosk_log))
+        for _ in range(200):
+            try:
+                urllib.request.urlopen(url + "/", timeout=1).read()
+                break
+            except OSError:
+                time.sleep(0.05)
+        watch = KioskWatch(url)
+
+        # 1. The idle stretch.
+        if arguments.minutes > 0:
+            idle(arguments.minutes, service_socket, watch)
+
+        # 2. Touch to welcome.
+        times = []
+        for _ in range(arguments.touches):
+            armed = watch.wait_for("ready", time.monotonic(), 600)
+            if armed is None:
+                print("touch: the kiosk never became ready", file=sys.stderr)
+                break
+            time.sleep(1)  # the identify is armed in fpbridged, not only announced
+            touched = time.monotonic()
+            play_image(image_socket, built.probe(10, "first"))
+            welcomed = watch.wait_for("welcome", touched, 30)
+            if welcomed is None:
+                print("touch: no welcome within 30 s", file=sys.stderr)
+                continue
+            times.append(1000 * (welcomed - touched))
+        if times:
+            print(f"touch to welcome through fpbridged and the kiosk (virtual_image, 10 prints): median "
+                  f"{statistics.median(times):.0f} ms, min {min(times):.0f}, max {max(times):.0f} over {len(times)} touches", flush=True)
+    finally:
+        for process in reversed(processes):
+            process.terminate()
+            try:
+                process.wait(5)
+            except subprocess.TimeoutExpired:
+                process.kill()
+        shutil.rmtree(work, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()
