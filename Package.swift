@@ -52,6 +52,8 @@ let package = Package(
         .target(name: "FPVocabulary", swiftSettings: foundationEssentialsOnly),
         .target(name: "FPCore", dependencies: ["FPVocabulary", "CProcessSecurity"], swiftSettings: foundationEssentialsOnly),
         .target(name: "FPJSON", swiftSettings: foundationEssentialsOnly),
+        // bozorth3's scores as libfprint computes them, in Swift (issue 26): no dependency at all.
+        .target(name: "FPMatching", swiftSettings: foundationEssentialsOnly),
         .target(
             name: "FPKeyFormats",
             dependencies: [.product(name: "Crypto", package: "swift-crypto"), .product(name: "CryptoExtras", package: "swift-crypto")],
@@ -181,8 +183,9 @@ let package = Package(
         .target(
             name: "FPKiosk",
             dependencies: [
-                "FPServiceClient", "FPVocabulary",
+                "FPServiceClient", "FPVocabulary", "FPAccountAPI",
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -211,6 +214,7 @@ let package = Package(
         ),
         .testTarget(name: "KioskTests", dependencies: ["FPKiosk", "FPLocalAPI", "FPVocabulary", "TestSupport"]),
         .testTarget(name: "FuzzCorpusTests", dependencies: ["FPFuzzing", "TestSupport"]),
+        .testTarget(name: "FPMatchingTests", dependencies: ["FPMatching"], exclude: ["Fixtures"]),
     ],
     swiftLanguageModes: [.v6]
 )

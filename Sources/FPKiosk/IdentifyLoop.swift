@@ -60,21 +60,34 @@ package struct IdentifyLoop: Sendable {
         let seen = SeenEvents()
         let board = board
         do {
-            let user = try await backend.identify(timeoutSeconds: timeout) { event in
+            let identified = try await backend.identify(timeoutSeconds: timeout) { event in
                 switch event {
                 case .fingerDetected: board.show(KioskSnapshot(.reading, message: "reading"))
                 case .noMatch(_, let beforeLockout): seen.record(attemptsLeft: beforeLockout)
+                case .matched(let user, _): seen.record(user: user)
                 default: break
                 }
             }
-            log("identified \(user)")
-            board.show(KioskSnapshot(.welcome, message: "welcome", parameters: ["user": user], user: user))
+            let user = identified.user
+            log("identified \(user)\(identified.session == nil ? "" : ", signed in at the login server")")
+            board.show(KioskSnapshot(.welcome, message: "welcome", parameters: ["user": user], user: user,
+                                     session: identified.session))
             await pause(welcomeSeconds, wakeable: false)
         } catch is CancellationError {
             return
+        } catch let error as AuthError where [.notFound, .keyInvalidated].contains(error.code) {
+            // Identified, but with no usable login key for the server: not a stranger, and no
+            // attempt counted; the person binds this kiosk's server again, or uses the PIN.
+            log("identify-and-prove: \(error.code.name): \(error.message)")
+            board.show(KioskSnapshot(.notRecognised, message: "notBound", parameters: ["user": seen.user ?? ""]))
+            await pause(welcomeSeconds, wakeable: false)
         } catch let error as AuthError {
             log("identify: \(error.code.name): \(error.message)")
             await failed(error, attemptsLeft: seen.attemptsLeft)
+        } catch let error as LoginServerError {
+            log("login server: \(error)")
+            board.show(KioskSnapshot(.unavailable, message: "serverTrouble", parameters: ["detail": error.description]))
+            await pause(pollSeconds * 2, wakeable: true)
         } catch {
             board.show(KioskSnapshot(.unavailable, message: "serviceDown", parameters: ["detail": Self.words(error)]))
             await pause(pollSeconds, wakeable: true)
@@ -146,7 +159,10 @@ package struct IdentifyLoop: Sendable {
 /// What the stream said before its result: the result of a failed identify does not carry
 /// the attempts left, the `noMatch` event before it does.
 private final class SeenEvents: Sendable {
-    private let left = Mutex<Int?>(nil)
-    func record(attemptsLeft: Int) { left.withLock { $0 = attemptsLeft } }
-    var attemptsLeft: Int? { left.withLock { $0 } }
+    private let seen = Mutex<(left: Int?, user: String?)>((nil, nil))
+    func record(attemptsLeft: Int) { seen.withLock { $0.left = attemptsLeft } }
+    func record(user: String) { seen.withLock { $0.user = user } }
+    var attemptsLeft: Int? { seen.withLock { $0.left } }
+    /// Who matched, before the proof failed.
+    var user: String? { seen.withLock { $0.user } }
 }

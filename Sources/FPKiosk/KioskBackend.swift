@@ -6,8 +6,21 @@ import FPVocabulary
 package protocol KioskBackend: Sendable {
     /// `GET /v1/reader`: presence and heat.
     func reader() async throws -> ReaderReport.Reader
-    /// `identify` with `timeoutSeconds`, not waiting for a busy reader; `event` gets the stream's events.
-    func identify(timeoutSeconds: Double, event: @escaping @Sendable (AuthEvent) -> Void) async throws -> String
+    /// `identify` with `timeoutSeconds`, not waiting for a busy reader; `event` gets the stream's
+    /// events. With a login server, the user's session there too.
+    func identify(timeoutSeconds: Double, event: @escaping @Sendable (AuthEvent) -> Void) async throws -> Identified
     /// `POST /v1/passcode-check`: the user's name when the PIN is right; throws the service's error.
     func checkPasscode(user: String, passcode: String) async throws -> String
+}
+
+/// Who was at the reader, and their session at the login server when the kiosk has one.
+package struct Identified: Sendable, Equatable {
+    package var user: String
+    /// The login server's session token (`--server`); nil without a server.
+    package var session: String?
+
+    package init(user: String, session: String? = nil) {
+        self.user = user
+        self.session = session
+    }
 }

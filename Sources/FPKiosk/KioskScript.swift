@@ -17,6 +17,8 @@ enum KioskScript {
           resting: 'Reader resting, use your PIN', noReader: 'No fingerprint reader. Use your PIN',
           nobodyEnrolled: 'No fingerprints are enrolled yet. Use your PIN',
           serviceDown: 'The fingerprint service is not answering', readerTrouble: 'The reader has a problem. Use your PIN',
+          notBound: '{user}, your fingerprint has no sign-in for this kiosk yet. Use your PIN',
+          serverTrouble: 'Signing in is not possible right now. Use your PIN',
           kioskDown: 'This kiosk is not answering', countdownLockedOut: 'Fingerprints back in {s} s',
           countdownResting: 'Reader back in {s} s', signedIn: 'Signed in: {user}',
           checking: 'Checking…', pinWrong: 'Wrong user ID or PIN', pinMissing: 'Enter your user ID and PIN',
@@ -36,6 +38,8 @@ enum KioskScript {
           resting: '传感器正在休息，请使用 PIN 码', noReader: '未连接指纹传感器。请使用 PIN 码',
           nobodyEnrolled: '尚未录入任何指纹。请使用 PIN 码',
           serviceDown: '指纹服务没有响应', readerTrouble: '传感器出现问题。请使用 PIN 码',
+          notBound: '{user}，您的指纹尚未在本机开通登录。请使用 PIN 码',
+          serverTrouble: '暂时无法登录。请使用 PIN 码',
           kioskDown: '本机服务没有响应', countdownLockedOut: '{s} 秒后恢复指纹', countdownResting: '{s} 秒后传感器恢复',
           signedIn: '已登录：{user}',
           checking: '正在核对…', pinWrong: '用户名或 PIN 码错误', pinMissing: '请输入用户名和 PIN 码',
@@ -107,8 +111,10 @@ enum KioskScript {
         render();
       }
 
-      function signIn(user) {
+      function signIn(user, token) {
         session.dataset.user = user;
+        // The login server's session (fpbridge-kiosk --server), for the app this page hands over to.
+        if (token) { session.dataset.session = token; } else { delete session.dataset.session; }
         renderSession();
       }
 
@@ -119,7 +125,7 @@ enum KioskScript {
         try { snapshot = JSON.parse(event.data); } catch (error) { return; }
         shown = { state: snapshot.state, message: snapshot.message, parameters: snapshot.parameters || {} };
         countdownEnds = typeof snapshot.countdown === 'number' ? Date.now() + snapshot.countdown * 1000 : null;
-        if (snapshot.state === 'welcome' && snapshot.user) { signIn(snapshot.user); }
+        if (snapshot.state === 'welcome' && snapshot.user) { signIn(snapshot.user, snapshot.session); }
         render();
       };
       source.onerror = function () {

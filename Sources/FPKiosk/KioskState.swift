@@ -32,13 +32,16 @@ package struct KioskSnapshot: Codable, Sendable, Equatable {
     package var countdown: Double?
     /// Who was welcomed.
     package var user: String?
+    /// Their session at the login server (`--server`), for the page's app: `#session[data-session]`.
+    package var session: String?
 
     package init(_ state: KioskState, message: String, parameters: [String: String] = [:],
-                 countdown: Double? = nil, user: String? = nil) {
+                 countdown: Double? = nil, user: String? = nil, session: String? = nil) {
         self.state = state
         self.message = message
         self.parameters = parameters
         self.countdown = countdown
         self.user = user
+        self.session = session
     }
 }

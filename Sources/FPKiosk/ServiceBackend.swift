@@ -1,3 +1,4 @@
+import FPAccountAPI
 import FPServiceClient
 import FPVocabulary
 
@@ -5,8 +6,11 @@ import FPVocabulary
 /// decides what the kiosk may do from the socket's peer credentials, never from the request).
 package struct ServiceBackend: KioskBackend {
     package let client: ServiceClient
+    /// With a login server each scan is identify-and-prove, and a match is a session there.
+    package let server: LoginServer?
 
-    package init(socket: String) {
+    package init(socket: String, server: LoginServer? = nil) {
+        self.server = server
         var client = ServiceClient(socketPath: socket)
         // An answer to a read request comes at once or the service is in trouble: the page
         // should say so within seconds, not after the client's default half minute.
@@ -19,9 +23,18 @@ package struct ServiceBackend: KioskBackend {
         return answer.reader
     }
 
-    package func identify(timeoutSeconds: Double, event: @escaping @Sendable (AuthEvent) -> Void) async throws -> String {
+    package func identify(timeoutSeconds: Double, event: @escaping @Sendable (AuthEvent) -> Void) async throws -> Identified {
         var request = EvaluationRequest(operation: .identify)
         request.timeoutSeconds = timeoutSeconds
+        var challenge: KioskChallenge?
+        if let server {
+            // A fresh challenge for every armed scan: one lives about two minutes and is spent by a login.
+            let fresh = try await server.challenge()
+            challenge = fresh
+            request.operation = .identifyAndProve
+            request.proof = ProofRequestWire(purpose: fresh.purpose, origin: fresh.origin, challenge: fresh.challenge)
+            request.timeoutSeconds = min(timeoutSeconds, Self.longestProvedScan)
+        }
         // Someone else's operation on the reader: the kiosk waits its turn itself (re-reading
         // the heat first) instead of queueing blind.
         request.wait = false
@@ -30,10 +43,23 @@ package struct ServiceBackend: KioskBackend {
         request.attempts = 1
         request.reason = "Touch the reader"
         let value = try await client.stream("evaluations", request, handler: EventRelay(relay: event))
-        do { return try value.decode(as: EvaluationResult.self).user } catch {
+        let result: EvaluationResult
+        do { result = try value.decode(as: EvaluationResult.self) } catch {
             throw AuthError(.readerFailure, "fpbridged sent an identification this kiosk cannot read")
         }
+        guard let server, let challenge else { return Identified(user: result.user) }
+        guard let proof = result.proof else {
+            throw AuthError(.readerFailure, "fpbridged identified \(result.user) but sent no proof for the login server")
+        }
+        let session = try await server.logIn(KioskLoginRequest(
+            challengeId: challenge.challengeId, credentialId: proof.credentialId, counter: proof.counter,
+            signature: proof.signatureBase64, attestationStatement: proof.attestation.statementBase64,
+            attestationSignature: proof.attestation.signatureBase64))
+        return Identified(user: session.username, session: session.token)
     }
+
+    /// Scans with a challenge end before it does (it lives 120 s), with time to log in after.
+    static let longestProvedScan: Double = 90
 
     package func checkPasscode(user: String, passcode: String) async throws -> String {
         let answer: PasscodeCheckAnswer = try await client.post("passcode-check", PasscodeCheckRequest(user: user, passcode: passcode))

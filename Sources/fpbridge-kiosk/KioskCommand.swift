@@ -13,7 +13,9 @@ struct KioskCommand: AsyncParsableCommand {
         reader is never stopped as too hot, and serves a page (open it with \
         chromium --kiosk --app=http://127.0.0.1:PORT). It runs as a member of the group fpbridge-kiosk, \
         which fpbridged lets identify and check a named user's PIN, nothing else. PINs are passed to \
-        fpbridged and never logged.
+        fpbridged and never logged. With --server, each touch also signs the login server's \
+        challenge (identify-and-prove, with the user's key bound to that server) and the welcome \
+        carries the server's session.
 
         ROUTES
           GET /          the page (English; ?lang=zh for Chinese)
@@ -35,6 +37,10 @@ struct KioskCommand: AsyncParsableCommand {
                                valueName: "host:port"))
     var listen = "127.0.0.1:8080"
 
+    @Option(help: ArgumentHelp("A login server (fpbridge-server): each touch signs its challenge (identify-and-prove) and the welcome carries the session.",
+                               valueName: "url"))
+    var server: String?
+
     @Option(help: ArgumentHelp("Play touches on libfprint's virtual reader listening here (demo and tests).",
                                valueName: "path", visibility: .hidden))
     var demoTouchSocket: String?
@@ -54,11 +60,15 @@ struct KioskCommand: AsyncParsableCommand {
         do { address = try ListenAddress(parsing: listen) } catch { throw ValidationError(error.description) }
         guard service.hasPrefix("/") else { throw ValidationError("--service must be the absolute path of fpbridged's socket") }
         if demoPrints != nil, demoTouchSocket == nil { throw ValidationError("--demo-prints needs --demo-touch-socket") }
+        var loginServer: LoginServer?
+        if let server {
+            do { loginServer = try LoginServer(url: server) } catch { throw ValidationError(error.description) }
+        }
         let fingers = demoFingers.split(separator: ",").map { String($0) }
         let demo = demoTouchSocket.map { DemoTouch(socket: $0, prints: demoPrints, fingers: fingers) }
         var logger = Logger(label: "fpbridge-kiosk")
         logger.logLevel = verbose ? .info : .warning
-        let server = KioskServer(listen: address, backend: ServiceBackend(socket: service), demo: demo)
+        let server = KioskServer(listen: address, backend: ServiceBackend(socket: service, server: loginServer), demo: demo)
         let serving = Task {
             try await server.run(logger: logger) { url in
                 // The one line on stdout: scripts and tests read the URL from it.

@@ -14,6 +14,7 @@ One phase per run (the Swift test between runs restarts fpbridged, unplugs reade
   resting    a reader too warm to arm: "Reader resting, use your PIN" with a countdown
   unplug     the reader pulled out: unavailable, in words
   back       ready again (after the test started fpbridged again)
+  session    with a login server: alice's touch welcomes her with #session[data-session] (printed)
 Each state is kept as DIR/NN-PHASE-STATE.png. Exit 0 when every check held; each failure is
 printed as FAIL: and the exit status is 1.
 """
@@ -247,6 +248,15 @@ def main():
             page.wait_state("unavailable")
             check(page.text("#message") == "No fingerprint reader. Use your PIN", f"unplugged says {page.text('#message')!r}")
             page.shot("unavailable")
+        elif phase == "session":
+            page.open()
+            page.wait_state("ready")
+            touch(arguments.reader_socket, image("whorl"))
+            page.wait_state("welcome")
+            token = page.attribute("#session", "data-session")
+            check(page.attribute("#session", "data-user") == "alice" and bool(token), "no session for alice on the page")
+            print(f"session {token}", flush=True)
+            page.shot("welcome-session")
         elif phase == "back":
             page.open()
             page.wait_state("ready", 60)

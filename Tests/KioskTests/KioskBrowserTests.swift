@@ -26,6 +26,21 @@ struct KioskBrowserTests {
         #expect(back.status == 0, "phase back:\n\(back.stdout)\(back.stderr)")
     }
 
+    @Test func aTouchSignsInAtTheLoginServerAndThePageHoldsTheSession() async throws {
+        let rig = try KioskRig()
+        try await rig.startService()
+        try await rig.enroll("alice", image: SharedData.print("whorl"))
+        let server = try await LoginServerProcess()
+        try await rig.bind("alice", to: server)
+        let kiosk = try await KioskProcess(service: rig.socket, arguments: ["--server", server.address],
+                                           launcher: KioskRig.asKioskMember)
+        let run = try await KioskBrowser.run("session", kiosk: kiosk, rig: rig)
+        #expect(run.status == 0, "\(run.stdout)\(run.stderr)\n\(kiosk.log)")
+        let token = run.stdout.split(separator: "\n").first { $0.hasPrefix("session ") }?.dropFirst(8)
+        let me = try await server.request("GET", "/v1/me", token: String(token ?? ""))
+        #expect(me.status == 200 && me.json["username"] as? String == "alice", "the page's session: \(me.body)")
+    }
+
     @Test func aReaderTooWarmToArmRestsAndThePageSaysUseYourPin() async throws {
         // The fake reader reports the heat its script sets: 7 s of scanning left, under the kiosk's margin.
         let directory = TemporaryDirectory()

@@ -85,6 +85,30 @@ struct KioskServiceTests {
         #expect(welcome?["user"] as? String == "alice", "\(kiosk.snapshots) \(rig.serviceLog)")
     }
 
+    @Test func aTouchSignsAliceInAtTheLoginServerAndAnUnboundUserIsToldSo() async throws {
+        let rig = try KioskRig()
+        try await rig.startService()
+        try await rig.enroll("alice", image: SharedData.print("whorl"))
+        try await rig.enroll("bob", image: SharedData.print("loop-right"))
+        // alice has an account at the login server and bound this machine to it; bob has none.
+        let server = try await LoginServerProcess()
+        try await rig.bind("alice", to: server)
+        let kiosk = try await KioskProcess(service: rig.socket, arguments: ["--server", server.address],
+                                           launcher: KioskRig.asKioskMember)
+
+        // One touch: identified, the server's challenge signed, and a session the server accepts.
+        let welcome = try await touch(rig, kiosk, "whorl", until: "welcome")
+        let token = try #require(welcome?["session"] as? String, "\(kiosk.snapshots)\n\(kiosk.log)")
+        #expect(welcome?["user"] as? String == "alice")
+        let me = try await server.request("GET", "/v1/me", token: token)
+        #expect(me.status == 200 && me.json["username"] as? String == "alice" && me.json["kind"] as? String == "kiosk", "\(me.body)")
+
+        // bob's finger is his, but he has no sign-in at this server: told so, not taken for a stranger.
+        let bob = try await touch(rig, kiosk, "loop-right", until: "notRecognised")
+        #expect(bob?["message"] as? String == "notBound" && (bob?["parameters"] as? [String: String])?["user"] == "bob",
+                "\(kiosk.snapshots)\n\(kiosk.log)")
+    }
+
     @Test func theKioskRefusesAnAddressOffLoopbackAndAnswersInPlainWords() async throws {
         let refused = try await Fpbridge.runCommand([KioskProcess.executable, "--listen", "0.0.0.0:8080"],
                                                    environment: ProcessInfo.processInfo.environment, timeout: 20)

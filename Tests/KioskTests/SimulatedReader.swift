@@ -52,7 +52,7 @@ final class IdleImageReader: KioskBackend {
         }
     }
 
-    func identify(timeoutSeconds: Double, event: @escaping @Sendable (AuthEvent) -> Void) async throws -> String {
+    func identify(timeoutSeconds: Double, event: @escaping @Sendable (AuthEvent) -> Void) async throws -> Identified {
         let (seconds, error) = state.withLock { state -> (Double, AuthError) in
             cooled(&state)
             if state.heat.hot { return (0, AuthError(.readerTooHot, "too hot", retryAfter: state.heat.usableInSeconds)) }
@@ -94,11 +94,11 @@ final class ScriptedReader: KioskBackend {
 
     func reader() async throws -> ReaderReport.Reader { report }
 
-    func identify(timeoutSeconds: Double, event: @escaping @Sendable (AuthEvent) -> Void) async throws -> String {
+    func identify(timeoutSeconds: Double, event: @escaping @Sendable (AuthEvent) -> Void) async throws -> Identified {
         let next = outcomes.withLock { $0.isEmpty ? nil : $0.removeFirst() }
         event(.fingerDetected)
         switch next {
-        case .match(let user): return user
+        case .match(let user): return Identified(user: user)
         case .fail(let error, let events):
             events.forEach(event)
             throw error

@@ -64,6 +64,17 @@ public final class KioskRig: Sendable {
         guard result.status == 0 else { throw ServiceProcessError(message: "enroll \(user): \(result.stdout)\(result.stderr)") }
     }
 
+    /// Gives `user` an account at `server` and binds this fpbridged to it (`fpbridge account
+    /// register` and `bind`), as the user would: the kiosk can then sign them in there.
+    public func bind(_ user: String, to server: LoginServerProcess) async throws {
+        let account = ["--server", server.address, "--account", user]
+        for step in [["account", "register", "--password-stdin"], ["account", "bind", "--password-stdin", "--device-name", "Kiosk"]] {
+            let result = try await Fpbridge.run(["--json", "--state-dir", state, "--user", user] + step + account,
+                                                environment: ["FPBRIDGE_SERVICE": socket], input: "correct horse battery\n")
+            guard result.status == 0 else { throw ServiceProcessError(message: "\(step) for \(user): \(result.stdout)\(result.stderr)") }
+        }
+    }
+
     /// One touch of the finger in `image`.
     public func touch(_ image: String) async throws {
         try await VirtualReaderDriver.sendImages(readerSocket, [image], lead: 0.3)
