@@ -1,6 +1,13 @@
 /// Error codes: Apple's `LAError` numbers, so that habits and code written
 /// against LocalAuthentication carry over, plus Linux-only codes from -2001
 /// down, well away from Apple's range.
+///
+/// This is the one table of codes. The `LocalAuthentication` module's
+/// `LAError.Code` is this type under Apple's name, so an app's `switch error.code`,
+/// `LAError.Code(rawValue:)` and `catch LAError.userCancel` see exactly these cases
+/// and numbers. For that, the table also holds Apple's three codes that have no
+/// meaning on Linux (``companionNotAvailable``, ``biometryNotPaired``,
+/// ``invalidDimensions``): fpbridge never produces them.
 public enum AuthErrorCode: Int, Sendable, CaseIterable, Codable {
     /// Three failed matches in one evaluation (or a wrong passcode).
     case authenticationFailed = -1
@@ -22,8 +29,14 @@ public enum AuthErrorCode: Int, Sendable, CaseIterable, Codable {
     case appCancel = -9
     /// The context was invalidated before this call.
     case invalidContext = -10
+    /// Apple's: no companion device (Apple Watch) is available. Never produced by fpbridge.
+    case companionNotAvailable = -11
+    /// Apple's: a removable biometric accessory is not paired. Never produced by fpbridge.
+    case biometryNotPaired = -12
     /// The reader went away during the evaluation.
     case biometryDisconnected = -13
+    /// Apple's: an authentication view was given invalid dimensions. Never produced by fpbridge.
+    case invalidDimensions = -14
     /// Interaction was forbidden but needed.
     case notInteractive = -1004
 

@@ -27,7 +27,7 @@ public struct FPBridgeSettings: Sendable {
     /// The limits and timeouts; nil reads `config.json` in ``stateDirectory`` when a context first needs them.
     public var configuration: AuthConfiguration?
     /// Asks for the passcode; nil asks on the terminal when there is one, and otherwise
-    /// treats the passcode as not given (``LAError/Code/userCancel``).
+    /// treats the passcode as not given (``LAError/userCancel``).
     public var prompt: (any AuthPrompt)?
     /// The socket of the `fpbridged` service that holds the state and the readers, or nil to
     /// run the engine in this process. From `FPBRIDGE_SERVICE` (a path, or `off`); without it,

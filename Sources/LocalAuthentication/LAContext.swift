@@ -88,7 +88,7 @@ public final class LAContext: Sendable {
         set { update { $0.reuseDuration = min(max(0, newValue), LATouchIDAuthenticationMaximumAllowableReuseDuration) } }
     }
 
-    /// When true, an evaluation that would need the user fails with ``LAError/Code/notInteractive``.
+    /// When true, an evaluation that would need the user fails with ``LAError/notInteractive``.
     public var interactionNotAllowed: Bool {
         get { state.withLock { $0.interactionNotAllowed } }
         set { update { $0.interactionNotAllowed = newValue } }
@@ -119,9 +119,9 @@ public final class LAContext: Sendable {
     /// ``LAPolicy/deviceOwnerAuthentication``: a passcode is set). Sets ``biometryType``.
     /// - Parameter policy: The policy to check.
     /// - Parameter error: On return, why not, as an `NSError` in ``LAErrorDomain``:
-    ///   ``LAError/Code/biometryNotAvailable``, ``LAError/Code/passcodeNotSet``,
-    ///   ``LAError/Code/biometryNotEnrolled``, ``LAError/Code/biometryLockout``,
-    ///   ``LAError/Code/invalidContext``, ``LAError/Code/stateDamaged``.
+    ///   ``LAError/biometryNotAvailable``, ``LAError/passcodeNotSet``,
+    ///   ``LAError/biometryNotEnrolled``, ``LAError/biometryLockout``,
+    ///   ``LAError/invalidContext``, ``LAError/stateDamaged``.
     /// - Returns: True when the policy can be evaluated.
     public func canEvaluatePolicy(_ policy: LAPolicy, error: UnsafeMutablePointer<NSError?>?) -> Bool {
         let problem = WorkerExecutor.shared.wait { await self.availabilityProblem(policy) }
@@ -136,14 +136,14 @@ public final class LAContext: Sendable {
     /// - Parameter policy: The policy to evaluate.
     /// - Parameter localizedReason: Why the app asks, shown in the prompt. Must not be empty.
     /// - Returns: True; every failure throws.
-    /// - Throws: ``LAError`` with ``LAError/Code/authenticationFailed``, ``LAError/Code/userCancel``,
-    ///   ``LAError/Code/userFallback``, ``LAError/Code/systemCancel``, ``LAError/Code/passcodeNotSet``,
-    ///   ``LAError/Code/biometryNotAvailable``, ``LAError/Code/biometryNotEnrolled``,
-    ///   ``LAError/Code/biometryLockout``, ``LAError/Code/appCancel``, ``LAError/Code/invalidContext``,
-    ///   ``LAError/Code/biometryDisconnected``, ``LAError/Code/notInteractive``, or one of fpbridge's
-    ///   additions (``LAError/Code/timedOut``, ``LAError/Code/passcodeLockout``, ``LAError/Code/readerBusy``,
-    ///   ``LAError/Code/readerTooHot``, ``LAError/Code/readerFailure``, ``LAError/Code/stateDamaged``,
-    ///   ``LAError/Code/invalidInput``).
+    /// - Throws: ``LAError`` with ``LAError/authenticationFailed``, ``LAError/userCancel``,
+    ///   ``LAError/userFallback``, ``LAError/systemCancel``, ``LAError/passcodeNotSet``,
+    ///   ``LAError/biometryNotAvailable``, ``LAError/biometryNotEnrolled``,
+    ///   ``LAError/biometryLockout``, ``LAError/appCancel``, ``LAError/invalidContext``,
+    ///   ``LAError/biometryDisconnected``, ``LAError/notInteractive``, or one of fpbridge's
+    ///   additions (``LAError/timedOut``, ``LAError/passcodeLockout``, ``LAError/readerBusy``,
+    ///   ``LAError/readerTooHot``, ``LAError/readerFailure``, ``LAError/stateDamaged``,
+    ///   ``LAError/invalidInput``).
     public func evaluatePolicy(_ policy: LAPolicy, localizedReason: String) async throws -> Bool {
         do {
             try await evaluate(policy, reason: localizedReason)
@@ -169,8 +169,8 @@ public final class LAContext: Sendable {
         }
     }
 
-    /// Ends the context: a running evaluation fails with ``LAError/Code/appCancel``,
-    /// every later call with ``LAError/Code/invalidContext``.
+    /// Ends the context: a running evaluation fails with ``LAError/appCancel``,
+    /// every later call with ``LAError/invalidContext``.
     public func invalidate() {
         let (engine, remote) = state.withLock { state -> (AuthenticationContext?, ServiceEvaluator.Progress?) in
             state.invalidated = true
@@ -196,7 +196,7 @@ public final class LAContext: Sendable {
     }
 
     /// fpbridge: presses the cancel button of a running evaluation, which then
-    /// fails with ``LAError/Code/userCancel``.
+    /// fails with ``LAError/userCancel``.
     public func pressCancelButton() {
         state.withLock { $0.remote }?.controls.pressCancel()
         state.withLock { $0.resolved?.engine }?.cancel(.user)

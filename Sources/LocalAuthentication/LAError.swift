@@ -38,8 +38,7 @@ public struct LAError: Error, Sendable, Hashable, CustomNSError, LocalizedError,
     }
 
     init(_ error: AuthError) {
-        // Every engine code has the same number here; readerFailure is the safe reading of one that had none.
-        code = Code(rawValue: error.code.rawValue) ?? .readerFailure
+        code = error.code  // the same table: nothing to translate, nothing to lose
         message = error.message
         retryAfter = error.retryAfter
     }

@@ -1,62 +1,122 @@
 extension LAError {
     // Apple's static members, so that `catch LAError.userCancel` and
-    // `case LAError.biometryLockout:` read as they do on Apple platforms.
+    // `case LAError.biometryLockout:` read as they do on Apple platforms. Each code's
+    // meaning for an app is written here; its number is the one in the table
+    // (`LAError.Code`, which is FPVocabulary's `AuthErrorCode`).
 
-    /// ``Code/authenticationFailed``, for matching: `catch LAError.authenticationFailed`.
+    /// The user failed to provide valid credentials: three failed matches in one
+    /// evaluation, or a wrong passcode given up on.
+    ///
+    /// Matches with `catch LAError.authenticationFailed`.
     public static var authenticationFailed: Code { .authenticationFailed }
-    /// ``Code/userCancel``, for matching: `catch LAError.userCancel`.
+    /// The user pressed Cancel (at a terminal: Ctrl-C).
+    ///
+    /// Matches with `catch LAError.userCancel`.
     public static var userCancel: Code { .userCancel }
-    /// ``Code/userFallback``, for matching: `catch LAError.userFallback`.
+    /// The user pressed the fallback button under
+    /// ``LAPolicy/deviceOwnerAuthenticationWithBiometrics``.
+    ///
+    /// Matches with `catch LAError.userFallback`.
     public static var userFallback: Code { .userFallback }
-    /// ``Code/systemCancel``, for matching: `catch LAError.systemCancel`.
+    /// The system ended the evaluation (a signal, suspend, another evaluation took the reader).
+    ///
+    /// Matches with `catch LAError.systemCancel`.
     public static var systemCancel: Code { .systemCancel }
-    /// ``Code/passcodeNotSet``, for matching: `catch LAError.passcodeNotSet`.
+    /// The user has no passcode; both policies need one.
+    ///
+    /// Matches with `catch LAError.passcodeNotSet`.
     public static var passcodeNotSet: Code { .passcodeNotSet }
-    /// ``Code/biometryNotAvailable``, for matching: `catch LAError.biometryNotAvailable`.
+    /// No reader, a reader that cannot be used, or no permission to open it.
+    ///
+    /// Matches with `catch LAError.biometryNotAvailable`.
     public static var biometryNotAvailable: Code { .biometryNotAvailable }
-    /// ``Code/biometryNotEnrolled``, for matching: `catch LAError.biometryNotEnrolled`.
+    /// The user has no finger enrolled on this reader.
+    ///
+    /// Matches with `catch LAError.biometryNotEnrolled`.
     public static var biometryNotEnrolled: Code { .biometryNotEnrolled }
-    /// ``Code/biometryLockout``, for matching: `catch LAError.biometryLockout`.
+    /// Too many failed matches in a row; the passcode ends it.
+    ///
+    /// Matches with `catch LAError.biometryLockout`.
     public static var biometryLockout: Code { .biometryLockout }
-    /// ``Code/appCancel``, for matching: `catch LAError.appCancel`.
+    /// The app called ``LAContext/invalidate()`` while the evaluation ran.
+    ///
+    /// Matches with `catch LAError.appCancel`.
     public static var appCancel: Code { .appCancel }
-    /// ``Code/invalidContext``, for matching: `catch LAError.invalidContext`.
+    /// The context was invalidated before this call.
+    ///
+    /// Matches with `catch LAError.invalidContext`.
     public static var invalidContext: Code { .invalidContext }
-    /// ``Code/companionNotAvailable``, for matching: `catch LAError.companionNotAvailable`.
+    /// Apple's: no companion device (Apple Watch). Never reported on Linux.
+    ///
+    /// Matches with `catch LAError.companionNotAvailable`.
     public static var companionNotAvailable: Code { .companionNotAvailable }
-    /// ``Code/biometryNotPaired``, for matching: `catch LAError.biometryNotPaired`.
+    /// Apple's: a removable biometric accessory is not paired. Never reported on Linux.
+    ///
+    /// Matches with `catch LAError.biometryNotPaired`.
     public static var biometryNotPaired: Code { .biometryNotPaired }
-    /// ``Code/biometryDisconnected``, for matching: `catch LAError.biometryDisconnected`.
+    /// The reader was unplugged during the evaluation.
+    ///
+    /// Matches with `catch LAError.biometryDisconnected`.
     public static var biometryDisconnected: Code { .biometryDisconnected }
-    /// ``Code/invalidDimensions``, for matching: `catch LAError.invalidDimensions`.
+    /// Apple's: invalid dimensions for an authentication view. Never reported on Linux.
+    ///
+    /// Matches with `catch LAError.invalidDimensions`.
     public static var invalidDimensions: Code { .invalidDimensions }
-    /// ``Code/notInteractive``, for matching: `catch LAError.notInteractive`.
+    /// The evaluation needed the user but ``LAContext/interactionNotAllowed`` is set.
+    ///
+    /// Matches with `catch LAError.notInteractive`.
     public static var notInteractive: Code { .notInteractive }
-    /// ``Code/readerTooHot``, for matching: `catch LAError.readerTooHot`.
+    /// fpbridge: the reader overheated from continuous scanning; ``LAError/retryAfter`` says when to try again.
+    ///
+    /// Matches with `catch LAError.readerTooHot`.
     public static var readerTooHot: Code { .readerTooHot }
-    /// ``Code/readerBusy``, for matching: `catch LAError.readerBusy`.
+    /// fpbridge: the reader is serving another evaluation.
+    ///
+    /// Matches with `catch LAError.readerBusy`.
     public static var readerBusy: Code { .readerBusy }
-    /// ``Code/timedOut``, for matching: `catch LAError.timedOut`.
+    /// fpbridge: no finger (or passcode) came before the timeout.
+    ///
+    /// Matches with `catch LAError.timedOut`.
     public static var timedOut: Code { .timedOut }
-    /// ``Code/passcodeLockout``, for matching: `catch LAError.passcodeLockout`.
+    /// fpbridge: too many wrong passcodes; ``LAError/retryAfter`` says when to try again.
+    ///
+    /// Matches with `catch LAError.passcodeLockout`.
     public static var passcodeLockout: Code { .passcodeLockout }
-    /// ``Code/stateDamaged``, for matching: `catch LAError.stateDamaged`.
+    /// fpbridge: a state file is damaged; the message names it. Fails closed until repaired.
+    ///
+    /// Matches with `catch LAError.stateDamaged`.
     public static var stateDamaged: Code { .stateDamaged }
-    /// ``Code/readerFailure``, for matching: `catch LAError.readerFailure`.
+    /// fpbridge: the reader failed (protocol error, I/O, driver failure).
+    ///
+    /// Matches with `catch LAError.readerFailure`.
     public static var readerFailure: Code { .readerFailure }
-    /// ``Code/invalidInput``, for matching: `catch LAError.invalidInput`.
+    /// fpbridge: bad input, such as an unknown user name or a malformed setting.
+    ///
+    /// Matches with `catch LAError.invalidInput`.
     public static var invalidInput: Code { .invalidInput }
-    /// ``Code/alreadyEnrolled``, for matching: `catch LAError.alreadyEnrolled`.
+    /// fpbridge: the finger is already enrolled.
+    ///
+    /// Matches with `catch LAError.alreadyEnrolled`.
     public static var alreadyEnrolled: Code { .alreadyEnrolled }
-    /// ``Code/notFound``, for matching: `catch LAError.notFound`.
+    /// fpbridge: the requested print does not exist.
+    ///
+    /// Matches with `catch LAError.notFound`.
     public static var notFound: Code { .notFound }
-    /// ``Code/notSupported``, for matching: `catch LAError.notSupported`.
+    /// fpbridge: the reader cannot do what was asked.
+    ///
+    /// Matches with `catch LAError.notSupported`.
     public static var notSupported: Code { .notSupported }
-    /// ``Code/scriptEnded``, for matching: `catch LAError.scriptEnded`.
+    /// fpbridge: the fake reader's script ran out of events.
+    ///
+    /// Matches with `catch LAError.scriptEnded`.
     public static var scriptEnded: Code { .scriptEnded }
-    /// ``Code/keyInvalidated``, for matching: `catch LAError.keyInvalidated`.
+    /// fpbridge: a `biometryCurrentSet` key was invalidated because the enrolled prints changed.
+    ///
+    /// Matches with `catch LAError.keyInvalidated`.
     public static var keyInvalidated: Code { .keyInvalidated }
-    /// ``Code/notPermitted``, for matching: `catch LAError.notPermitted`.
+    /// fpbridge: the service refused the caller (another user's data, a group it is not in).
+    ///
+    /// Matches with `catch LAError.notPermitted`.
     public static var notPermitted: Code { .notPermitted }
     /// The old name of ``biometryLockout``.
     @available(*, deprecated, renamed: "biometryLockout")

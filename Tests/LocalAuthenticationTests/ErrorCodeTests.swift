@@ -20,11 +20,45 @@ import Testing
         #expect(LATouchIDAuthenticationMaximumAllowableReuseDuration == 300)
     }
 
-    /// Every code the engine can produce arrives with the same number, so nothing is lost in between.
-    @Test func everyEngineCodeHasTheSameNumberHere() {
-        for code in AuthErrorCode.allCases {
-            #expect(LAError.Code(rawValue: code.rawValue) != nil, "\(code) has no LAError.Code")
-            #expect("\(LAError.Code(rawValue: code.rawValue)!)" == code.name)
+    /// One table: `LAError.Code` is the engine's `AuthErrorCode` itself, so an engine code
+    /// reaches the app with its number and name, and a code added to the engine is an
+    /// `LAError.Code` at once. Apple's codes come first, in Apple's order, then fpbridge's.
+    @Test func oneTableOfCodes() {
+        #expect(LAError.Code.self == AuthErrorCode.self)
+        let apple = [-1, -2, -3, -4, -5, -6, -7, -8, -9, -10, -11, -12, -13, -14, -1004]
+        let all = LAError.Code.allCases.map(\.rawValue)
+        #expect(Array(all.prefix(apple.count)) == apple)
+        #expect(all.dropFirst(apple.count).allSatisfy { $0 <= -2001 })
+        #expect(Set(all).count == all.count)
+        for code in LAError.Code.allCases {
+            #expect(LAError.Code(rawValue: code.rawValue) == code)
+            #expect("\(code)" == code.name)
+            #expect(LAError(code).errorCode == code.rawValue)
+        }
+        // Apple's names for what fpbridge never produces are cases like any other.
+        let never: [LAError.Code] = [.companionNotAvailable, .biometryNotPaired, .invalidDimensions]
+        #expect(never.map(\.rawValue) == [-11, -12, -14])
+        #expect(never.map { "\($0)" } == ["companionNotAvailable", "biometryNotPaired", "invalidDimensions"])
+    }
+
+    /// An app's `switch` over the code, as written for iOS: Apple's cases, then `default`.
+    @Test func switchOverTheCodeAsOnIOS() {
+        func describe(_ code: LAError.Code) -> String {
+            switch code {
+            case .authenticationFailed, .userCancel, .userFallback, .systemCancel, .appCancel, .invalidContext: "ended"
+            case .passcodeNotSet, .biometryNotAvailable, .biometryNotEnrolled, .biometryNotPaired,
+                 .companionNotAvailable, .invalidDimensions, .notInteractive, .biometryDisconnected: "unavailable"
+            case .biometryLockout: "locked"
+            default: "fpbridge"
+            }
+        }
+        #expect(describe(.biometryLockout) == "locked")
+        #expect(describe(LAError.Code(rawValue: -12)!) == "unavailable")
+        #expect(describe(.readerTooHot) == "fpbridge")
+        let error: any Error = LAError(.invalidDimensions)
+        switch error {
+        case LAError.invalidDimensions: break
+        default: Issue.record("catch LAError.invalidDimensions did not match")
         }
     }
 

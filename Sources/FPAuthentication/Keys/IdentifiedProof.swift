@@ -58,7 +58,7 @@ public struct ProofRequest: Sendable, Hashable {
 public struct IdentifiedProof: Sendable, Hashable {
     /// Who was identified, with which finger (the method is `fingerprint`).
     public let success: AuthSuccess
-    /// The payload whose ``AssertionPayload/bytes`` were signed (after the counter, see ``KeySignature``).
+    /// The payload whose `AssertionPayload.bytes` were signed (after the counter, see ``KeySignature``).
     public let payload: AssertionPayload
     /// The key's credential id (`KeyIdentifiers.credentialId(_:)` of its public key), as in ``payload``.
     public let credentialId: String

@@ -11,7 +11,8 @@ extension AuthErrorCode {
         case .invalidInput, .alreadyEnrolled, .notFound, .invalidContext, .notPermitted:
             2
         case .passcodeNotSet, .biometryNotAvailable, .biometryNotEnrolled, .biometryDisconnected,
-             .readerTooHot, .readerBusy, .stateDamaged, .readerFailure, .notSupported, .scriptEnded, .keyInvalidated:
+             .readerTooHot, .readerBusy, .stateDamaged, .readerFailure, .notSupported, .scriptEnded, .keyInvalidated,
+             .companionNotAvailable, .biometryNotPaired, .invalidDimensions:  // Apple's, never produced
             3
         }
     }
