@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # The kiosk on libfprint's virtual_image reader, no hardware needed: builds, starts fpbridged in
-# test mode on a socket of its own, enrolls alice and bob (PIN 2468 each), starts fpbridge-kiosk
-# with buttons that play a finger on the virtual reader, and prints the URL to open.
+# test mode on a socket of its own and a login server (fpbridge-server, SQLite) on loopback,
+# enrolls alice and bob (PIN 2468 each), gives alice an account at the server bound to this
+# fpbridged, starts fpbridge-kiosk with buttons that play a finger on the virtual reader, and
+# prints the URL to open. alice's touch signs her in at the server; bob's finger is his but he
+# has no account there (the page says so); the PIN pad works for both.
 #
 #   bash scripts/kiosk-demo.sh            # serves until Ctrl-C (KIOSK_PORT, default 8080; 0: a free one)
 #   bash scripts/kiosk-demo.sh --check    # the same, then alice's touch must be welcomed; exits
@@ -19,6 +22,7 @@ bash scripts/install-packages.sh libfprint-2-dev libglib2.0-dev libpng-dev libsq
 swift build --product fpbridged
 swift build --product fpbridge
 swift build --product fpbridge-kiosk
+swift build --product fpbridge-server
 bin=$(swift build --show-bin-path)
 
 dir=$(mktemp -d /tmp/fpbridge-kiosk-demo-XXXXXX)
@@ -84,7 +88,18 @@ for user in alice bob; do
   wait $!
 done
 
-"$bin/fpbridge-kiosk" --service "$dir/fpbridged.sock" --listen "127.0.0.1:$port" \
+# The login server on a free loopback port (plain HTTP on loopback only), and alice's account there,
+# bound to this fpbridged as `fpbridge account bind` binds a device.
+"$bin/fpbridge-server" --port 0 --database "$dir/server.sqlite" --password-cost 10 >"$dir/server.out" 2>"$dir/server.log" &
+pids+=($!)
+for _ in $(seq 100); do grep -q "listening on" "$dir/server.out" 2>/dev/null && break; sleep 0.1; done
+server=$(sed -n 's/.*listening on \([^ ]*\) for origin.*/\1/p' "$dir/server.out")
+[ -n "$server" ] || { echo "fpbridge-server did not start:"; cat "$dir/server.log"; exit 1; }
+for step in register bind; do
+  printf 'correct horse battery\n' | fpbridge --user alice account "$step" --password-stdin --server "$server" --account alice >/dev/null
+done
+
+"$bin/fpbridge-kiosk" --service "$dir/fpbridged.sock" --listen "127.0.0.1:$port" --server "$server" \
   --demo-touch-socket "$dir/reader.sock" --demo-prints "$dir/prints" --demo-fingers alice,bob,stranger \
   --verbose >"$dir/kiosk.out" 2>"$dir/kiosk.log" &
 pids+=($!)
@@ -105,9 +120,9 @@ if [ "$check" = yes ]; then
   curl -sf -X POST -H 'Content-Type: application/json' -d '{"finger":"stranger"}' "${url}demo/touch"
   for _ in $(seq 150); do grep -q '"notRecognised"' "$dir/events" && break; sleep 0.1; done
   kill "$watcher" 2>/dev/null || true
-  if grep -q '"user":"alice"' "$dir/events" && grep -q '"notRecognised"' "$dir/events" \
+  if grep -q '"session":"[^"]' "$dir/events" && grep -q '"user":"alice"' "$dir/events" && grep -q '"notRecognised"' "$dir/events" \
       && ! grep -q '"user":"bob"' "$dir/events"; then
-    echo "kiosk demo: alice's touch was welcomed, the stranger's refused"
+    echo "kiosk demo: alice's touch signed her in at the login server, the stranger's was refused"
     exit 0
   fi
   echo "kiosk demo: not as expected:"; cat "$dir/events" "$dir/kiosk.log"; exit 1
@@ -115,12 +130,14 @@ fi
 
 cat <<TEXT
 
-  The kiosk is at   $url   (中文: ${url}?lang=zh)
+  The kiosk is at   $url   (中文: ${url}?lang=zh), signing in at the login server $server
 
   Open it in a browser on this machine, e.g.  chromium --app=$url
   Touch the reader: the buttons under the message play alice's, bob's or a stranger's
   finger on the virtual reader (or: curl -X POST -H 'Content-Type: application/json'
   -d '{"finger":"alice"}' ${url}demo/touch).
+  alice's touch signs her in at the server (the page holds the session); bob's finger is
+  recognised but he has no account there, and the page says so.
   PIN pad: alice or bob with PIN 2468; a wrong PIN and an unknown name get the same answer.
   Five strangers in a row lock fingerprints for 30 s, with a countdown; the PIN works meanwhile.
 
