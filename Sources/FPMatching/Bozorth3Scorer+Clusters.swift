@@ -48,16 +48,10 @@ extension Bozorth3Scorer {
         for e in 0..<clusters.count where Self.compatible(cluster, clusters[e]) {
             clusters[e].total &+= size
             best = max(best, clusters[e].total)
-            compatibleWith[e].append(index)
+            compatibility.connect(e, Int(index))
         }
+        compatibility.addRow(Int(index))
         clusters.append(cluster)
-        if compatibleWith.count < clusters.count {
-            compatibleWith.append([index])
-        } else {
-            // Lists of an earlier comparison are reused for their capacity.
-            compatibleWith[Int(index)].removeAll(keepingCapacity: true)
-            compatibleWith[Int(index)].append(index)
-        }
     }
 
     /// The mean of the members' rotations, divided by their count.
@@ -99,59 +93,5 @@ extension Bozorth3Scorer {
             return false
         }
         return !new.probePoints.intersects(old.probePoints) && !new.storedPoints.intersects(old.storedPoints)
-    }
-
-    /// The heaviest set of mutually compatible clusters bozorth3's search finds
-    /// (docs/bozorth3.md §6.6); its order of exploration decides the result, so it is kept.
-    func combineClusters() -> Int32 {
-        var result: Int32 = 0
-        var levels: [[Int32]] = []
-        var cursors: [Int] = []
-        for e in clusters.indices {
-            if result >= clusters[e].total { continue }
-            levels.removeAll(keepingCapacity: true)
-            cursors.removeAll(keepingCapacity: true)
-            levels.append(compatibleWith[e])
-            cursors.append(1)
-            var t = 0, b = 0, n = 1
-            while true {
-                if levels[t].count - cursors[t] > 1 {
-                    let x = Int(levels[t][cursors[t]])
-                    let next = levels[t][cursors[t]...].filter { isCompatible(Int($0), with: x) }
-                    if levels.count > t + 1 {
-                        levels[t + 1] = next
-                        cursors[t + 1] = 1
-                    } else {
-                        levels.append(next)
-                        cursors.append(1)
-                    }
-                    t += 1
-                    b = t
-                    n = 1
-                } else {
-                    var sum: Int32 = 0
-                    for u in (n - 1)..<levels[t].count { sum &+= clusters[Int(levels[t][u])].size }
-                    for u in 0..<b { sum &+= clusters[Int(levels[u][0])].size }
-                    result = max(result, sum)
-                    b = t
-                    t -= 1
-                    if t < 0 { break }
-                    cursors[t] += 1
-                    n = levels[t].count
-                }
-            }
-        }
-        return result
-    }
-
-    /// Whether `cluster` is in `x`'s compatibility list (x itself, then later clusters, ascending).
-    private func isCompatible(_ cluster: Int, with x: Int) -> Bool {
-        let list = compatibleWith[x]
-        var low = 0, high = list.count
-        while low < high {
-            let middle = (low + high) / 2
-            if Int(list[middle]) < cluster { low = middle + 1 } else { high = middle }
-        }
-        return low < list.count && Int(list[low]) == cluster
     }
 }

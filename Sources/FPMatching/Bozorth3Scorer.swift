@@ -50,9 +50,11 @@ struct Bozorth3Scorer {
     var members: [Int] = []
     var passId: Int32 = 0
     var clusters: [Bozorth3Cluster] = []
-    /// Per cluster: itself, then every later cluster compatible with it, ascending. Only the
-    /// first `clusters.count` lists belong to this comparison.
-    var compatibleWith: [[Int32]] = []
+    var compatibility = Bozorth3Compatibility()
+    /// COMBINE's lists, one level after the other, and each level's start and cursor.
+    var levelItems: [Int32] = []
+    var levelStart: [Int] = []
+    var levelCursor: [Int] = []
     var best: Int32 = 0
 
     init() {}
@@ -109,6 +111,7 @@ struct Bozorth3Scorer {
             storedGroup[point] = 0
         }
         clusters.removeAll(keepingCapacity: true)
+        compatibility.reset()
         best = 0
         passId = 0
     }
