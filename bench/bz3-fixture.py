@@ -215,31 +215,33 @@ def build(kind, pairs_wanted, out):
                             capture_output=True, text=True)
     sys.stderr.write(scored.stderr)
     text = scored.stdout
-    if kind in ("large", "adversarial"):
-        text += adversarial(work, rng)
+    text += adversarial(work, rng, light=kind == "small")
     with open(out, "w") as file:
         file.write(text)
     print(f"bz3-fixture: {text.count(chr(10) + 'pair ')} pairs -> {out}", file=sys.stderr)
 
 
-def adversarial(work, rng, seconds=10):
+def adversarial(work, rng, seconds=10, light=False):
     """Sets made to push bozorth3 to its limits (repeated minutiae: many conflict groups,
     long candidate lists, thousands of clusters), each scored by its own oracle process
     with a time limit: bozorth3's work is unbounded (docs/bozorth3.md §6.7), and a pair
     libfprint does not finish in `seconds` is left out (and counted)."""
     made = {}
-    for i in range(12):
-        distinct = rng.choice([2, 3, 4, 6, 10, 20])
-        repeat = rng.choice([2, 3, 5, 6])
+    # light: few and small, for CI's debug build (dozens of milliseconds each in release).
+    reps = 6 if light else 12
+    for i in range(reps):
+        distinct = rng.choice([2, 3, 4] if light else [2, 3, 4, 6, 10, 20])
+        repeat = rng.choice([2, 3] if light else [2, 3, 5, 6])
         base = random_set(rng, distinct, 100, 100)
         points = store([p for p in base for _ in range(repeat)])
         made[f"rep{i}"] = points[:200]
         made[f"repv{i}"] = store([(x + rng.randint(-1, 1), y + rng.randint(-1, 1), t) for x, y, t in points[:200]])
-    made["twopoints"] = store([(40, 40, 45)] * 5 + [(60, 70, -90)] * 6)
-    for i in range(6):
+    if not light:
+        made["twopoints"] = store([(40, 40, 45)] * 5 + [(60, 70, -90)] * 6)
+    for i in range(3 if light else 6):
         made[f"cluster{i}"] = store([(rng.randrange(60), rng.randrange(60), rng.choice([0, 90, 180, -90, 45]))
-                                     for _ in range(rng.choice([30, 60, 120, 200]))])
-    pairs = [(n, n) for n in made] + [(f"rep{i}", f"repv{i}") for i in range(12)]
+                                     for _ in range(rng.choice([30] if light else [30, 60, 120, 200]))])
+    pairs = [(n, n) for n in made] + [(f"rep{i}", f"repv{i}") for i in range(reps)]
     text, skipped = "", 0
     for p, g in pairs:
         body = "".join(f"set {n} {len(made[n])} " + " ".join(f"{x} {y} {t}" for x, y, t in made[n]) + "\n"
@@ -307,8 +309,6 @@ if __name__ == "__main__":
         wanted = int(sys.argv[2]) if len(sys.argv) > 2 else 100_000
         out = sys.argv[3] if len(sys.argv) > 3 else os.path.join(cache_root(), "bozorth3-large.txt")
         build("large", wanted, out)
-    elif kind == "adversarial":
-        build("adversarial", 0, sys.argv[2] if len(sys.argv) > 2 else os.path.join(cache_root(), "bozorth3-adversarial.txt"))
     elif kind == "logcheck":
         logcheck(int(sys.argv[2]) if len(sys.argv) > 2 else 30)
     else:
