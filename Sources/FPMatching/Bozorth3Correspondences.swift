@@ -41,11 +41,19 @@ struct Bozorth3Correspondences {
         // Stored rows too short for every probe row so far; only grows, since both tables
         // are sorted by length.
         var start = 0
+        // The columns as locals: a debug build copies the whole table at each access through it.
+        let probeLength = probe.squaredLength, storedLength = stored.squaredLength
+        let probeSmaller = probe.smallerAngle, storedSmaller = stored.smallerAngle
+        let probeLarger = probe.largerAngle, storedLarger = stored.largerAngle
+        let probeDirection = probe.foldedDirection, storedDirection = stored.foldedDirection
+        let probeSwapped = probe.swapped, storedSwapped = stored.swapped
+        let probeFirstPoint = probe.first, probeSecondPoint = probe.second
+        let storedFirstPoint = stored.first, storedSecondPoint = stored.second
         pairing: for a in 0..<max(0, probeRows) {
-            let length = probe.squaredLength[a]
+            let length = probeLength[a]
             var b = start
             while b < storedRows {
-                let other = stored.squaredLength[b]
+                let other = storedLength[b]
                 // The tolerance is tested in single precision, squared, as the library does:
                 // a window computed any other way differs at the boundary.
                 let difference = Float(other &- length)
@@ -58,19 +66,19 @@ struct Bozorth3Correspondences {
                     }
                     break
                 }
-                if Bozorth3Numerics.tooFar(probe.smallerAngle[a] &- stored.smallerAngle[b])
-                    || Bozorth3Numerics.tooFar(probe.largerAngle[a] &- stored.largerAngle[b]) {
+                if Bozorth3Numerics.tooFar(probeSmaller[a] &- storedSmaller[b])
+                    || Bozorth3Numerics.tooFar(probeLarger[a] &- storedLarger[b]) {
                     b += 1
                     continue
                 }
-                let rotation = Bozorth3Numerics.normalized(probe.foldedDirection[a] &- stored.foldedDirection[b])
+                let rotation = Bozorth3Numerics.normalized(probeDirection[a] &- storedDirection[b])
                 // Edges stored the other way round on one side only: the stored ends swap.
-                let sameWay = probe.swapped[a] == stored.swapped[b]
-                let gk = sameWay ? stored.first[b] : stored.second[b]
-                let gj = sameWay ? stored.second[b] : stored.first[b]
-                var key = UInt64(UInt8(truncatingIfNeeded: probe.first[a])) << 56
+                let sameWay = probeSwapped[a] == storedSwapped[b]
+                let gk = sameWay ? storedFirstPoint[b] : storedSecondPoint[b]
+                let gj = sameWay ? storedSecondPoint[b] : storedFirstPoint[b]
+                var key = UInt64(UInt8(truncatingIfNeeded: probeFirstPoint[a])) << 56
                 key |= UInt64(UInt8(truncatingIfNeeded: gk)) << 48
-                key |= UInt64(UInt8(truncatingIfNeeded: probe.second[a])) << 40
+                key |= UInt64(UInt8(truncatingIfNeeded: probeSecondPoint[a])) << 40
                 key |= UInt64(UInt16(truncatingIfNeeded: b)) << 24
                 key |= UInt64(UInt8(truncatingIfNeeded: gj)) << 16
                 key |= UInt64(UInt16(truncatingIfNeeded: rotation &+ 180))
@@ -94,19 +102,13 @@ struct Bozorth3Correspondences {
         }
     }
 
-    /// Whether row `row` starts at (probePoint, storedPoint). Past the end of the list the
-    /// library reads rows an earlier comparison left; in a fresh list they are zero and
-    /// never match a minutia (minutiae are numbered from 1).
-    @inline(__always)
-    func startsAt(_ row: Int, probePoint: Int32, storedPoint: Int32) -> Bool {
-        row < count && storedFirst[row] == storedPoint && probeFirst[row] == probePoint
-    }
-
-    /// The first row at or after `from` that starts at (probePoint, storedPoint): the rows
-    /// are sorted on (pk, gk), so a binary search.
-    func firstRow(from: Int, probePoint: Int32, storedPoint: Int32) -> Int? {
+    /// The first row at or after `from` whose (pk, gk) is not below (probePoint, storedPoint),
+    /// by binary search: the rows are sorted on (pk, gk). Static, on the columns: see
+    /// Bozorth3Scorer.findClusters.
+    static func firstRow(from: Int, in probeFirst: [Int32], _ storedFirst: [Int32], probePoint: Int32,
+                         storedPoint: Int32) -> Int {
         var low = from
-        var high = count
+        var high = probeFirst.count
         while low < high {
             let middle = (low + high) / 2
             let pk = probeFirst[middle]
@@ -116,6 +118,6 @@ struct Bozorth3Correspondences {
                 high = middle
             }
         }
-        return startsAt(low, probePoint: probePoint, storedPoint: storedPoint) ? low : nil
+        return low
     }
 }

@@ -120,15 +120,17 @@ struct Bozorth3Scorer {
     private mutating func findClusters() -> Bool {
         // A local copy of the list (the list is not changed here): reading it through self
         // in a debug build copies the whole scorer at every access.
+        // Its columns as locals too: a debug build copies a struct at each method call on it.
         let list = self.list
         let rows = list.count
+        let pk = list.probeFirst, gk = list.storedFirst, pj = list.probeSecond, gj = list.storedSecond
         // The last row is never a start (quirk Q1).
         var k = 0
         while k < rows - 1 {
             defer { k += 1 }
             if state[k] != 0 { continue }
-            let start = list.probeFirst[k]
-            let target = list.storedFirst[k]
+            let start = pk[k]
+            let target = gk[k]
             storedToProbe[Int(target)] = start
             probeToStored[Int(start)] = target
             groups = 0
@@ -141,9 +143,11 @@ struct Bozorth3Scorer {
                 // The start group: the rows that share the start row's (pk, gk).
                 var x = k
                 repeat {
-                    guard add(probePoint: list.probeSecond[x], storedPoint: list.storedSecond[x], row: x) else { return false }
+                    guard add(probePoint: pj[x], storedPoint: gj[x], row: x) else { return false }
                     x += 1
-                } while list.startsAt(x, probePoint: start, storedPoint: target)
+                    // Past the end bozorth3 reads rows an earlier comparison left; in a fresh
+                    // list they are zero and never match (minutiae are numbered from 1).
+                } while x < rows && gk[x] == target && pk[x] == start
                 let grown = x
                 // Grow from every queued minutia; the queue grows meanwhile.
                 var q = 1
@@ -154,17 +158,17 @@ struct Bozorth3Scorer {
                         // The rows ending at (point, partner), ascending, from the chain built for it.
                         var r = Int(firstEnding[Self.key(point, partner)])
                         while r >= 0 {
-                            if r >= grown && list.probeFirst[r] != start && list.storedFirst[r] != target {
-                                guard add(probePoint: list.probeFirst[r], storedPoint: list.storedFirst[r], row: r) else { return false }
+                            if r >= grown && pk[r] != start && gk[r] != target {
+                                guard add(probePoint: pk[r], storedPoint: gk[r], row: r) else { return false }
                             }
                             r = Int(nextEnding[r])
                         }
-                        if let first = list.firstRow(from: grown, probePoint: point, storedPoint: partner) {
-                            var y = first
+                        var y = Bozorth3Correspondences.firstRow(from: grown, in: pk, gk, probePoint: point, storedPoint: partner)
+                        if y < rows && gk[y] == partner && pk[y] == point {
                             repeat {
-                                guard add(probePoint: list.probeSecond[y], storedPoint: list.storedSecond[y], row: y) else { return false }
+                                guard add(probePoint: pj[y], storedPoint: gj[y], row: y) else { return false }
                                 y += 1
-                            } while list.startsAt(y, probePoint: point, storedPoint: partner)
+                            } while y < rows && gk[y] == partner && pk[y] == point
                         }
                     }
                     q += 1
