@@ -57,7 +57,7 @@ enum KioskScript {
       var pinUser = byId('pin-user'), pinCode = byId('pin-code'), pinMessage = byId('pin-message');
       var lang = new URLSearchParams(location.search).get('lang') === 'zh' ? 'zh' : 'en';
       var shown = { state: 'starting', message: 'starting', parameters: {} };
-      var countdownEnds = null, pinAnswer = null;
+      var countdownEnds = null, pinAnswer = null, signedInUntil = 0;
 
       function text(key, parameters) {
         var template = strings[lang][key] || strings.en[key] || key;
@@ -84,8 +84,10 @@ enum KioskScript {
         countdownLine.hidden = false;
       }
 
+      // The sign-in stays in #session's data for the app; its line goes after a while, so that
+      // the next person at the kiosk does not read who was here before.
       function renderSession() {
-        var user = session.dataset.user;
+        var user = Date.now() < signedInUntil ? session.dataset.user : '';
         session.hidden = !user;
         put(session, user ? text('signedIn', { user: user }) : '');
       }
@@ -113,6 +115,7 @@ enum KioskScript {
 
       function signIn(user, token) {
         session.dataset.user = user;
+        signedInUntil = Date.now() + 10000;
         // The login server's session (fpbridge-kiosk --server), for the app this page hands over to.
         if (token) { session.dataset.session = token; } else { delete session.dataset.session; }
         renderSession();
@@ -134,7 +137,7 @@ enum KioskScript {
         countdownEnds = null;
         render();
       };
-      setInterval(renderCountdown, 250);
+      setInterval(function () { renderCountdown(); renderSession(); }, 250);
 
       // A touch of the screen or a key: a resting reader is armed at once when its heat allows.
       var lastWake = 0;
