@@ -48,6 +48,10 @@ package struct PrintList: Codable, Sendable, Hashable {
 package struct RemovedPrints: Codable, Sendable, Hashable {
     package var user: String
     package var removed: [PrintSummary]
+    /// After a passcode removal: the removed prints whose copy a match-on-chip sensor still
+    /// holds (its delete failed, or the reader was not at hand). Their files are gone, so the
+    /// copies match nothing; absent when there are none.
+    package var leftOnSensor: [PrintSummary]?
 
     // Labelled apart from the engine's `init(user:removed:)` of records: an empty array
     // would fit both.

@@ -91,13 +91,17 @@ extension ServiceRoutes {
                     return try JSONValue(encoding: RemovedPrints(user: target.user, removed: []))
                 case .remove:
                     let removed = try await context.passcode.remove(prompt: operation.prompt)
-                    // Best effort: a copy left on the sensor matches nothing without its file.
-                    if removed.contains(where: \.storedOnDevice) {
-                        _ = try? await readers.with(target, required: false, wait: true, timeout: configuration.scanTimeoutSeconds) {
+                    // Best effort, after the files, keys and passcode are gone: a copy left on the
+                    // sensor matches nothing without its file. The answer names what was left.
+                    var left = removed.filter(\.storedOnDevice)
+                    if !left.isEmpty {
+                        left = (try? await readers.with(target, required: false, wait: true, timeout: configuration.scanTimeoutSeconds) {
                             await self.context(target, reader: $0, configuration: configuration).deleteSensorCopies(removed)
-                        }
+                        }) ?? left
                     }
-                    return try JSONValue(encoding: RemovedPrints(user: target.user, removed: removed))
+                    var answer = RemovedPrints(user: target.user, removed: removed)
+                    if !left.isEmpty { answer.leftOnSensor = left.map(PrintSummary.init) }
+                    return try JSONValue(encoding: answer)
                 }
             }
         }

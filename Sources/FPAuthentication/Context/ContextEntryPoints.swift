@@ -43,7 +43,9 @@ extension AuthenticationContext {
     /// files are gone already (a service that removed a passcode without holding the reader
     /// during its prompt does this afterwards). A copy it cannot reach stays on the sensor,
     /// where it matches nothing without its file.
-    package func deleteSensorCopies(_ records: [PrintRecord]) async {
+    /// - Returns: the records whose copy is still on a sensor.
+    @discardableResult
+    package func deleteSensorCopies(_ records: [PrintRecord]) async -> [PrintRecord] {
         await Enrollment(context: self).deleteFromSensor(records)
     }
 }

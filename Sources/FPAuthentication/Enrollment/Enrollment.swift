@@ -189,12 +189,26 @@ public struct Enrollment: Sendable {
     /// Deletes, as far as it can, the sensor's copies of prints whose files are already gone
     /// (removing the passcode does this after it removed the files under the lock). A copy on
     /// a reader that is not at hand stays there; it matches nothing without its file.
-    func deleteFromSensor(_ records: [PrintRecord]) async {
-        guard let reader = environment.reader else { return }
+    /// - Returns: the records whose copy stays on a sensor: on a reader not at hand, or one
+    ///   whose delete failed (the files are gone either way; this only tells the user).
+    @discardableResult
+    func deleteFromSensor(_ records: [PrintRecord]) async -> [PrintRecord] {
+        let stored = records.filter(\.storedOnDevice)
+        guard let reader = environment.reader, !stored.isEmpty else { return stored }
         let identity = await reader.info.identity
-        for record in records where record.storedOnDevice && record.reader == identity {
-            try? await deleteFromSensor(record, reader: reader)
+        var left: [PrintRecord] = []
+        for record in stored {
+            guard record.reader == identity else {
+                left.append(record)
+                continue
+            }
+            do {
+                try await deleteFromSensor(record, reader: reader)
+            } catch {
+                left.append(record)  // cleanup only: the file is gone, so the copy matches nothing
+            }
         }
+        return left
     }
 
     private func delete(_ records: [PrintRecord]) async throws(AuthError) -> [PrintRecord] {

@@ -77,8 +77,10 @@ struct PasscodeCommand: AsyncParsableCommand {
             let current = try await PasscodeCommand.currentPasscode(fromStandardInput: passcodeStdin, options: options)
             let prompt = ListedPasscodes(current.map { [$0] } ?? [])
             let removed: [PrintSummary]
+            var left: [PrintSummary] = []
             if let socket = try options.serviceSocket() {
-                removed = try await PasscodeCommand.throughService(socket, .remove, new: nil, current: prompt, options: options)
+                let answer = try await PasscodeCommand.throughService(socket, .remove, new: nil, current: prompt, options: options)
+                (removed, left) = (answer.removed, answer.leftOnSensor ?? [])
             } else {
                 let context = try PasscodeCommand.context(options)
                 removed = try await Evaluation.run(context, console: options.console) {
@@ -88,7 +90,14 @@ struct PasscodeCommand: AsyncParsableCommand {
             let fingers = removed.map { "\($0.finger.rawValue) on \($0.reader)" }
             let text = "Passcode removed for \(options.userName)"
                 + (fingers.isEmpty ? "." : "; prints removed with it: \(fingers.joined(separator: ", ")).")
-            options.console.success(text, ["user": .string(options.userName), "printsRemoved": .array(removed.map { .object(ListCommand.json($0)) })])
+            var fields: [String: JSONValue] = ["user": .string(options.userName),
+                                               "printsRemoved": .array(removed.map { .object(ListCommand.json($0)) })]
+            if !left.isEmpty {
+                fields["leftOnSensor"] = .array(left.map { .object(ListCommand.json($0)) })
+                options.console.note("fpbridge: the sensor still holds \(left.map(\.finger.rawValue).joined(separator: ", ")); "
+                                     + "without its file it matches nothing; 'fpbridge selftest --steps clear --yes' wipes the sensor")
+            }
+            options.console.success(text, fields)
         }
     }
 
@@ -100,13 +109,13 @@ struct PasscodeCommand: AsyncParsableCommand {
     /// Sets, changes or removes the passcode in the service; the current passcode is answered by `current`.
     @discardableResult
     static func throughService(_ socket: String, _ action: PasscodeRequest.Action, new: Passcode?, current: any AuthPrompt,
-                               options: GlobalOptions) async throws -> [PrintSummary] {
+                               options: GlobalOptions) async throws -> RemovedPrints {
         var request = ServiceSession.target(PasscodeRequest(action: action), options)
         request.passcode = new?.withUnsafeBytes { String(decoding: $0, as: UTF8.self) }
         let value = try await ServiceClient.with(socket: socket) { client in
             try await ServiceSession.run(client, "passcode", request, console: options.console, prompt: current)
         }
-        return try ServiceSession.decode(value, as: RemovedPrints.self).removed
+        return try ServiceSession.decode(value, as: RemovedPrints.self)
     }
 
     static func context(_ options: GlobalOptions) throws -> AuthenticationContext {
