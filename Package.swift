@@ -54,8 +54,6 @@ let package = Package(
         .target(name: "FPJSON", swiftSettings: foundationEssentialsOnly),
         // bozorth3's scores as libfprint computes them, in Swift (issue 26): no dependency at all.
         .target(name: "FPMatching", swiftSettings: foundationEssentialsOnly),
-        // bozorth3's scores as libfprint computes them, in Swift (issue 26): no dependency at all.
-        .target(name: "FPMatching", swiftSettings: foundationEssentialsOnly),
         .target(
             name: "FPKeyFormats",
             dependencies: [.product(name: "Crypto", package: "swift-crypto"), .product(name: "CryptoExtras", package: "swift-crypto")],
@@ -216,7 +214,6 @@ let package = Package(
         ),
         .testTarget(name: "KioskTests", dependencies: ["FPKiosk", "FPLocalAPI", "FPVocabulary", "TestSupport"]),
         .testTarget(name: "FuzzCorpusTests", dependencies: ["FPFuzzing", "TestSupport"]),
-        .testTarget(name: "FPMatchingTests", dependencies: ["FPMatching"], exclude: ["Fixtures"]),
         .testTarget(name: "FPMatchingTests", dependencies: ["FPMatching"], exclude: ["Fixtures"]),
     ],
     swiftLanguageModes: [.v6]
