@@ -18,7 +18,8 @@ What goes in (docs/bozorth3.md §11.4 lists what the test has to cover):
   - random sets, and genuine-like variants of them and of bench sets (moved, turned,
     jittered, minutiae dropped and added), stored sorted by x then y as libfprint stores;
   - odd ones: only the four axis angles, repeated points, unsorted arrays, angles outside
-    (-180, 180].
+    (-180, 180]; crafted values up to the whole int32 range; adversarial sets (repeated
+    minutiae) scored each under a time limit.
 The scores come from bench/c/bz3-oracle (libfprint's compiled bozorth3, called in place,
 correspondence list cleared before each pair). The file format is in
 Tests/FPMatchingTests/Fixtures/README.md.
@@ -177,6 +178,16 @@ def build(kind, pairs_wanted, out):
     pairs += [("grid", "grid"), ("dense200", "dense200"), ("dense200", "grid"), ("axes60", "axes60"),
               ("repeats", "repeats"), ("unsorted50", "unsorted50"), ("shuffled70", "shuffled70"),
               ("wideangles40", "wideangles40"), ("grid", "dense200")]
+    # Crafted stored prints: any int32 is a value a stored print can hold (32-bit wrapping in
+    # the library), huge coordinates, angles far outside (-180, 180].
+    for i in range(30 if kind == "small" else 300):
+        mode = i % 3
+        low, high, turn = [(-2**31, 2**31 - 1, 2**31 - 1), (-70000, 70000, 1000), (0, 100, 400)][mode]
+        for side in "ab":
+            n = rng.randint(10, 40 if kind == "small" else 80)
+            sets[f"crafted{side}{i}"] = store([(rng.randint(low, high), rng.randint(low, high), rng.randint(-turn, turn))
+                                               for _ in range(n)])
+        pairs += [(f"crafteda{i}", f"crafteda{i}"), (f"crafteda{i}", f"craftedb{i}")]
     # Genuine-like variants of bench sets and random sets, plus their impostors.
     count = 0
     while len(pairs) < pairs_wanted:

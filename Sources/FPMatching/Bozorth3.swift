@@ -13,7 +13,7 @@
 ///   like libfprint, compute for a very long time.
 ///
 /// Checked against libfprint's own compiled bozorth3, pair by pair: identical on 100,001
-/// pairs of the long run and 43 adversarial ones (docs/bozorth3.md §11.5).
+/// pairs of the long run, 43 adversarial and 300 crafted ones (docs/bozorth3.md §11.5).
 ///
 /// Build each sample's ``Bozorth3PairTable`` once and compare with a ``Bozorth3Matcher``,
 /// which keeps its working memory between comparisons.
