@@ -85,4 +85,14 @@ import Testing
         #expect(Bozorth3Correspondences(probe: table, stored: table).count == 19_999)
         #expect(Self.score(grid, grid) == 72)
     }
+
+    @Test func emptyAndOversizedSamples() {
+        let empty = Bozorth3PairTable(minutiae: [])
+        #expect(empty.usedRows == 0)
+        #expect(Bozorth3.score(probe: empty, stored: empty) == 0)
+        #expect(Self.score([NBISMinutia(x: 1, y: 2, theta: 3)], a) == 0)
+        // libfprint refuses to load a sample of more than 200; the table keeps the first 200.
+        let many = Self.generated(seed: 9, count: 230)
+        #expect(Bozorth3PairTable(minutiae: many).minutiae == Array(many.prefix(200)))
+    }
 }
