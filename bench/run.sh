@@ -17,7 +17,7 @@ if [ "${1:-}" = "--smoke" ]; then
   /usr/bin/python3 bench/run.py --smoke --binary "$bin/fpbridge" --baseline "$bin/fpbridge"
   /usr/bin/python3 bench/login.py --smoke --bin "$bin"
   # The kiosk on virtual_image: a few idle seconds and two touches.
-  /usr/bin/python3 bench/kiosk.py --bin "$bin" --minutes 0.2 --touches 2
+  /usr/bin/python3 bench/kiosk.py --bin "$bin" --minutes 0.2 --touches 2 --server
   # The in-process benchmarks (a package of their own), each run once on the debug build.
   swift build --package-path Benchmarks --product EngineBenchmarks >/dev/null
   FPBRIDGE_BENCH_SMOKE=1 "$(swift build --package-path Benchmarks --show-bin-path)/EngineBenchmarks" >/dev/null
@@ -28,4 +28,4 @@ bin="$(swift build -c release --show-bin-path)"
 /usr/bin/python3 bench/run.py --binary "$bin/fpbridge" "$@"
 /usr/bin/python3 bench/login.py --bin "$bin"
 # An idle hour of the kiosk (availability) and touches to a welcome: FPBRIDGE_KIOSK_MINUTES=0 skips the hour.
-exec /usr/bin/python3 bench/kiosk.py --bin "$bin" --minutes "${FPBRIDGE_KIOSK_MINUTES:-60}"
+exec /usr/bin/python3 bench/kiosk.py --bin "$bin" --minutes "${FPBRIDGE_KIOSK_MINUTES:-60}" --server
