@@ -70,3 +70,18 @@ if command -v fprintd-verify >/dev/null; then
   grep -q "verify-match (done)" "$work/out" || { echo "release smoke: fprintd-verify did not match:"; cat "$work/out"; exit 1; }
   echo "release smoke: fprintd-list and fprintd-verify through the release fpbridged's D-Bus face as expected"
 fi
+
+# The release kiosk against the same fpbridged: the fake reader matches root at once, so the page's
+# stream goes to a welcome; the PIN pad answers through passcode-check.
+"$bin/fpbridge-kiosk" --service "$work/fpbridged.sock" --listen 127.0.0.1:0 >"$work/kiosk.out" 2>"$work/kiosk.log" &
+kiosk=$!
+trap '[ -n "$service" ] && kill "$service" 2>/dev/null; kill "$kiosk" "$polkit" "$bus" 2>/dev/null; rm -rf "$work"' EXIT
+for _ in $(seq 100); do grep -q serving "$work/kiosk.out" 2>/dev/null && break; sleep 0.1; done
+url=$(sed -n 's/^fpbridge-kiosk: serving \([^ ]*\) .*/\1/p' "$work/kiosk.out")
+[ -n "$url" ] || { echo "release smoke: fpbridge-kiosk did not start:"; cat "$work/kiosk.log"; exit 1; }
+curl -sN --max-time 10 "${url}events" >"$work/events" || true
+grep -q '"state":"welcome"' "$work/events" && grep -q '"user":"root"' "$work/events" \
+  || { echo "release smoke: the kiosk's stream never welcomed root:"; cat "$work/events" "$work/kiosk.log"; exit 1; }
+curl -sf -X POST -H 'Content-Type: application/json' -d '{"user":"root","pin":"2468"}' "${url}pin" >"$work/pin" \
+  && grep -q '"ok":true' "$work/pin" || { echo "release smoke: the kiosk's PIN pad refused root's PIN:"; cat "$work/pin"; exit 1; }
+echo "release smoke: the release fpbridge-kiosk welcomed root at the (fake) reader and took root's PIN"
