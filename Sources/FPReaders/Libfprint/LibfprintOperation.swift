@@ -48,7 +48,10 @@ extension LoopDevice {
         do {
             return try await perform(fingerTimeout: fingerTimeout, start: start, finish: finish)
         } catch ReaderError.tooHot {
-            throw ReaderError.tooHot(usableInSeconds: currentHeat().usableInSeconds)
+            // libfprint's own model holds it as hot: its rest is known. A driver that reports
+            // TOO_HOT by itself (the sensor's own sensing) leaves the wait unknown.
+            let heat = currentHeat()
+            throw ReaderError.tooHot(usableInSeconds: heat.hot ? heat.usableInSeconds : nil)
         }
     }
 
