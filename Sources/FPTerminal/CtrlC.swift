@@ -33,8 +33,15 @@ package final class CtrlC {
         }
         source = DispatchSource.makeSignalSource(signal: SIGINT)
         source.setEventHandler(handler: handler)
+        let cancelled = self.cancelled
+        source.setCancelHandler { cancelled.signal() }
         source.resume()
     }
+
+    /// Signalled once the source is cancelled and unregistered. libdispatch takes a signal
+    /// source down on its own thread, and when the last one for SIGINT goes it sets SIGINT back
+    /// to the default: after `release()` returned, that could undo what a newer holder set.
+    private let cancelled = DispatchSemaphore(value: 0)
 
     /// Stops listening; the last live instance restores SIGINT. A second call does nothing.
     package func release() {
@@ -44,6 +51,8 @@ package final class CtrlC {
         }
         guard first else { return }
         source.cancel()
+        // The cancel handler runs on a global queue, never this caller's: waiting cannot deadlock.
+        _ = cancelled.wait(timeout: .now() + 2)
         Self.holders.withLock { holders in
             holders.count -= 1
             if holders.count == 0 {
