@@ -108,7 +108,7 @@ let package = Package(
         .target(
             name: "FPReaders",
             dependencies: [
-                "FPCore", "CLibfprint",
+                "FPCore", "CLibfprint", "FPMatching",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: foundationEssentialsOnly
