@@ -13,6 +13,9 @@ package struct WireEvent: Codable, Sendable, Hashable {
     package var finger: Finger?
     package var retryAfter: Double?
     package var scanSecondsLeft: Double?
+    package var compared: Int?
+    package var galleryCount: Int?
+    package var matchingSeconds: Double?
 
     package init(_ event: AuthEvent) {
         switch event {
@@ -28,6 +31,11 @@ package struct WireEvent: Codable, Sendable, Hashable {
         case .printSkipped(let text): self.init(kind: "printSkipped", text: text)
         case .readerWarming(let seconds): self.init(kind: "readerWarming", scanSecondsLeft: seconds)
         case .matched(let user, let finger): self.init(kind: "matched", user: user, finger: finger)
+        case .printsCompared(let compared, let count, let seconds):
+            self.init(kind: "printsCompared")
+            self.compared = compared
+            galleryCount = count
+            matchingSeconds = seconds
         }
     }
 
@@ -63,6 +71,8 @@ package struct WireEvent: Codable, Sendable, Hashable {
         case "printSkipped": .printSkipped(text ?? "")
         case "readerWarming": scanSecondsLeft.map(AuthEvent.readerWarming)
         case "matched": user.map { .matched(user: $0, finger: finger) }
+        case "printsCompared":
+            compared.flatMap { compared in galleryCount.map { .printsCompared(compared: compared, of: $0, matchingSeconds: matchingSeconds) } }
         default: nil
         }
     }

@@ -41,4 +41,11 @@ package protocol PrintMatching: FingerprintReader {
     func verify(_ print: PrintData, fingerTimeout: Duration) async throws -> MatchOutcome
     /// Scans once and looks the finger up among several enrolled prints; timeout as for verify.
     func identify(_ gallery: [PrintData], fingerTimeout: Duration) async throws -> MatchOutcome
+    /// What the last ``identify(_:fingerTimeout:)`` that read a finger cost in comparisons;
+    /// nil when the reader does not say (it matches on the chip).
+    var lastIdentification: IdentificationCost? { get async }
+}
+
+extension PrintMatching {
+    package var lastIdentification: IdentificationCost? { get async { nil } }
 }

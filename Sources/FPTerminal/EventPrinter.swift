@@ -5,8 +5,13 @@ import Glibc
 
 /// Shows an evaluation's events on stderr as a terminal prompt would.
 package enum EventPrinter {
-    package static func text(_ event: AuthEvent, fallbackKey: Bool = false) -> String {
+    /// `verbose` adds what only a curious user wants (how long matching took).
+    package static func text(_ event: AuthEvent, fallbackKey: Bool = false, verbose: Bool = false) -> String {
         switch event {
+        case .printsCompared(let compared, let count, let seconds):
+            "  Compared with \(compared) of \(count) enrolled print\(count == 1 ? "" : "s")"
+                + (verbose ? seconds.map { " in \(Int(($0 * 1000).rounded())) ms" } ?? " (by libfprint, not timed)" : "") + "."
+
         case .presentFinger(let scanType): "\(scanType.instruction)…"
         case .fingerDetected: "  Reading…"
         case .retryHint(let reason): "  \(reason.hint)"
@@ -25,11 +30,11 @@ package enum EventPrinter {
     }
 
     /// Prints the context's events until it is invalidated; await the task to flush.
-    package static func start(for context: AuthenticationContext, fallbackKey: Bool = false,
+    package static func start(for context: AuthenticationContext, fallbackKey: Bool = false, verbose: Bool = false,
                       write: @escaping @Sendable (String) -> Void) -> Task<Void, Never> {
         Task {
             for await event in context.events {
-                write(text(event, fallbackKey: fallbackKey))
+                write(text(event, fallbackKey: fallbackKey, verbose: verbose))
             }
         }
     }

@@ -22,6 +22,10 @@ public enum AuthEvent: Sendable, Hashable {
     case passcodeRejected(attemptsLeftBeforeLockout: Int)
     /// A damaged print file was left out of an identification; the text names its path.
     case printSkipped(String)
+    /// An identification compared the scan with `compared` of the `of` prints enrolled (it
+    /// stops at the first that matches); `matchingSeconds`: how long comparing took, when
+    /// fpbridge compared (nil when libfprint did).
+    case printsCompared(compared: Int, of: Int, matchingSeconds: Double?)
     /// The finger matched.
     case matched(user: String, finger: Finger?)
 }

@@ -10,7 +10,8 @@ protocol VirtualReaderHarness: Sendable {
 extension VirtualReaderHarness {
     /// `enroll` is run as a user runs it: with the user's passcode (2468, set first when missing).
     func run(_ driver: String, socket: String, _ arguments: [String], user: String = "alice", input: String = "",
-             while commands: [String] = [], images: [String] = []) async throws -> CommandResult {
+             while commands: [String] = [], images: [String] = [],
+             environment extra: [String: String] = [:]) async throws -> CommandResult {
         var arguments = arguments, input = input
         // Enrolling checks the passcode (scrypt) before the first scan: frames sent sooner
         // would queue up and reach virtual_image back to back, which it cannot take.
@@ -21,6 +22,7 @@ extension VirtualReaderHarness {
         let variable = ["virtual_device": "FP_VIRTUAL_DEVICE", "virtual_device_storage": "FP_VIRTUAL_DEVICE_STORAGE",
                         "virtual_image": "FP_VIRTUAL_IMAGE"][driver]!
         let environment = [variable: socket, "FP_DRIVERS_WHITELIST": driver, "FP_DRIVERS_ALLOWLIST": driver]
+            .merging(extra) { _, new in new }
         let state = directory.file("state")
         // A scan sent as the previous one ends reaches virtual_device inside the ending
         // operation (libfprint reports twice and the scan is lost), so beyond an enrollment,

@@ -68,6 +68,9 @@ struct BiometricSession {
                     }
                 }
                 warning?.cancel()
+                if gallery.records.count > 1, let cost = await matcher.lastIdentification {
+                    context.emit(.printsCompared(compared: cost.compared, of: cost.galleryCount, matchingSeconds: cost.matchingSeconds))
+                }
             } catch ReaderError.timedOut {
                 warning?.cancel()
                 throw AuthError(.timedOut, "no finger was presented within \(SecondsText.words(configuration.scanTimeoutSeconds))")

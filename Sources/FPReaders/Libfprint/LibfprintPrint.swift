@@ -76,7 +76,7 @@ enum LibfprintPrint {
 
     /// libfprint's `FpiPrintType` values that a stored print may have.
     private static let rawKind: Int32 = 1
-    private static let nbisKind: Int32 = 2
+    static let nbisKind: Int32 = 2
     /// NBIS keeps at most this many minutiae per sample (`MAX_BOZORTH_MINUTIAE`).
     static let maximumMinutiae = 200
 

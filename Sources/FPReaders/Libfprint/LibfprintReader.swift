@@ -136,6 +136,10 @@ public final class LibfprintReader: PrintMatching {
         try await device.verify(print, fingerTimeout: fingerTimeout)
     }
 
+    package var lastIdentification: IdentificationCost? {
+        get async { await device.lastIdentification }
+    }
+
     package func identify(_ gallery: [PrintData], fingerTimeout: Duration) async throws -> MatchOutcome {
         try await device.identify(gallery, fingerTimeout: fingerTimeout)
     }

@@ -23,6 +23,8 @@ final class LoopDevice {
     private var holders = 0
     /// The heat of libfprint's thermal model, estimated (libfprint tells only cold, warm, hot).
     var heat = HeatFollower()
+    /// What the last identification that read a finger cost (``LibfprintReader/lastIdentification``).
+    var lastIdentification: IdentificationCost?
 
     init(_ object: GObjectRef) {
         self.object = object

@@ -45,7 +45,11 @@ extension LoopDevice {
         }
     }
 
-    func identify(_ gallery: [PrintData], fingerTimeout: Duration) async throws -> MatchOutcome {
+    /// libfprint's own identify: the reader (match on chip) or libfprint's bozorth3 compares.
+    /// `keepingScan`: also return the print libfprint made of the scan (the probe's minutiae
+    /// on image readers) when nothing matched.
+    func identifyInLibfprint(_ gallery: [PrintData], fingerTimeout: Duration,
+                             keepingScan: Bool = false) async throws -> (outcome: MatchOutcome, scan: PrintData?) {
         let prints = GalleryPrints()
         return try await perform(fingerTimeout: fingerTimeout, scans: true) { device, cancellable, box, data in
             let array = GObjectRef(taking: UnsafeMutableRawPointer(g_ptr_array_new_with_free_func(g_object_unref)!), kind: .pointerArray)
@@ -62,14 +66,18 @@ extension LoopDevice {
             var scanned: OpaquePointer?
             var error: UnsafeMutablePointer<GError>?
             let ok = fp_device_identify_finish(device, result, &matched, &scanned, &error)
-            if let scanned { g_object_unref(UnsafeMutableRawPointer(scanned)) }
-            guard ok != 0 else { return try LibfprintError.outcome(failure: error) }
-            guard let matched else { return .noMatch }
-            defer { g_object_unref(UnsafeMutableRawPointer(matched)) }
+            defer {
+                if let scanned { g_object_unref(UnsafeMutableRawPointer(scanned)) }
+                if let matched { g_object_unref(UnsafeMutableRawPointer(matched)) }
+            }
+            guard ok != 0 else { return (try LibfprintError.outcome(failure: error), nil) }
+            guard let matched else {
+                return (.noMatch, try scanned.flatMap { keepingScan ? try LibfprintPrint.serialize($0) : nil })
+            }
             guard let index = prints.items.firstIndex(where: { fp_print_equal($0, matched) != 0 }) else {
                 throw ReaderError.general("the reader matched a print that is not in the gallery")
             }
-            return .match(galleryIndex: index)
+            return (.match(galleryIndex: index), nil)
         }
     }
 

@@ -7,6 +7,8 @@ import Glibc
 /// `--json`), progress and prompts on stderr, so that scripts can parse stdout.
 struct Console: Sendable {
     let json: Bool
+    /// `--verbose`: progress lines say a little more.
+    var verbose = false
 
     /// Progress and hints for the person at the terminal.
     func note(_ text: String) {

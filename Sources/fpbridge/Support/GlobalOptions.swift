@@ -46,7 +46,7 @@ struct GlobalOptions: ParsableArguments {
         }
     }
 
-    var console: Console { Console(json: json) }
+    var console: Console { Console(json: json, verbose: verbose) }
 
     var stateDirectory: StateDirectory { StateDirectory.resolve(explicit: stateDir) }
 

@@ -65,7 +65,7 @@ struct TerminalStreamHandler: StreamHandler {
     let prompt: any AuthPrompt
     let onEnrollment: @Sendable (EnrollmentProgress) -> Void
 
-    func event(_ event: AuthEvent) { console.note(EventPrinter.text(event, fallbackKey: fallbackKey)) }
+    func event(_ event: AuthEvent) { console.note(EventPrinter.text(event, fallbackKey: fallbackKey, verbose: console.verbose)) }
 
     func enrollment(_ progress: EnrollmentProgress) { onEnrollment(progress) }
 

@@ -1,0 +1,100 @@
+import Dispatch
+import Glibc
+import Synchronization
+
+/// One enrolled print ready for matching: the pair table of each of its samples, built once.
+public struct Bozorth3Print: Sendable {
+    /// The samples' tables, in the order the print stores the samples.
+    public let samples: [Bozorth3PairTable]
+
+    /// A print from its samples' minutiae (5 for most image readers, 7 for elanspi).
+    public init(samples: [[NBISMinutia]]) {
+        self.samples = samples.map(Bozorth3PairTable.init(minutiae:))
+    }
+
+    /// Whether `probe` matches this print as libfprint decides: some sample, taken in
+    /// order, scores at least `threshold` (libfprint stops at the first that does).
+    func matches(_ probe: Bozorth3PairTable, threshold: Int, with matcher: inout Bozorth3Matcher) -> Bool {
+        samples.contains { matcher.score(probe: probe, stored: $0) >= threshold }
+    }
+}
+
+/// Identification over a gallery with libfprint's answer: the **first** print in gallery
+/// order that matches, not the best one, found on several cores at once.
+public enum Bozorth3Search {
+    /// What one search found and what it cost.
+    public struct Result: Sendable, Hashable {
+        /// The gallery index of the first print that matches; nil when none does.
+        public let index: Int?
+        /// How many prints were compared with the probe (prints after the first match
+        /// that no worker had started are not).
+        public let compared: Int
+    }
+
+    /// Searches `gallery` for the first print that `probe` matches at `threshold`.
+    ///
+    /// Workers take prints in gallery order from one counter, so when a match at index i
+    /// is known every print before i has been taken by some worker: the search waits for
+    /// those and keeps the lowest index that matched, whatever finished first. Prints
+    /// after a known match are not started. The comparisons run on their own threads, not
+    /// on Swift's cooperative pool, so a long search does not hold up other tasks.
+    ///
+    /// - Throws: `CancellationError` when the task is cancelled; the workers stop at
+    ///   their next print.
+    public static func firstMatch(
+        probe: Bozorth3PairTable, gallery: [Bozorth3Print], threshold: Int, workers: Int = defaultWorkers
+    ) async throws -> Result {
+        let shared = SearchState()
+        let workers = max(1, min(workers, gallery.count))
+        try await withTaskCancellationHandler {
+            await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+                let group = DispatchGroup()
+                for _ in 0..<workers {
+                    DispatchQueue.global().async(group: group) {
+                        shared.work(probe: probe, gallery: gallery, threshold: threshold)
+                    }
+                }
+                group.notify(queue: .global()) { done.resume() }
+            }
+            if shared.cancelled.load(ordering: .acquiring) { throw CancellationError() }
+        } onCancel: {
+            shared.cancelled.store(true, ordering: .releasing)
+        }
+        let best = shared.best.load(ordering: .acquiring)
+        return Result(index: best == Int.max ? nil : best, compared: shared.compared.load(ordering: .acquiring))
+    }
+
+    /// One worker a core that is online.
+    public static var defaultWorkers: Int { max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN))) }
+}
+
+/// What the workers of one search share.
+private final class SearchState: Sendable {
+    /// The next gallery index to take.
+    let next = Atomic<Int>(0)
+    /// The lowest index that matched so far (Int.max: none).
+    let best = Atomic<Int>(Int.max)
+    let compared = Atomic<Int>(0)
+    let cancelled = Atomic<Bool>(false)
+
+    func work(probe: Bozorth3PairTable, gallery: [Bozorth3Print], threshold: Int) {
+        var matcher = Bozorth3Matcher()
+        while !cancelled.load(ordering: .relaxed) {
+            let index = next.wrappingAdd(1, ordering: .relaxed).oldValue
+            // Indices are taken in increasing order: past a known match nothing can be first.
+            guard index < gallery.count, index < best.load(ordering: .relaxed) else { return }
+            let matched = gallery[index].matches(probe, threshold: threshold, with: &matcher)
+            compared.add(1, ordering: .relaxed)
+            if matched { lower(to: index) }
+        }
+    }
+
+    private func lower(to index: Int) {
+        var current = best.load(ordering: .relaxed)
+        while index < current {
+            let (exchanged, original) = best.compareExchange(expected: current, desired: index, ordering: .acquiringAndReleasing)
+            if exchanged { return }
+            current = original
+        }
+    }
+}

@@ -1,0 +1,76 @@
+internal import CLibfprint
+import FPCore
+import FPMatching
+
+/// Identification on image readers with the project's bozorth3 (issue 26): libfprint scans
+/// and finds the minutiae, exactly as in its own identify, and the comparisons run on every
+/// core with tables built once per print, with libfprint's decision: the first print in
+/// gallery order whose score reaches the driver's threshold.
+extension LoopDevice {
+    func identify(_ gallery: [PrintData], fingerTimeout: Duration) async throws -> MatchOutcome {
+        lastIdentification = nil
+        let driver = String(cString: fp_device_get_driver(pointer))
+        guard let plan = try await hostPlan(for: gallery, driver: driver) else {
+            let outcome = try await identifyInLibfprint(gallery, fingerTimeout: fingerTimeout).outcome
+            // libfprint compares in gallery order and stops at the first match.
+            let compared: Int? = switch outcome {
+            case .match(let index): index + 1
+            case .noMatch: gallery.count
+            default: nil
+            }
+            if HostMatchingDrivers.isImageDriver(driver), let compared {
+                lastIdentification = IdentificationCost(compared: compared, galleryCount: gallery.count, matchingSeconds: nil)
+            }
+            return outcome
+        }
+        // An empty gallery: libfprint captures, detects the minutiae, applies its finger and
+        // retry rules, matches nothing and hands back the scan's print.
+        let (outcome, probe) = try await identifyInLibfprint([], fingerTimeout: fingerTimeout, keepingScan: true)
+        guard case .noMatch = outcome else { return outcome }
+        guard let scan = probe else {
+            throw ReaderError.general("the reader answered an identification without its scan")
+        }
+        let samples = try NBISTemplate(scan).samples ?? []
+        // libfprint's rule for a scan: exactly one sample, or the comparison fails.
+        guard samples.count == 1 else {
+            throw ReaderError.general("the reader's scan holds \(samples.count) samples instead of one")
+        }
+        let clock = ContinuousClock()
+        let started = clock.now
+        let found: Bozorth3Search.Result
+        do {
+            found = try await Bozorth3Search.firstMatch(probe: Bozorth3PairTable(minutiae: samples[0]),
+                                                        gallery: plan.prints, threshold: plan.threshold)
+        } catch is CancellationError {
+            throw ReaderError.cancelled
+        }
+        let elapsed = clock.now - started
+        lastIdentification = IdentificationCost(
+            compared: found.compared, galleryCount: gallery.count,
+            matchingSeconds: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
+        return found.index.map { .match(galleryIndex: $0) } ?? .noMatch
+    }
+
+    /// The gallery ready for the host matcher, or nil when libfprint has to match: a driver
+    /// whose threshold is not known, or a gallery with a print that is not NBIS or was made
+    /// by another reader (libfprint's path then refuses it as it always has).
+    private func hostPlan(for gallery: [PrintData], driver: String) async throws -> HostPlan? {
+        guard let threshold = HostMatchingDrivers.threshold(forDriver: driver) else { return nil }
+        let deviceID = String(cString: fp_device_get_device_id(pointer))
+        // Building tables can take a while the first time: not on the loop thread.
+        let entries = try await Task.detached { try PreparedPrints.shared.prepare(gallery) }.value
+        var prints: [Bozorth3Print] = []
+        prints.reserveCapacity(entries.count)
+        for entry in entries {
+            guard entry.driver == driver, entry.deviceID == deviceID, let print = entry.print else { return nil }
+            prints.append(print)
+        }
+        return HostPlan(threshold: threshold, prints: prints)
+    }
+}
+
+/// What the host matcher compares a scan with.
+private struct HostPlan: Sendable {
+    let threshold: Int
+    let prints: [Bozorth3Print]
+}

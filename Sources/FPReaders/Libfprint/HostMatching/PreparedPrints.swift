@@ -1,0 +1,69 @@
+import FPCore
+import FPMatching
+import Synchronization
+
+/// Prints decoded and turned into bozorth3's pair tables, kept for the life of the process
+/// and looked up by their bytes.
+///
+/// A table depends on the print alone, so it is built the first time a print takes part in
+/// an identification and reused by every later one: fpbridged keeps them across requests,
+/// the command line for its one call. Looking up by content means a print that changed on
+/// disk is a new entry and a deleted one is simply never asked for again.
+final class PreparedPrints: Sendable {
+    /// A print as the host matcher sees it.
+    struct Entry: Sendable {
+        let driver: String
+        let deviceID: String
+        /// nil: not an NBIS print (libfprint has to match it).
+        let print: Bozorth3Print?
+    }
+
+    /// The one cache of the process.
+    static let shared = PreparedPrints(maximumEntries: 20_000)
+
+    private let entries = Mutex<[PrintData: Entry]>([:])
+    private let built = Atomic<Int>(0)
+    /// The most prints kept; past it the cache keeps the gallery being prepared and drops
+    /// others, so a service whose users come and go does not keep every print it saw.
+    let maximumEntries: Int
+
+    init(maximumEntries: Int) {
+        self.maximumEntries = max(1, maximumEntries)
+    }
+
+    /// How many prints had their tables built (tests: a second identification builds none).
+    var buildCount: Int { built.load(ordering: .relaxed) }
+
+    /// The entries of `gallery`, in its order, building those not kept yet.
+    ///
+    /// - Throws: ``ReaderError/invalidPrint(_:)`` for a damaged print, as libfprint's path
+    ///   refuses it, before any finger is asked for.
+    func prepare(_ gallery: [PrintData]) throws(ReaderError) -> [Entry] {
+        var found = entries.withLock { entries in gallery.map { entries[$0] } }
+        var fresh: [PrintData: Entry] = [:]
+        for index in found.indices where found[index] == nil {
+            let data = gallery[index]
+            if let entry = fresh[data] {
+                found[index] = entry
+                continue
+            }
+            let template = try NBISTemplate(data)
+            let entry = Entry(driver: template.driver, deviceID: template.deviceID,
+                              print: template.samples.map(Bozorth3Print.init(samples:)))
+            built.add(1, ordering: .relaxed)
+            fresh[data] = entry
+            found[index] = entry
+        }
+        if !fresh.isEmpty {
+            let keep = Set(gallery)
+            entries.withLock { entries in
+                entries.merge(fresh) { _, new in new }
+                guard entries.count > maximumEntries else { return }
+                for key in entries.keys where !keep.contains(key) && entries.count > maximumEntries * 3 / 4 {
+                    entries[key] = nil
+                }
+            }
+        }
+        return found.map { $0! }
+    }
+}

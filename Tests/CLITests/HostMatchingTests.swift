@@ -1,0 +1,73 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// Identification on an image reader matches on the host with fpbridge's bozorth3 (issue
+/// 26), with libfprint's decisions: the same user as libfprint's own identify, the first
+/// matching print in gallery order, the same failures; and it says how many prints it compared.
+@Suite(.serialized) struct HostMatchingTests: VirtualReaderHarness {
+    let directory = TemporaryDirectory()
+    static let libfprintMatches = ["FPBRIDGE_HOST_MATCHING": "0"]
+
+    /// alice's whorl on her right thumb, copied to users before and after her in gallery
+    /// order under other fingers, and bob's arch.
+    func enrollGallery(socket: String) async throws {
+        let whorl = SharedData.print("whorl"), arch = SharedData.print("arch")
+        let alice = try await run("virtual_image", socket: socket, ["enroll", "--finger", "right-thumb"],
+                                  images: Array(repeating: whorl, count: 5))
+        #expect(alice.status == 0, "\(alice.stderr)")
+        let bob = try await run("virtual_image", socket: socket, ["enroll", "--finger", "left-index"], user: "bob",
+                                images: Array(repeating: arch, count: 5))
+        #expect(bob.status == 0, "\(bob.stderr)")
+        let state = directory.file("state")
+        let source = state + "/prints/alice/virtual_image/0/right-thumb.json"
+        var record = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: source))) as? [String: Any])
+        for user in ["zed"] {
+            let folder = try directory.privateDirectory("state/prints/\(user)/virtual_image/0")
+            record["user"] = user
+            record["finger"] = "left-ring"
+            try JSONSerialization.data(withJSONObject: record).write(to: URL(fileURLWithPath: "\(folder)/left-ring.json"))
+        }
+    }
+
+    @Test(.enabled(if: SharedData.available, "needs ../shared/prints"))
+    func theHostFindsWhomLibfprintFindsAndSaysWhatItCompared() async throws {
+        let socket = TemporaryDirectory.socketPath()
+        try await enrollGallery(socket: socket)
+        for probe in ["whorl", "arch", "tented_arch"] {
+            let image = [SharedData.print(probe)]
+            let host = try await run("virtual_image", socket: socket, ["--verbose", "identify"], images: image)
+            let libfprint = try await run("virtual_image", socket: socket, ["--verbose", "identify"], images: image,
+                                          environment: Self.libfprintMatches)
+            #expect(host.status == libfprint.status, "\(probe): \(host.stderr)\n---\n\(libfprint.stderr)")
+            #expect(host.json["user"] as? String == libfprint.json["user"] as? String, "\(probe)")
+            #expect(host.errorCode == libfprint.errorCode, "\(probe)")
+            // The host times its comparisons; libfprint's are not timed.
+            #expect(host.stderr.contains(/Compared with \d of 3 enrolled prints in \d+ ms\./), "\(host.stderr)")
+            #expect(libfprint.stderr.contains(/Compared with \d of 3 enrolled prints \(by libfprint, not timed\)\./), "\(libfprint.stderr)")
+        }
+        // alice and zed hold the same print: the first in gallery order is identified, by both.
+        let host = try await run("virtual_image", socket: socket, ["identify"], images: [SharedData.print("whorl")])
+        #expect(host.json["user"] as? String == "alice")
+        // At least alice's; workers on other cores may have taken later prints meanwhile.
+        #expect(host.stderr.contains(/Compared with [1-3] of 3 enrolled prints\./), "\(host.stderr)")
+        let none = try await run("virtual_image", socket: socket, ["identify"], images: [SharedData.print("tented_arch")])
+        #expect(none.errorCode == -1)
+        #expect(none.stderr.contains("Compared with 3 of 3 enrolled prints."), "\(none.stderr)")
+    }
+
+    /// A damaged print is refused before the finger is asked for, by the host path as by
+    /// libfprint's, naming the file, and the rest of the gallery still identifies.
+    @Test(.enabled(if: SharedData.available, "needs ../shared/prints"))
+    func aDamagedPrintIsLeftOutAsBefore() async throws {
+        let socket = TemporaryDirectory.socketPath()
+        try await enrollGallery(socket: socket)
+        let path = directory.file("state/prints/zed/virtual_image/0/left-ring.json")
+        var record = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path))) as? [String: Any])
+        record["print"] = Data("FP3 not a print".utf8).base64EncodedString()
+        try JSONSerialization.data(withJSONObject: record).write(to: URL(fileURLWithPath: path))
+        let host = try await run("virtual_image", socket: socket, ["identify"], images: [SharedData.print("arch")])
+        #expect(host.json["user"] as? String == "bob", "\(host.stderr)")
+        #expect(host.stderr.contains("left-ring.json"), "\(host.stderr)")
+    }
+}
