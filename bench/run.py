@@ -228,31 +228,81 @@ def start_service(fpbridge, work, socket, device):
     return service
 
 
-def identification_rows(work, floor, fpbridge, smoke, rounds):
-    """fpbridge identify against the C floor on virtual_image, over galleries of synthetic fingers.
+def start_identify_service(fpbridge, work, name, state, image_socket, host_matching):
+    """A warm fpbridged on its own virtual_image over a gallery's state; FPBRIDGE_HOST_MATCHING=0 makes
+    libfprint match instead of fpbridge's bozorth3 (the same service otherwise)."""
+    socket = os.path.join(work, f"{name}.sock")
+    env = dict(os.environ, FP_VIRTUAL_IMAGE=image_socket, FP_DRIVERS_WHITELIST="virtual_image",
+               FP_DRIVERS_ALLOWLIST="virtual_image", FPBRIDGE_HOST_MATCHING="1" if host_matching else "0")
+    service = subprocess.Popen([os.path.join(os.path.dirname(fpbridge), "fpbridged"), "--test-mode", "--socket", socket,
+                                "--state-dir", state, "--reader", "libfprint:virtual_image",
+                                "--reader-idle-seconds", "3600"], env=env,
+                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.time() + 20
+    while not os.path.exists(socket):
+        if service.poll() is not None or time.time() > deadline:
+            raise SystemExit(f"bench: fpbridged ({name}) did not start")
+        time.sleep(0.05)
+    # No FPBRIDGE_STATE_DIR: a test-mode service would take the client's for the request's.
+    client = {key: value for key, value in os.environ.items() if key != "FPBRIDGE_STATE_DIR"}
+    client["FPBRIDGE_SERVICE"] = socket
+    return service, client
 
-    Returns the rows and a note on the gallery (its genuine and false match rates)."""
+
+def rss_mb(pid):
+    with open(f"/proc/{pid}/status") as status:
+        for line in status:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+    return 0.0
+
+
+def identification_rows(work, floor, fpbridge, smoke, rounds, services):
+    """fpbridge identify over galleries of synthetic fingers on virtual_image: through a warm fpbridged and
+    in-process, each with fpbridge's bozorth3 (the subject) and with libfprint's matching, beside the C floor.
+
+    Returns the rows and a note on the gallery (its genuine and false match rates) and on the services' memory.
+    The services started are appended to `services` (the caller stops them)."""
     sizes = [10] if smoke else [10, 100, 1000]
     started = time.time()
     built = gallery.build(sizes, work, scored=40 if smoke else 120)
-    socket = os.path.join(work, "vi.sock")
-    rows = []
+    rows, memory = [], []
     for size in sizes:
-        # A private copy of the state: fpbridge writes its attempt counters there.
+        # Private copies of the state: fpbridge writes its attempt counters there.
         state = os.path.join(work, f"identify-state-{size}")
         shutil.copytree(built.state_dir(size), state)
-        env = dict(os.environ, FP_VIRTUAL_IMAGE=socket, FP_DRIVERS_WHITELIST="virtual_image",
+        image = os.path.join(work, f"vi-{size}.sock")
+        env = dict(os.environ, FP_VIRTUAL_IMAGE=image, FP_DRIVERS_WHITELIST="virtual_image",
                    FP_DRIVERS_ALLOWLIST="virtual_image", FPBRIDGE_STATE_DIR=state,
                    FPBRIDGE_READER="libfprint:virtual_image")
+        libfprint_env = dict(env, FPBRIDGE_HOST_MATCHING="0")
+        warm = {}
+        for host in (True, False):
+            service_state = os.path.join(work, f"identify-service-{size}-{'host' if host else 'libfprint'}")
+            shutil.copytree(built.state_dir(size), service_state)
+            service_image = os.path.join(work, f"vi-{size}-{'host' if host else 'libfprint'}.sock")
+            service, client = start_identify_service(fpbridge, work, f"identify-{size}-{'host' if host else 'libfprint'}",
+                                                     service_state, service_image, host)
+            services.append(service)
+            warm[host] = (service, client, service_image, rss_mb(service.pid))
         for case, label, code in [("first", "match first", 0), ("last", "match last", 0), ("none", "no match", 1)]:
             probe = built.probe(size, case)
-            drive = lambda command: [Command.vdrive, "--image", socket, "--frame", probe, "--"] + command
+            drive = lambda command, socket=image: [Command.vdrive, "--image", socket, "--frame", probe, "--"] + command
             fpbridge_code = 0 if code == 0 else FPBRIDGE_NO_MATCH
+            _, host_client, host_image, _ = warm[True]
+            _, libfprint_client, libfprint_image, _ = warm[False]
             rows.append(Row(f"identify {size:,} prints: {label}",
-                            Command("fpbridge identify", drive([fpbridge, "identify"]), env, expect=fpbridge_code),
-                            [Command("C floor identify", drive([floor("floor-identify"), built.list_file(size)]), env,
+                            Command("via fpbridged, fpbridge's bozorth3", drive([fpbridge, "identify"], host_image),
+                                    host_client, expect=fpbridge_code),
+                            [Command("via fpbridged, libfprint matching", drive([fpbridge, "identify"], libfprint_image),
+                                     libfprint_client, expect=fpbridge_code),
+                             Command("in-process, fpbridge's bozorth3", drive([fpbridge, "identify"]), env, expect=fpbridge_code),
+                             Command("in-process, libfprint matching", drive([fpbridge, "identify"]), libfprint_env,
+                                     expect=fpbridge_code),
+                             Command("C floor identify", drive([floor("floor-identify"), built.list_file(size)]), env,
                                      expect=code)],
                             IDENTIFY_BOUNDS[case], rounds=min(rounds, 5) if size >= 1000 else None))
+        memory.append((size, warm))
     rates = built.rates
     note = (f"Gallery: {rates['fingers']} synthetic fingers enrolled on virtual_image "
             f"({rates['refused_at_enroll']} refused at enrollment); genuine matches "
@@ -261,7 +311,21 @@ def identification_rows(work, floor, fpbridge, smoke, rounds):
             f"{rates['false_matches']}/{rates['impostor_trials']} impostor pairs "
             f"({100 * rates['false_matches'] / max(1, rates['impostor_trials']):.3f}%); "
             f"gallery ready in {time.time() - started:.0f} s (built: {rates['seconds']}).")
-    return rows, note
+    return rows, note, memory
+
+
+def memory_note(memory):
+    """What the warm services hold for their galleries: resident memory grown since start, with and without
+    fpbridge's tables (both keep the decoded print files)."""
+    lines = ["| gallery | fpbridged RSS grown, fpbridge's bozorth3 | the same, libfprint matching | tables per 1,000 prints |",
+             "|---:|---:|---:|---:|"]
+    for size, warm in memory:
+        if size < 100:
+            continue  # a few MB of noise for a small gallery
+        grown = {host: rss_mb(service.pid) - before for host, (service, _, _, before) in warm.items()}
+        tables = (grown[True] - grown[False]) * 1000 / size
+        lines.append(f"| {size:,} | {grown[True]:.1f} MB | {grown[False]:.1f} MB | {tables:.1f} MB |")
+    return "\n".join(lines) + "\n\nResident memory after the rounds minus at start; the difference is the cached pair tables.\n"
 
 
 FPBRIDGE_NO_MATCH = 1
@@ -271,8 +335,10 @@ SIGN_THROUGH_SERVICE = "sign with a key through fpbridged (warm)"
 STATUS_THROUGH_SERVICE = "status through fpbridged: a client without libfprint"
 FPRINTD_VERIFY_BOTH = "fprintd-verify: fpbridged's D-Bus face against fprintd (both warm)"
 IDENTIFY_BOUNDS = {
-    "first": "start-up, reading and checking every print file, one scan; libfprint stops at the first print",
-    "last": "the same, then NBIS (bozorth3) against every print's 5 samples before the last one matches",
+    "first": "one scan; in-process also start-up and reading every print file (and, with fpbridge's bozorth3, "
+             "building every print's tables); the comparisons stop at the first print",
+    "last": "the same, then bozorth3 against every print's 5 samples before the last one matches: libfprint's on one "
+            "core, rebuilding both tables for each comparison, or fpbridge's on both cores from cached tables",
     "none": "the same as match last: every print compared, none matches",
 }
 
@@ -304,6 +370,7 @@ def main():
     work = tempfile.mkdtemp(prefix="fpbridge-bench-")
     fprintd = Fprintd(work)
     bridge = Fprintd(work, fpbridged=os.path.join(os.path.dirname(fpbridge), "fpbridged"))
+    identify_services = []
     try:
         compile_floor(work)
         floor = lambda name: os.path.join(work, name)
@@ -415,9 +482,10 @@ def main():
                 "one status request on the socket: a program on the service client alone, against the CLI "
                 "(which links libfprint, GLib and the engine) making the same request"),
         ]
-        gallery_note = ""
+        gallery_note, identify_memory = "", []
         if arguments.only is None or "identify" in arguments.only or "prints" in arguments.only:
-            galleries, gallery_note = identification_rows(work, floor, fpbridge, arguments.smoke, rounds)
+            galleries, gallery_note, identify_memory = identification_rows(work, floor, fpbridge, arguments.smoke, rounds,
+                                                                           identify_services)
             rows += galleries
         if arguments.only is not None:
             rows = [row for row in rows if wanted(row.name)]
@@ -444,6 +512,8 @@ def main():
             print(round_trips([bridge, fprintd], 20 if arguments.smoke else 500))
         if gallery_note:
             print(gallery_note)
+        if identify_memory:
+            print(memory_note(identify_memory))
         print("What bounds each row:")
         for row in rows:
             print(f"- {row.name}: {row.bound}")
@@ -451,6 +521,9 @@ def main():
         if 'service' in locals():
             service.terminate()
             service.wait(timeout=10)
+        for identify_service in identify_services:
+            identify_service.terminate()
+            identify_service.wait(timeout=10)
         fprintd.stop()
         bridge.stop()
         shutil.rmtree(work, ignore_errors=True)

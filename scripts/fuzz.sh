@@ -13,7 +13,7 @@ cd "$(dirname "$0")/.."
 seconds=${1:-60}
 shift || true
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(fake-script print-record counter passcode-record config libfprint-print)
+[ ${#targets[@]} -gt 0 ] || targets=(fake-script print-record counter passcode-record config libfprint-print nbis-template bozorth3-minutiae)
 
 # -DFUZZING swaps the replay main for libFuzzer's driver (Sources/fpbridge-fuzz/main.swift);
 # lld, because gold crashes while reporting link errors of fuzzer builds.

@@ -21,6 +21,10 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     case config
     /// Serialised libfprint print bytes, checked and handed to `fp_print_deserialize`.
     case libfprintPrint = "libfprint-print"
+    /// A stored NBIS print's bytes as the host matcher reads them: decoded, tables built, compared.
+    case nbisTemplate = "nbis-template"
+    /// Raw minutiae, any int32 values, compared by the host matcher both ways.
+    case bozorth3Minutiae = "bozorth3-minutiae"
 
     /// Feeds one input to the target.
     public func run(_ data: Data) {
@@ -45,6 +49,10 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
             _ = try? AuthConfiguration.load(from: state)
         case .libfprintPrint:
             LibfprintFuzzing.decode(Array(data))
+        case .nbisTemplate:
+            MatcherFuzzing.match(print: Array(data))
+        case .bozorth3Minutiae:
+            MatcherFuzzing.match(minutiae: Array(data))
         }
     }
 
