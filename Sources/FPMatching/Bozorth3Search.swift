@@ -44,8 +44,19 @@ public enum Bozorth3Search {
     public static func firstMatch(
         probe: Bozorth3PairTable, gallery: [Bozorth3Print], threshold: Int, workers: Int = defaultWorkers
     ) async throws -> Result {
+        try await firstMatch(probe: probe, count: gallery.count, threshold: threshold, workers: workers) { gallery[$0] }
+    }
+
+    /// The same over `count` prints that `print` hands out by index, each asked for once at
+    /// most and only when a worker gets to it: a caller can build tables on demand, on
+    /// every core, and not build those of prints after the first match at all.
+    public static func firstMatch(
+        probe: Bozorth3PairTable, count: Int, threshold: Int, workers: Int = defaultWorkers,
+        print: @escaping @Sendable (Int) -> Bozorth3Print
+    ) async throws -> Result {
         let shared = SearchState()
-        let workers = max(1, min(workers, gallery.count))
+        let gallery = GalleryAccess(count: count, print: print)
+        let workers = max(1, min(workers, count))
         try await withTaskCancellationHandler {
             await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
                 let group = DispatchGroup()
@@ -68,6 +79,12 @@ public enum Bozorth3Search {
     public static var defaultWorkers: Int { max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN))) }
 }
 
+/// The gallery as the workers see it.
+private struct GalleryAccess: Sendable {
+    let count: Int
+    let print: @Sendable (Int) -> Bozorth3Print
+}
+
 /// What the workers of one search share.
 private final class SearchState: Sendable {
     /// The next gallery index to take.
@@ -77,13 +94,13 @@ private final class SearchState: Sendable {
     let compared = Atomic<Int>(0)
     let cancelled = Atomic<Bool>(false)
 
-    func work(probe: Bozorth3PairTable, gallery: [Bozorth3Print], threshold: Int) {
+    func work(probe: Bozorth3PairTable, gallery: GalleryAccess, threshold: Int) {
         var matcher = Bozorth3Matcher()
         while !cancelled.load(ordering: .relaxed) {
             let index = next.wrappingAdd(1, ordering: .relaxed).oldValue
             // Indices are taken in increasing order: past a known match nothing can be first.
             guard index < gallery.count, index < best.load(ordering: .relaxed) else { return }
-            let matched = gallery[index].matches(probe, threshold: threshold, with: &matcher)
+            let matched = gallery.print(index).matches(probe, threshold: threshold, with: &matcher)
             compared.add(1, ordering: .relaxed)
             if matched { lower(to: index) }
         }

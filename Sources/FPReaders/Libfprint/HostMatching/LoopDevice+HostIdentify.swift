@@ -39,8 +39,9 @@ extension LoopDevice {
         let started = clock.now
         let found: Bozorth3Search.Result
         do {
+            let prints = plan.prints
             found = try await Bozorth3Search.firstMatch(probe: Bozorth3PairTable(minutiae: samples[0]),
-                                                        gallery: plan.prints, threshold: plan.threshold)
+                                                        count: prints.count, threshold: plan.threshold) { prints[$0].print }
         } catch is CancellationError {
             throw ReaderError.cancelled
         }
@@ -57,20 +58,17 @@ extension LoopDevice {
     private func hostPlan(for gallery: [PrintData], driver: String) async throws -> HostPlan? {
         guard let threshold = HostMatchingDrivers.threshold(forDriver: driver) else { return nil }
         let deviceID = String(cString: fp_device_get_device_id(pointer))
-        // Building tables can take a while the first time: not on the loop thread.
+        // Decoding a large gallery the first time takes a while: not on the loop thread.
         let entries = try await Task.detached { try PreparedPrints.shared.prepare(gallery) }.value
-        var prints: [Bozorth3Print] = []
-        prints.reserveCapacity(entries.count)
         for entry in entries {
-            guard entry.driver == driver, entry.deviceID == deviceID, let print = entry.print else { return nil }
-            prints.append(print)
+            guard entry.driver == driver, entry.deviceID == deviceID, entry.samples != nil else { return nil }
         }
-        return HostPlan(threshold: threshold, prints: prints)
+        return HostPlan(threshold: threshold, prints: entries)
     }
 }
 
 /// What the host matcher compares a scan with.
 private struct HostPlan: Sendable {
     let threshold: Int
-    let prints: [Bozorth3Print]
+    let prints: [PreparedPrints.Entry]
 }

@@ -10,19 +10,40 @@ import Synchronization
 /// the command line for its one call. Looking up by content means a print that changed on
 /// disk is a new entry and a deleted one is simply never asked for again.
 final class PreparedPrints: Sendable {
-    /// A print as the host matcher sees it.
-    struct Entry: Sendable {
+    /// A print as the host matcher sees it: decoded at once (so a damaged print is refused
+    /// before the scan), its tables built the first time a comparison needs them.
+    final class Entry: Sendable {
         let driver: String
         let deviceID: String
         /// nil: not an NBIS print (libfprint has to match it).
-        let print: Bozorth3Print?
+        let samples: [[NBISMinutia]]?
+        private let tables = Mutex<Bozorth3Print?>(nil)
+        private let owner: PreparedPrints
+
+        init(_ template: NBISTemplate, owner: PreparedPrints) {
+            driver = template.driver
+            deviceID = template.deviceID
+            samples = template.samples
+            self.owner = owner
+        }
+
+        /// The print's tables, built on first use; on an NBIS entry only.
+        var print: Bozorth3Print {
+            tables.withLock { tables in
+                if let tables { return tables }
+                let built = Bozorth3Print(samples: samples ?? [])
+                owner.built.add(1, ordering: .relaxed)
+                tables = built
+                return built
+            }
+        }
     }
 
     /// The one cache of the process.
     static let shared = PreparedPrints(maximumEntries: 20_000)
 
     private let entries = Mutex<[PrintData: Entry]>([:])
-    private let built = Atomic<Int>(0)
+    fileprivate let built = Atomic<Int>(0)
     /// The most prints kept; past it the cache keeps the gallery being prepared and drops
     /// others, so a service whose users come and go does not keep every print it saw.
     let maximumEntries: Int
@@ -31,7 +52,8 @@ final class PreparedPrints: Sendable {
         self.maximumEntries = max(1, maximumEntries)
     }
 
-    /// How many prints had their tables built (tests: a second identification builds none).
+    /// How many prints had their tables built (tests: a second identification builds none,
+    /// and one that matches the first print builds few).
     var buildCount: Int { built.load(ordering: .relaxed) }
 
     /// The entries of `gallery`, in its order, building those not kept yet.
@@ -47,10 +69,7 @@ final class PreparedPrints: Sendable {
                 found[index] = entry
                 continue
             }
-            let template = try NBISTemplate(data)
-            let entry = Entry(driver: template.driver, deviceID: template.deviceID,
-                              print: template.samples.map(Bozorth3Print.init(samples:)))
-            built.add(1, ordering: .relaxed)
+            let entry = Entry(try NBISTemplate(data), owner: self)
             fresh[data] = entry
             found[index] = entry
         }
