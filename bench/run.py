@@ -257,13 +257,13 @@ def rss_mb(pid):
     return 0.0
 
 
-def identification_rows(work, floor, fpbridge, smoke, rounds, services):
+def identification_rows(work, floor, fpbridge, smoke, rounds, services, sizes=None):
     """fpbridge identify over galleries of synthetic fingers on virtual_image: through a warm fpbridged and
     in-process, each with fpbridge's bozorth3 (the subject) and with libfprint's matching, beside the C floor.
 
     Returns the rows and a note on the gallery (its genuine and false match rates) and on the services' memory.
     The services started are appended to `services` (the caller stops them)."""
-    sizes = [10] if smoke else [10, 100, 1000]
+    sizes = sizes or ([10] if smoke else [10, 100, 1000])
     started = time.time()
     built = gallery.build(sizes, work, scored=40 if smoke else 120)
     rows, memory = [], []
@@ -353,6 +353,10 @@ def main():
                              "--binary, on the same state: a before/after in one run")
     parser.add_argument("--only", default=None, metavar="TEXT",
                         help="only the rows whose name contains TEXT (e.g. 'cold start', 'verify'): a quick before/after")
+    parser.add_argument("--gallery-sizes", default=None, metavar="N,N,...",
+                        type=lambda text: sorted({int(size) for size in text.split(",")}),
+                        help="the identification galleries (default 10,100,1000; 10000 takes about 50 minutes to "
+                             "draw, enroll and score the first time, ten times the 1,000-print gallery, then comes from the cache)")
     arguments = parser.parse_args()
     rounds = 2 if arguments.smoke else arguments.rounds
     if rounds < 1:
@@ -485,7 +489,7 @@ def main():
         gallery_note, identify_memory = "", []
         if arguments.only is None or "identify" in arguments.only or "prints" in arguments.only:
             galleries, gallery_note, identify_memory = identification_rows(work, floor, fpbridge, arguments.smoke, rounds,
-                                                                           identify_services)
+                                                                           identify_services, arguments.gallery_sizes)
             rows += galleries
         if arguments.only is not None:
             rows = [row for row in rows if wanted(row.name)]
