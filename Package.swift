@@ -34,6 +34,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
         .package(url: "https://github.com/apple/swift-system", from: "1.8.1"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-certificates", from: "1.21.1"),
+        .package(url: "https://github.com/apple/swift-asn1", from: "1.7.4"),
     ],
     targets: [
         .systemLibrary(
@@ -47,6 +49,9 @@ let package = Package(
             providers: [.apt(["libpng-dev"])]
         ),
         .systemLibrary(name: "CProcessSecurity"),
+        // tpm2-tss, for the device identity key in a TPM 2.0 (fpbridged --tpm). Its headers are
+        // in /usr/include; its pkg-config adds -pthread, which SwiftPM refuses with a warning.
+        .systemLibrary(name: "CTSS2", providers: [.apt(["libtss2-dev"])]),
         // What the engine and the clients of its service both speak (errors, events, fingers,
         // policies): no C library, so that a client of the socket links neither libfprint nor GLib.
         .target(name: "FPVocabulary", swiftSettings: foundationEssentialsOnly),
@@ -60,6 +65,12 @@ let package = Package(
             swiftSettings: foundationEssentialsOnly
         ),
         .target(name: "FPAccountAPI", dependencies: ["FPKeyFormats"]),
+        // The device identity key in a TPM 2.0 and the TPM's endorsement key: fpbridged only.
+        .target(
+            name: "FPTPM",
+            dependencies: ["CTSS2", "FPKeyFormats", .product(name: "Crypto", package: "swift-crypto")],
+            swiftSettings: foundationEssentialsOnly
+        ),
         .target(
             name: "FPAccountServer",
             dependencies: [
@@ -68,6 +79,8 @@ let package = Package(
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HummingbirdTLS", package: "hummingbird"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -141,7 +154,7 @@ let package = Package(
         .target(
             name: "FPService",
             dependencies: [
-                "FPLocalAPI", "FPLocalAPIEngine", "FPAuthentication", "FPReaders", "FPStore", "CProcessSecurity",
+                "FPLocalAPI", "FPLocalAPIEngine", "FPAuthentication", "FPReaders", "FPStore", "CProcessSecurity", "FPTPM",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
             ]

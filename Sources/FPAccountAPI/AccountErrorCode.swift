@@ -29,6 +29,10 @@ public enum AccountErrorCode: String, Codable, Sendable, Hashable, CaseIterable 
     case identityNotTrusted
     /// The binding code is unknown, used, expired or for another account (403).
     case bindingCodeInvalid
+    /// The TPM evidence does not hold: the endorsement certificate does not chain to a TPM maker's CA the
+    /// server trusts, the identity key is not a restricted key of that TPM, or the credential's secret is wrong
+    /// or expired; or the server trusts no TPM maker (403).
+    case tpmAttestationRejected
     /// The challenge is unknown, used, expired or for another credential or purpose (401).
     case challengeInvalid
     /// The signature does not verify over exactly the expected assertion. It does not count against the credential
@@ -53,7 +57,7 @@ public enum AccountErrorCode: String, Codable, Sendable, Hashable, CaseIterable 
         case .notFound: 404
         case .usernameTaken, .deviceMismatch, .paymentNotPending: 409
         case .invalidCredentials, .unauthorized, .challengeInvalid, .verificationFailed: 401
-        case .forbidden, .deviceNotVouched, .identityNotTrusted, .bindingCodeInvalid, .credentialFrozen, .credentialBlocked, .credentialRevoked: 403
+        case .forbidden, .deviceNotVouched, .identityNotTrusted, .bindingCodeInvalid, .tpmAttestationRejected, .credentialFrozen, .credentialBlocked, .credentialRevoked: 403
         case .rateLimited: 429
         case .attestationRejected, .keyNotAccepted: 422
         case .unavailable: 503

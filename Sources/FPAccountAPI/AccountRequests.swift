@@ -35,10 +35,16 @@ public struct BindRequest: Codable, Sendable, Hashable {
     /// When nothing else vouches for a new device: ask for a bound device's approval instead
     /// of being refused. The answer is then a ``PendingBinding`` (202).
     public var requestApproval: Bool?
+    /// When the identity key lives in a TPM: the TPM's evidence and the secret it released from
+    /// the server's credential (`POST /v1/devices/tpm-credentials`). Vouches for the device when
+    /// the endorsement certificate chains to a TPM maker's CA the server trusts.
+    public var tpm: TPMProof?
 
     /// A request with every field.
     public init(deviceName: String, publicKey: String, identityKey: String, attestationStatement: String,
-                attestationSignature: String, deviceId: String? = nil, bindingCode: String? = nil, requestApproval: Bool? = nil) {
+                attestationSignature: String, deviceId: String? = nil, bindingCode: String? = nil, requestApproval: Bool? = nil,
+                tpm: TPMProof? = nil) {
+        self.tpm = tpm
         self.deviceId = deviceId
         self.bindingCode = bindingCode
         self.requestApproval = requestApproval

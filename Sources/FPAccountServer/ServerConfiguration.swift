@@ -56,6 +56,9 @@ package struct ServerConfiguration: Sendable {
     package var acceptedAccessControls: Set<String> = ["biometryCurrentSet"]
     /// Accept keys that live in a developer's own files (the fake reader, the demo, tests).
     package var acceptDevelopmentKeys = false
+    /// PEM texts of the TPM makers' CAs (`--tpm-ca`): a device whose identity key is proved to be
+    /// in a TPM certified by one of them is vouched for. Empty: no TPM vouches.
+    package var tpmCertificateAuthorities: [String] = []
 
     package init() {}
 
@@ -66,6 +69,9 @@ package struct ServerConfiguration: Sendable {
         if !(10...20).contains(passwordCostLog2) { problems.append("--password-cost must be 10 to 20 (got \(passwordCostLog2))") }
         if !(1...65535).contains(port) && port != 0 { problems.append("--port must be 0 to 65535 (got \(port))") }
         if (tlsCertificate == nil) != (tlsKey == nil) { problems.append("give both --tls-cert and --tls-key, or neither") }
+        do { _ = try TPMTrust(pems: tpmCertificateAuthorities) } catch {
+            problems.append("--tpm-ca: the files must hold PEM certificates with a self-signed root CA among them (\(error))")
+        }
         if tlsCertificate == nil {
             switch LoopbackHost.verdict(for: host) {
             case .loopback: break

@@ -88,11 +88,14 @@ package struct KeyResult: Codable, Sendable, Hashable {
     package var protection: KeyProtection
     package var key: WireKey
     package var identityKeyPem: String
+    /// With `fpbridged --tpm`, on `keys/attestation`: what names the TPM the identity key lives in.
+    package var tpm: WireTPMEvidence?
 
-    package init(protection: KeyProtection, key: WireKey, identityKeyPem: String) {
+    package init(protection: KeyProtection, key: WireKey, identityKeyPem: String, tpm: WireTPMEvidence? = nil) {
         self.protection = protection
         self.key = key
         self.identityKeyPem = identityKeyPem
+        self.tpm = tpm
     }
 }
 
@@ -127,4 +130,45 @@ package struct IdentityResult: Codable, Sendable, Hashable {
         self.protection = protection
         self.identityKeyPem = identityKeyPem
     }
+}
+
+/// The TPM the device identity key lives in (fpbridged `--tpm`), as a server checks it: the
+/// endorsement key's certificate from the TPM's maker and its public area, and the identity
+/// key's public area (its attributes say it never leaves the TPM). All base64.
+package struct WireTPMEvidence: Codable, Sendable, Hashable {
+    /// The EK certificate, DER.
+    package var endorsementCertificate: String
+    /// The EK's TPMT_PUBLIC.
+    package var endorsementKey: String
+    /// The identity key's TPMT_PUBLIC.
+    package var identityKey: String
+
+    package init(endorsementCertificate: String, endorsementKey: String, identityKey: String) {
+        self.endorsementCertificate = endorsementCertificate
+        self.endorsementKey = endorsementKey
+        self.identityKey = identityKey
+    }
+}
+
+/// `POST identity/activate`: a server's credential for the identity key (TPM2_MakeCredential), base64.
+package struct TPMActivationRequest: TargetedRequest, Hashable {
+    package var credential: String
+    package var encryptedSecret: String
+    package var user: String?
+    package var reader: String?
+    package var stateDirectory: String?
+
+    package init(credential: String, encryptedSecret: String, user: String? = nil, stateDirectory: String? = nil) {
+        self.credential = credential
+        self.encryptedSecret = encryptedSecret
+        self.user = user
+        self.stateDirectory = stateDirectory
+    }
+}
+
+/// The secret the TPM released (base64): proof for the server that the identity key is in that TPM.
+package struct TPMActivationResult: Codable, Sendable, Hashable {
+    package var secret: String
+
+    package init(secret: String) { self.secret = secret }
 }

@@ -77,9 +77,11 @@ package struct RequestTarget: Sendable {
     }
 
     /// An engine context for this target, with the service's print cache.
-    func context(reader: (any FingerprintReader)?, configuration: AuthConfiguration, printCaches: PrintCaches) -> AuthenticationContext {
+    func context(reader: (any FingerprintReader)?, configuration: AuthConfiguration, printCaches: PrintCaches,
+                 tpm: String? = nil) -> AuthenticationContext {
         var environment = AuthEnvironment(user: user, reader: reader, stateDirectory: stateDirectory, configuration: configuration)
         environment.printCache = printCaches.cache(for: stateDirectory)
+        environment.deviceIdentity = tpm.map { TPMDeviceIdentity(tcti: $0, directory: stateDirectory) }
         return AuthenticationContext(environment: environment)
     }
 

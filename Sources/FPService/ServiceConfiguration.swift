@@ -18,6 +18,9 @@ package struct ServiceConfiguration: Sendable {
     package var connectionsPerUser = 32
     /// Serves fprintd's D-Bus API (`net.reactivated.Fprint`) on the system bus beside the socket.
     package var fprintdBus = false
+    /// The TCTI of the TPM the device identity key lives in (`swtpm:host=127.0.0.1,port=2321`,
+    /// `device:/dev/tpmrm0`); nil for the software key in `service/`.
+    package var tpm: String?
     /// Allows the fake reader and `stateDirectory` in requests; said in every status.
     package var testMode: Bool
 

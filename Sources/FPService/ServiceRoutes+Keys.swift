@@ -19,6 +19,9 @@ extension ServiceRoutes {
                 return JSONBodies.ok(IdentityResult(protection: .service, identityKeyPem: try vault(target).identity()))
             }
         }
+        api.post("identity/activate") { request, context in
+            try await handle(context) { caller in try await activate(request, caller) }
+        }
         api.post("keys/sign") { request, context in
             try await handle(context) { caller in try await sign(request, caller, context.channel) }
         }
@@ -59,8 +62,9 @@ extension ServiceRoutes {
         }
         let target = try query(request, caller: caller, purpose: .manage, extra: ["label"])
         let vault = try vault(target)
-        return JSONBodies.ok(KeyResult(protection: .service, key: WireKey(try vault.describe(label: label)),
-                                       identityKeyPem: try vault.identity()))
+        let key = WireKey(try vault.describe(label: label))
+        let identity = try vault.identity()
+        return JSONBodies.ok(KeyResult(protection: .service, key: key, identityKeyPem: identity, tpm: try tpmEvidence(target)))
     }
 
     private func sign(_ request: Request, _ caller: Caller, _ channel: any Channel) async throws -> Response {

@@ -62,7 +62,7 @@ struct ServiceRoutes: Sendable {
 
     /// An engine context for the request's target, with the service's print cache.
     func context(_ target: RequestTarget, reader: (any FingerprintReader)?, configuration: AuthConfiguration) -> AuthenticationContext {
-        target.context(reader: reader, configuration: configuration, printCaches: printCaches)
+        target.context(reader: reader, configuration: configuration, printCaches: printCaches, tpm: service.tpm)
     }
 
     // MARK: - Reading state

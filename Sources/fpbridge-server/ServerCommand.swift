@@ -73,6 +73,11 @@ struct ServeCommand: AsyncParsableCommand {
     var acceptAccessControl: [String] = []
     @Flag(help: "Accept keys kept in a developer's own files (fake reader, demos, tests) instead of fpbridged.")
     var acceptDevelopmentKeys = false
+    @Option(help: ArgumentHelp(
+        "A PEM file of a TPM maker's CA certificates (repeat for several): vouch for a device whose identity key is proved "
+            + "to be in a TPM whose endorsement certificate chains to one of them.",
+        discussion: "Self-signed certificates are the roots; any other certificate in the files is an intermediate, trusted only through a root."))
+    var tpmCa: [String] = []
     @Flag(name: .shortAndLong, help: "Log each request.")
     var verbose = false
     @Option(help: .hidden)
@@ -103,6 +108,9 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.approvalSeconds = approvalSeconds
         if !acceptAccessControl.isEmpty { configuration.acceptedAccessControls = Set(acceptAccessControl) }
         configuration.acceptDevelopmentKeys = acceptDevelopmentKeys
+        configuration.tpmCertificateAuthorities = try tpmCa.map { path in
+            do { return try String(contentsOfFile: path, encoding: .utf8) } catch { throw ValidationError("--tpm-ca \(path): \(error)") }
+        }
         let problems = configuration.problems()
         guard problems.isEmpty else { throw ValidationError(problems.joined(separator: "; ")) }
         // Tests move the server's clock (challenge expiry, rate windows) instead of sleeping.

@@ -49,6 +49,12 @@ struct FPBridged: AsyncParsableCommand {
             + "fprintd must not hold the name: mask it (systemctl mask --now fprintd)."))
     var dbus: String?
 
+    @Option(help: ArgumentHelp(
+        "Keep the device identity key in the TPM 2.0 reached through this TCTI (device:/dev/tpmrm0, swtpm:host=127.0.0.1,port=2321).",
+        discussion: "The key is made in the TPM on first use and never leaves it; attestations then name the TPM "
+            + "(its endorsement certificate). Without this option the identity key is a software key in the state directory."))
+    var tpm: String?
+
     @Flag(help: "Allow the fake reader and state directories chosen by clients (tests only; status says so).")
     var testMode = false
 
@@ -75,6 +81,10 @@ struct FPBridged: AsyncParsableCommand {
             adminGroup: adminGroup, kioskGroup: kioskGroup, testMode: testMode)
         configuration.connectionsPerUser = connectionsPerUser
         configuration.readerIdleSeconds = readerIdleSeconds
+        if let tpm {
+            guard (1...256).contains(tpm.utf8.count), !tpm.contains("\0") else { throw ValidationError("--tpm must be a TCTI such as device:/dev/tpmrm0") }
+            configuration.tpm = tpm
+        }
         switch dbus ?? (testMode ? "off" : "on") {
         case "on": configuration.fprintdBus = true
         case "off": configuration.fprintdBus = false

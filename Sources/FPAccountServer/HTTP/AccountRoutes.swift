@@ -41,6 +41,13 @@ struct AccountRoutes {
                 }
             }
         }
+        v1.post("devices/tpm-credentials") { request, context in
+            await answer(context) {
+                let session = try await service.session(bearer: bearer(request))
+                return Replies.ok(try await service.tpmCredential(try await Replies.decode(TPMCredentialRequest.self, from: request),
+                                                                  session: session), status: .created)
+            }
+        }
         v1.get("devices/pending/:pending") { request, context in
             await answer(context) {
                 let session = try await service.session(bearer: bearer(request))

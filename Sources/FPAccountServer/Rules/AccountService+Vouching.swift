@@ -10,6 +10,8 @@ enum DeviceVoucher: String, Sendable {
     case sameDevice = "the same device's identity key"
     /// An identity key the administrator registered.
     case administrator = "an identity the administrator registered"
+    /// A TPM whose maker's CA the operator trusts holds the identity key (credential activation).
+    case tpm = "a TPM whose maker's CA the server trusts"
     /// An operator's one-time code.
     case bindingCode = "a binding code"
     /// The account's first device, on the password alone (trust on first use).
@@ -21,7 +23,7 @@ enum DeviceVoucher: String, Sendable {
 extension AccountService {
     /// Who vouches for `binding`, in order: the administrator's list (required for every
     /// binding with `--trusted-identities-only`), the device's own identity when it is bound
-    /// already, an operator's binding code, the password alone for an account's first device
+    /// already, a TPM proof (``checkTPM(_:identityKey:)``), an operator's binding code, the password alone for an account's first device
     /// (unless `--first-device-needs-code`), and otherwise a bound device's approval when the
     /// client asks for it. The password alone never binds a second device: whoever stole it
     /// could otherwise bind a key of their own making and sign as the user.
@@ -36,6 +38,11 @@ extension AccountService {
             return .sameDevice
         }
         if trusted { return .administrator }
+        // A device that claims a TPM is held to it: a proof that fails is refused, never passed over.
+        if let proof = request.tpm {
+            try await checkTPM(proof, identityKey: binding.identityKey)
+            return .tpm
+        }
         if let code = request.bindingCode {
             guard try await store.consumeBindingCode(digest: RandomTokens.digest(code), username: binding.username) else {
                 throw AccountError(.bindingCodeInvalid, "the binding code is unknown, used, expired or for another account; "

@@ -13,6 +13,8 @@ struct AccountService: Sendable {
     let origin: Origin
     /// ``ServerConfiguration/trustedProxies`` in canonical form.
     let trustedProxies: Set<String>
+    /// The TPM makers' CAs; nil when none is configured (or they do not parse: ``ServerConfiguration/problems()`` says so).
+    let tpm: TPMTrust?
 
     init(configuration: ServerConfiguration, database: any SQLDatabase, origin: Origin) {
         self.configuration = configuration
@@ -20,6 +22,7 @@ struct AccountService: Sendable {
         trustedProxies = Set(configuration.trustedProxies.compactMap(ClientAddress.canonical))
         store = AccountStore(database: database)
         passwords = PasswordHasher(costLog2: configuration.passwordCostLog2)
+        tpm = (try? TPMTrust(pems: configuration.tpmCertificateAuthorities)) ?? nil
     }
 
     /// Who a request's bearer token belongs to; `unauthorized` without a valid one.

@@ -26,6 +26,10 @@ public struct AuthEnvironment: Sendable {
     /// one per state directory); nil reads every file each time, as a one-process CLI does.
     public var printCache: PrintFileCache?
 
+    /// The device identity key when it lives outside `service/` (in a TPM); nil for the
+    /// software key sealed under the master key.
+    package var deviceIdentity: (any DeviceIdentityKey)?
+
     /// The clocks lockouts are measured on, read at each decision; tests move them.
     public var clock: @Sendable () -> LockoutClock = LockoutClock.now
 

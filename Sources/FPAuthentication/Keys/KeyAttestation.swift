@@ -48,4 +48,11 @@ public struct KeyAttestation: Sendable, Hashable {
             throw AuthError(.readerFailure, "cannot sign the attestation: \(error)")
         }
     }
+
+    /// Makes the statement and has `identity` sign it (a TPM's key).
+    static func make(_ statement: Statement, identity: any DeviceIdentityKey) throws(AuthError) -> KeyAttestation {
+        let bytes: Data
+        do { bytes = try statement.encoded() } catch { throw AuthError(.readerFailure, "cannot encode the attestation: \(error)") }
+        return KeyAttestation(statement: bytes, signature: try identity.signature(for: bytes))
+    }
 }

@@ -63,7 +63,13 @@ public struct KeyVault: Sendable {
                 format: KeyAttestation.format, publicKey: key.publicKey.x963Representation.base64EncodedString(),
                 user: user, label: label, accessControl: accessControl.rawValue, createdAt: createdAt,
                 serviceVersion: FPBridgeVersion.current, protection: protection.rawValue)
-            let attestation = try KeyAttestation.make(statement, identity: try ServiceKeys(directory: environment.stateDirectory).identityKey())
+            let attestation: KeyAttestation
+            if let identity = environment.deviceIdentity {
+                _ = try identity.publicKey(create: true)
+                attestation = try KeyAttestation.make(statement, identity: identity)
+            } else {
+                attestation = try KeyAttestation.make(statement, identity: try ServiceKeys(directory: environment.stateDirectory).identityKey())
+            }
             let record = KeyRecord(user: user, label: label, accessControl: accessControl.rawValue, createdAt: createdAt,
                                    publicKey: key.publicKey.x963Representation,
                                    encryptedPrivateKey: try store.seal(key, user: user, label: label),
@@ -103,6 +109,13 @@ public struct KeyVault: Sendable {
     /// made on first use.
     /// - Throws: `AuthErrorCode.stateDamaged` when `service/` cannot be used.
     public func identity() throws(AuthError) -> String {
+        if let identity = environment.deviceIdentity {
+            if let key = try identity.publicKey(create: false) { return key.pemRepresentation }
+            return try locked { () throws(AuthError) -> String in
+                guard let key = try identity.publicKey(create: true) else { throw AuthError(.stateDamaged, "the device identity key was not made") }
+                return key.pemRepresentation
+            }
+        }
         let service = ServiceKeys(directory: environment.stateDirectory)
         do {
             if let key = try service.identityPublicKey() { return key.pemRepresentation }
