@@ -9,7 +9,7 @@
 #   bash bench/run.sh --smoke    # 2 rounds on the debug build: proves every command runs (CI)
 set -euo pipefail
 cd "$(dirname "$0")/.."
-bash scripts/install-packages.sh libfprint-2-dev libglib2.0-dev libsqlite3-dev pkg-config gcc fprintd python3-dbusmock dbus-daemon libglib2.0-bin python3-numpy postgresql hyperfine
+bash scripts/install-packages.sh libfprint-2-dev libglib2.0-dev libsqlite3-dev libtss2-dev pkg-config gcc fprintd python3-dbusmock dbus-daemon libglib2.0-bin python3-numpy postgresql hyperfine
 if [ "${1:-}" = "--smoke" ]; then
   for product in fpbridge fpbridged fpbridge-server fpbridge-login-bench fpbridge-service-probe fpbridge-kiosk; do swift build --product "$product" >/dev/null; done
   bin="$(swift build --show-bin-path)"

@@ -18,7 +18,7 @@ check=no
 [ "${1:-}" = --check ] && check=yes
 port=${KIOSK_PORT:-8080}
 
-bash scripts/install-packages.sh libfprint-2-dev libglib2.0-dev libpng-dev libsqlite3-dev pkg-config python3-numpy curl
+bash scripts/install-packages.sh libfprint-2-dev libglib2.0-dev libpng-dev libsqlite3-dev libtss2-dev pkg-config python3-numpy curl
 swift build --product fpbridged
 swift build --product fpbridge
 swift build --product fpbridge-kiosk

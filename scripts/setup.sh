@@ -2,5 +2,5 @@
 # Installs the Debian packages fpbridge needs (with sudo when not root) and builds it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-bash scripts/install-packages.sh libfprint-2-dev libglib2.0-dev libpng-dev libsqlite3-dev pkg-config umockdev gir1.2-umockdev-1.0 python3-gi strace curl util-linux e2fsprogs mount dbus-daemon python3-dbusmock libglib2.0-bin postgresql openssl systemd
+bash scripts/install-packages.sh libfprint-2-dev libglib2.0-dev libpng-dev libsqlite3-dev libtss2-dev pkg-config umockdev gir1.2-umockdev-1.0 python3-gi strace curl util-linux e2fsprogs mount dbus-daemon python3-dbusmock libglib2.0-bin postgresql openssl systemd
 swift build --build-tests

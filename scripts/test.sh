@@ -20,6 +20,11 @@ fi
 # and a CJK font for its Chinese strings.
 bash scripts/install-packages.sh chromium chromium-driver python3-selenium fonts-wqy-zenhei
 
+# A software TPM 2.0 for the device identity key in a TPM (TPMVouchingTests): swtpm on loopback,
+# manufactured by swtpm_setup with EK certificates from a CA each test makes in a temporary
+# directory. libtss2-dev, which fpbridged links, comes with setup.sh.
+bash scripts/install-packages.sh swtpm swtpm-tools libtss2-dev
+
 # A throwaway PostgreSQL on loopback for fpbridge-server's tests (SQLite needs nothing);
 # stopped and removed when this script ends.
 pg_dir=$(mktemp -d /tmp/fpbridge-postgres-XXXXXX)

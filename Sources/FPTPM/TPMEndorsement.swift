@@ -34,8 +34,9 @@ public struct TPMEndorsement: Sendable {
     /// The first ECC EK with a certificate and a persistent key.
     public func evidence() throws(TPMError) -> Evidence {
         let session = try TPMSession(tcti: identity.tcti)
+        let present = try session.handles(from: 0x01C0_0000).union(try session.handles(from: 0x8101_0000))
         var problems: [String] = []
-        for slot in Self.slots {
+        for slot in Self.slots where present.contains(slot.certificateIndex) && present.contains(slot.keyHandle) {
             do {
                 let certificate = try readCertificate(slot.certificateIndex, session)
                 let area = try session.readPublic(try session.handle(slot.keyHandle))
@@ -44,7 +45,8 @@ public struct TPMEndorsement: Sendable {
                 problems.append(error.description)
             }
         }
-        throw TPMError("the TPM has no ECC endorsement key with a certificate (\(problems.joined(separator: "; ")))")
+        throw TPMError("the TPM has no ECC endorsement key with a certificate at NV 0x01C0000A or 0x01C00016 and a persistent key "
+                       + "at 0x81010002 or 0x81010016" + (problems.isEmpty ? "" : " (\(problems.joined(separator: "; ")))"))
     }
 
     /// The secret in a credential the server made for `key` (TPM2_ActivateCredential).
@@ -54,8 +56,9 @@ public struct TPMEndorsement: Sendable {
                                               Tss2_MU_TPM2B_ENCRYPTED_SECRET_Unmarshal, "the encrypted secret")
         let session = try TPMSession(tcti: identity.tcti)
         let activated = try identity.load(key, in: session)
+        let present = try session.handles(from: 0x8101_0000)
         var problems: [String] = []
-        for slot in Self.slots {
+        for slot in Self.slots where present.contains(slot.keyHandle) {
             do {
                 let endorsement = try session.handle(slot.keyHandle)
                 let area = try TPMPublicArea(marshalled: try session.readPublic(endorsement))
@@ -75,7 +78,7 @@ public struct TPMEndorsement: Sendable {
                 problems.append("its endorsement key \(error)")
             }
         }
-        throw TPMError(problems.joined(separator: "; "))
+        throw TPMError(problems.isEmpty ? "the TPM has no ECC endorsement key at 0x81010002 or 0x81010016" : problems.joined(separator: "; "))
     }
 
     /// A policy session satisfying PolicySecret(TPM_RH_ENDORSEMENT) with the endorsement hierarchy's (empty) password.

@@ -43,6 +43,22 @@ final class TPMSession {
         return object
     }
 
+    /// The handles the TPM has from `first` on (NV indices, persistent keys), up to 64: asked
+    /// before a handle is used, so that a missing one is not an error tpm2-tss logs.
+    func handles(from first: UInt32) throws(TPMError) -> Set<UInt32> {
+        var more: TPMI_YES_NO = 0
+        var data: UnsafeMutablePointer<TPMS_CAPABILITY_DATA>?
+        try TPMError.check(Esys_GetCapability(context, ESYS_TR(ESYS_TR_NONE), ESYS_TR(ESYS_TR_NONE), ESYS_TR(ESYS_TR_NONE),
+                                              TPM2_CAP(1), first, 64, &more, &data), "cannot list the TPM's handles")
+        defer { Esys_Free(data) }
+        guard let data else { return [] }
+        // TPM_CAP_HANDLES, then TPML_HANDLE: a count and that many handles, all four bytes big-endian.
+        let bytes = try TPMMarshalling.bytes(of: data, Tss2_MU_TPMS_CAPABILITY_DATA_Marshal, "the handle list")
+        func word(_ at: Int) -> UInt32 { bytes[at..<at + 4].reduce(0) { $0 << 8 | UInt32($1) } }
+        guard bytes.count >= 8, word(0) == 1, bytes.count == 8 + 4 * Int(word(4)) else { throw TPMError("the TPM's handle list does not parse") }
+        return Set((0..<Int(word(4))).map { word(8 + 4 * $0) })
+    }
+
     /// An object's public area (TPMT_PUBLIC bytes).
     func readPublic(_ object: ESYS_TR) throws(TPMError) -> [UInt8] {
         var outPublic: UnsafeMutablePointer<TPM2B_PUBLIC>?
