@@ -46,7 +46,7 @@ extension ServiceRoutes {
         let target = try RequestTarget(body, caller: caller, service: service, purpose: .manage)
         let vault = try vault(target)
         let key = try vault.create(label: body.label, accessControl: body.accessControl)
-        return JSONBodies.ok(KeyResult(protection: .service, key: WireKey(key), identityKeyPem: try vault.identity()))
+        return JSONBodies.ok(KeyResult(protection: .service, key: WireKey(key), identityKeyPem: try vault.identity(), tpm: try tpmEvidence(target)))
     }
 
     private func deleteKey(_ request: Request, _ caller: Caller) async throws -> Response {

@@ -1,3 +1,5 @@
+import FPAccountAPI
+import FPAuthentication
 import Foundation
 
 /// A key as a server needs it to bind the device: the public parts and the attestation.
@@ -10,13 +12,17 @@ public struct DeviceKey: Sendable, Hashable {
     public let attestationStatement: Data
     /// The identity key's signature over them (DER).
     public let attestationSignature: Data
+    /// When the identity key lives in a TPM (`fpbridged --tpm`): what names that TPM.
+    public let tpm: TPMEvidence?
 
     /// A key with its attestation.
-    public init(publicKeyPEM: String, identityKeyPEM: String, attestationStatement: Data, attestationSignature: Data) {
+    public init(publicKeyPEM: String, identityKeyPEM: String, attestationStatement: Data, attestationSignature: Data,
+                tpm: TPMEvidence? = nil) {
         self.publicKeyPEM = publicKeyPEM
         self.identityKeyPEM = identityKeyPEM
         self.attestationStatement = attestationStatement
         self.attestationSignature = attestationSignature
+        self.tpm = tpm
     }
 }
 
@@ -46,4 +52,14 @@ public protocol DeviceKeyring: Sendable {
     func deleteKey(label: String) async throws
     /// Signs `data` after the evaluation, `reason` shown in the prompt.
     func sign(label: String, data: Data, reason: String) async throws -> DeviceSignature
+    /// The secret the device's TPM releases from a server's credential for the identity key
+    /// (base64); only a keyring whose keys carry ``DeviceKey/tpm`` has one.
+    func activateTPMCredential(_ challenge: TPMCredentialChallenge) async throws -> String
+}
+
+extension DeviceKeyring {
+    /// No TPM: `notSupported`.
+    public func activateTPMCredential(_ challenge: TPMCredentialChallenge) async throws -> String {
+        throw AuthError(.notSupported, "this keyring's identity key is not in a TPM")
+    }
 }

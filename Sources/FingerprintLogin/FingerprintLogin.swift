@@ -70,7 +70,8 @@ public struct FingerprintLogin: Sendable {
     /// server gave it, so that the server insists on the same identity key.
     ///
     /// The password alone binds only the account's first device (or this device again).
-    /// Another device needs `bindingCode` (one-time, from the server's operator), or, with
+    /// A device whose identity key is in a TPM (``DeviceKey/tpm``) proves it when the server
+    /// trusts the TPM's maker, and that vouches for it. Another device needs `bindingCode` (one-time, from the server's operator), or, with
     /// `requestApproval`, waits for a bound device's approval: the result is then
     /// ``BindingResult/waitingForApproval(_:session:)``, whose pairing code the user types
     /// on that device (``approve(username:pairingCode:reason:)``); ``waitForApproval(_:username:session:interval:)``
@@ -87,7 +88,8 @@ public struct FingerprintLogin: Sendable {
         let request = BindRequest(deviceName: deviceName, publicKey: key.publicKeyPEM, identityKey: key.identityKeyPEM,
                                   attestationStatement: key.attestationStatement.base64EncodedString(),
                                   attestationSignature: key.attestationSignature.base64EncodedString(), deviceId: deviceId,
-                                  bindingCode: bindingCode, requestApproval: requestApproval ? true : nil)
+                                  bindingCode: bindingCode, requestApproval: requestApproval ? true : nil,
+                                  tpm: await tpmProof(key, session: session.token))
         do {
             let answer = try await http.exchange(.POST, "/v1/devices", body: request, token: session.token)
             if answer.status == 202 {
@@ -99,6 +101,16 @@ public struct FingerprintLogin: Sendable {
             try? await keyring.deleteKey(label: label)
             throw error
         }
+    }
+
+    /// The proof that the identity key is in the device's TPM, when it is and the server trusts
+    /// its maker (`--tpm-ca`); nil otherwise, and the binding then needs another voucher.
+    private func tpmProof(_ key: DeviceKey, session token: String) async -> TPMProof? {
+        guard let evidence = key.tpm,
+              let challenge = try? await http.send(.POST, "/v1/devices/tpm-credentials", body: TPMCredentialRequest(tpm: evidence), token: token,
+                                                   as: TPMCredentialChallenge.self),
+              let secret = try? await keyring.activateTPMCredential(challenge) else { return nil }
+        return TPMProof(evidence: evidence, secret: secret, expiresAt: challenge.expiresAt)
     }
 
     /// Waits until a bound device approves `pending` (polling every `interval`), and returns

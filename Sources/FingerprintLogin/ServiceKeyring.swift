@@ -49,6 +49,13 @@ public struct ServiceKeyring: DeviceKeyring {
         }
         return DeviceSignature(counter: signed.counter, signature: signature)
     }
+
+    public func activateTPMCredential(_ challenge: TPMCredentialChallenge) async throws -> String {
+        let result: TPMActivationResult = try await ServiceClient.with(socket: socket) {
+            try await $0.post("identity/activate", TPMActivationRequest(credential: challenge.credential, encryptedSecret: challenge.encryptedSecret))
+        }
+        return result.secret
+    }
 }
 
 /// A stream that shows nothing and has no passcode to give (a biometric key never asks).
@@ -63,6 +70,8 @@ extension DeviceKey {
     package init(_ result: KeyResult) {
         self.init(publicKeyPEM: result.key.publicKeyPem, identityKeyPEM: result.identityKeyPem,
                   attestationStatement: Data(base64Encoded: result.key.statementBase64) ?? Data(),
-                  attestationSignature: Data(base64Encoded: result.key.signatureBase64) ?? Data())
+                  attestationSignature: Data(base64Encoded: result.key.signatureBase64) ?? Data(),
+                  tpm: result.tpm.map { TPMEvidence(endorsementCertificate: $0.endorsementCertificate, endorsementKey: $0.endorsementKey,
+                                                    identityKey: $0.identityKey) })
     }
 }

@@ -93,4 +93,14 @@ struct KeyOperations: DeviceKeyring {
         }
         return DeviceSignature(counter: signed.counter, signature: signature)
     }
+
+    /// Through fpbridged only: an in-process vault's identity key is never in a TPM.
+    func activateTPMCredential(_ challenge: TPMCredentialChallenge) async throws -> String {
+        guard let socket = try options.serviceSocket() else {
+            throw AuthError(.notSupported, "the development identity key is not in a TPM")
+        }
+        let request = ServiceSession.target(TPMActivationRequest(credential: challenge.credential, encryptedSecret: challenge.encryptedSecret), options)
+        let result: TPMActivationResult = try await ServiceClient.with(socket: socket) { try await $0.post("identity/activate", request) }
+        return result.secret
+    }
 }
