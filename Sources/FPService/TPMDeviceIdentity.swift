@@ -6,7 +6,7 @@ import Foundation
 
 /// The device identity key in the TPM (fpbridged `--tpm`): made there on first use, kept in
 /// `service/tpm-identity.json` only as the TPM wrapped it.
-struct TPMDeviceIdentity: DeviceIdentityKey {
+package struct TPMDeviceIdentity: DeviceIdentityKey {
     let tpm: TPMIdentityKey
     let file: TPMIdentityFile
 
@@ -15,7 +15,7 @@ struct TPMDeviceIdentity: DeviceIdentityKey {
         file = TPMIdentityFile(directory: directory)
     }
 
-    func publicKey(create: Bool) throws(AuthError) -> P256.Signing.PublicKey? {
+    package func publicKey(create: Bool) throws(AuthError) -> P256.Signing.PublicKey? {
         if let key = try wrapped() { return try Self.tpm { () throws(TPMError) in try key.publicKey() } }
         guard create else { return nil }
         let key = try Self.tpm { () throws(TPMError) in try tpm.create() }
@@ -27,7 +27,7 @@ struct TPMDeviceIdentity: DeviceIdentityKey {
         return try Self.tpm { () throws(TPMError) in try key.publicKey() }
     }
 
-    func signature(for data: Data) throws(AuthError) -> Data {
+    package func signature(for data: Data) throws(AuthError) -> Data {
         guard let key = try wrapped() else { throw AuthError(.stateDamaged, "\(file.path) is missing: the TPM's identity key was not made") }
         return try Self.tpm { () throws(TPMError) in try tpm.sign(Array(data), with: key) }
     }
@@ -37,6 +37,12 @@ struct TPMDeviceIdentity: DeviceIdentityKey {
         let record: TPMIdentityFile.Record?
         do { record = try file.read() } catch { throw AuthError(error) }
         return record.map { TPMIdentityKey.Wrapped(publicArea: Array($0.publicArea), wrappedPrivate: Array($0.wrappedPrivate), auth: Array($0.auth)) }
+    }
+
+    /// Why the TPM at `tcti` cannot hold the identity key; nil when it can.
+    package static func problem(tcti: String) -> String? {
+        do { try TPMIdentityKey(tcti: tcti).probe() } catch { return error.description }
+        return nil
     }
 
     /// `body`, with a TPM's failure as the engine's error.

@@ -52,6 +52,13 @@ public struct TPMIdentityKey: Sendable {
     /// The TPM at `tcti`.
     public init(tcti: String) { self.tcti = tcti }
 
+    /// Throws unless the TPM answers and can make the storage key the identity key lives under:
+    /// a service started with a TPM it cannot use fails at start, not at its first attestation.
+    public func probe() throws(TPMError) {
+        let session = try TPMSession(tcti: tcti)
+        _ = try storageKey(session)
+    }
+
     /// Makes a new identity key in the TPM.
     public func create() throws(TPMError) -> Wrapped {
         let session = try TPMSession(tcti: tcti)

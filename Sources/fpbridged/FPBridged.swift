@@ -18,7 +18,7 @@ struct FPBridged: AsyncParsableCommand {
         EXIT STATUS
           0  stopped by SIGTERM or SIGINT
           2  usage (bad option, test settings without --test-mode)
-          3  cannot start (socket in use, state directory unusable)
+          3  cannot start (socket in use, state directory unusable, --tpm unreachable)
         """,
         version: "0.1.0")
 
@@ -83,6 +83,10 @@ struct FPBridged: AsyncParsableCommand {
         configuration.readerIdleSeconds = readerIdleSeconds
         if let tpm {
             guard (1...256).contains(tpm.utf8.count), !tpm.contains("\0") else { throw ValidationError("--tpm must be a TCTI such as device:/dev/tpmrm0") }
+            if let problem = TPMDeviceIdentity.problem(tcti: tpm) {
+                FileHandle.standardError.write(Data("fpbridged: --tpm \(tpm): \(problem)\n".utf8))
+                throw ExitCode(3)
+            }
             configuration.tpm = tpm
         }
         switch dbus ?? (testMode ? "off" : "on") {
