@@ -10,18 +10,10 @@ import TestSupport
 struct ServiceKeyringTPMTests {
     @Test func anAppBindsOnItsTPMsWordAndLogsIn() async throws {
         let tpm = try await SoftwareTPM()
-        let reader = TemporaryDirectory.socketPath()
-        let service = try await ServiceProcess(environment: ["FP_VIRTUAL_DEVICE": reader, "FP_DRIVERS_WHITELIST": "virtual_device"],
-                                               arguments: ["--reader-idle-seconds", "60", "--tpm", tpm.tcti])
+        let enrolled = try await EnrolledService(arguments: ["--tpm", tpm.tcti])
+        let (service, reader) = (enrolled.service, enrolled.reader)
         let trusting = try await LoginServerProcess(arguments: ["--first-device-needs-code", "--tpm-ca", tpm.caFile])
         let untrusting = try await LoginServerProcess(arguments: ["--first-device-needs-code"])
-        let cli = ["--json", "--reader", "libfprint:virtual_device"]
-        let environment = service.clientEnvironment.merging(["FP_VIRTUAL_DEVICE": reader, "FP_DRIVERS_WHITELIST": "virtual_device"]) { $1 }
-        #expect(try await Fpbridge.run(cli + ["passcode", "set", "--passcode-stdin"], environment: environment, input: "2468\n").status == 0)
-        async let enrolled = Fpbridge.run(cli + ["enroll", "--finger", "right-index", "--passcode-stdin"], environment: environment,
-                                          input: "2468\n")
-        for _ in 0..<5 { _ = try await VirtualReaderDriver.send(reader, ["SCAN me"]) }
-        #expect(try await enrolled.status == 0)
 
         // A server that trusts no TPM maker: the password alone does not bind.
         let refusing = FingerprintLogin(server: URL(string: untrusting.address)!, keyring: ServiceKeyring(socket: service.socket))
