@@ -41,13 +41,14 @@ final class Bench: Sendable {
     /// The service the CLI talks to, for the `…ThroughService` backends.
     let service: ServiceProcess?
 
-    init(_ backend: Backend, systemBus: String? = nil) async throws {
+    /// `serviceArguments`: more `fpbridged` options for the `…ThroughService` backends (`--tpm`).
+    init(_ backend: Backend, systemBus: String? = nil, serviceArguments: [String] = []) async throws {
         self.backend = backend
         let socket = TemporaryDirectory.socketPath()
         self.socket = socket
         var environment = backend.isFake ? [:] : ["FP_VIRTUAL_DEVICE": socket, "FP_DRIVERS_WHITELIST": "virtual_device"]
         if let systemBus { environment["DBUS_SYSTEM_BUS_ADDRESS"] = systemBus }
-        service = backend.throughService ? try await ServiceProcess(environment: environment) : nil
+        service = backend.throughService ? try await ServiceProcess(environment: environment, arguments: serviceArguments) : nil
         // A bound on every scan, so a case that wrongly scans fails fast instead of hanging.
         try directory.privateDirectory("state")
         try Data(#"{"scanTimeoutSeconds": 8}"#.utf8).write(to: URL(fileURLWithPath: directory.file("state/config.json")))
