@@ -110,6 +110,52 @@ struct TPMVouchingTests {
                 == ["ok", "tpmAttestationRejected", "tpmAttestationRejected", "tpmAttestationRejected"])
     }
 
+    @Test func evidenceThatDoesNotHoldTogetherGetsNoCredential() async throws {
+        let tpm = try await SoftwareTPM()
+        let device = try await TPMDevice(tpm: tpm)
+        let harness = try await Harness.start(.sqlite, arguments: Self.serverOptions + ["--tpm-ca", tpm.caFile])
+        let genuine = try #require(try await device.attestation().tpm)
+        let endorsement = try TPMPublicArea(marshalled: [UInt8](try #require(Data(base64Encoded: genuine.endorsementKey))))
+        let identity = try TPMPublicArea(marshalled: [UInt8](try #require(Data(base64Encoded: genuine.identityKey))))
+        var otherPoint = endorsement.x
+        otherPoint[0] ^= 1
+        let movedEndorsement = TPMPublicArea(nameAlgorithm: endorsement.nameAlgorithm, attributes: endorsement.attributes,
+                                             authPolicy: endorsement.authPolicy, symmetric: endorsement.symmetric, scheme: endorsement.scheme,
+                                             curve: endorsement.curve, x: otherPoint, y: endorsement.y)
+        // The same point, but a key that could leave its TPM (no fixedTPM), or one that signs anything (not restricted).
+        let exportable = TPMPublicArea(nameAlgorithm: identity.nameAlgorithm, attributes: identity.attributes.subtracting(.fixedTPM),
+                                       symmetric: nil, scheme: identity.scheme, curve: identity.curve, x: identity.x, y: identity.y)
+        let unrestricted = TPMPublicArea(nameAlgorithm: identity.nameAlgorithm, attributes: identity.attributes.subtracting(.restricted),
+                                         symmetric: nil, scheme: identity.scheme, curve: identity.curve, x: identity.x, y: identity.y)
+        let certificate = [UInt8](try #require(Data(base64Encoded: genuine.endorsementCertificate)))
+        var tampered = certificate
+        tampered[tampered.count - 10] ^= 1
+        let cases: [(String, TPMEvidence)] = [
+            ("an endorsement key its certificate does not certify",
+             TPMEvidence(endorsementCertificate: genuine.endorsementCertificate, endorsementKey: Data(movedEndorsement.marshalled).base64EncodedString(),
+                         identityKey: genuine.identityKey)),
+            ("an exportable identity key", TPMEvidence(endorsementCertificate: genuine.endorsementCertificate, endorsementKey: genuine.endorsementKey,
+                                                       identityKey: Data(exportable.marshalled).base64EncodedString())),
+            ("an unrestricted identity key", TPMEvidence(endorsementCertificate: genuine.endorsementCertificate, endorsementKey: genuine.endorsementKey,
+                                                         identityKey: Data(unrestricted.marshalled).base64EncodedString())),
+            ("a certificate whose signature does not verify", TPMEvidence(endorsementCertificate: Data(tampered).base64EncodedString(),
+                                                                          endorsementKey: genuine.endorsementKey, identityKey: genuine.identityKey)),
+            ("an identity key with bytes after its end", TPMEvidence(endorsementCertificate: genuine.endorsementCertificate,
+                                                                     endorsementKey: genuine.endorsementKey,
+                                                                     identityKey: Data(identity.marshalled + [0]).base64EncodedString())),
+        ]
+        for (what, evidence) in cases {
+            let answer = try await harness.server.request("POST", "/v1/devices/tpm-credentials", json: TPMCredentialRequest(tpm: evidence),
+                                                          token: harness.session)
+            #expect(answer.status == 403 && answer.errorCode == "tpmAttestationRejected", "\(what): \(String(decoding: answer.body, as: UTF8.self))")
+        }
+        let garbage = try await harness.server.request("POST", "/v1/devices/tpm-credentials", json: TPMCredentialRequest(tpm: TPMEvidence(
+            endorsementCertificate: "not base64!", endorsementKey: genuine.endorsementKey, identityKey: genuine.identityKey)), token: harness.session)
+        #expect(garbage.status == 400 && garbage.errorCode == "invalidRequest")
+        // The area fpbridged gave parses back to the same bytes.
+        #expect(Data(identity.marshalled).base64EncodedString() == genuine.identityKey)
+    }
+
     /// Whether any 32 bytes of any file under `directory` (raw, or base64 inside JSON) are the private scalar of `key`.
     static func holdsPrivateKey(of key: P256.Signing.PublicKey, under directory: String) throws -> Bool {
         let files = FileManager.default.enumerator(atPath: directory)?.compactMap { $0 as? String } ?? []
