@@ -8,6 +8,7 @@ public struct IdentificationCost: Sendable, Hashable {
     /// (libfprint's own identify does not say where its time went).
     public let matchingSeconds: Double?
 
+    /// A cost as the reader measured it.
     public init(compared: Int, galleryCount: Int, matchingSeconds: Double?) {
         self.compared = compared
         self.galleryCount = galleryCount
