@@ -117,11 +117,14 @@ struct TPMVouchingTests {
         let genuine = try #require(try await device.attestation().tpm)
         let endorsement = try TPMPublicArea(marshalled: [UInt8](try #require(Data(base64Encoded: genuine.endorsementKey))))
         let identity = try TPMPublicArea(marshalled: [UInt8](try #require(Data(base64Encoded: genuine.identityKey))))
-        var otherPoint = endorsement.x
-        otherPoint[0] ^= 1
+        // A key of the attacker's own on the endorsement key's curve: a valid point, so only the
+        // certificate check stands between it and a credential the attacker opens in software.
+        let ownPoint = Array(endorsement.x.count == 48 ? P384.KeyAgreement.PrivateKey().publicKey.x963Representation
+                                                       : P256.KeyAgreement.PrivateKey().publicKey.x963Representation).dropFirst()
         let movedEndorsement = TPMPublicArea(nameAlgorithm: endorsement.nameAlgorithm, attributes: endorsement.attributes,
                                              authPolicy: endorsement.authPolicy, symmetric: endorsement.symmetric, scheme: endorsement.scheme,
-                                             curve: endorsement.curve, x: otherPoint, y: endorsement.y)
+                                             curve: endorsement.curve, x: Array(ownPoint.prefix(endorsement.x.count)),
+                                             y: Array(ownPoint.suffix(endorsement.x.count)))
         // The same point, but a key that could leave its TPM (no fixedTPM), or one that signs anything (not restricted).
         let exportable = TPMPublicArea(nameAlgorithm: identity.nameAlgorithm, attributes: identity.attributes.subtracting(.fixedTPM),
                                        symmetric: nil, scheme: identity.scheme, curve: identity.curve, x: identity.x, y: identity.y)
@@ -131,7 +134,7 @@ struct TPMVouchingTests {
         var tampered = certificate
         tampered[tampered.count - 10] ^= 1
         let cases: [(String, TPMEvidence)] = [
-            ("an endorsement key its certificate does not certify",
+            ("an endorsement key of the attacker's own, which its certificate does not certify",
              TPMEvidence(endorsementCertificate: genuine.endorsementCertificate, endorsementKey: Data(movedEndorsement.marshalled).base64EncodedString(),
                          identityKey: genuine.identityKey)),
             ("an exportable identity key", TPMEvidence(endorsementCertificate: genuine.endorsementCertificate, endorsementKey: genuine.endorsementKey,
