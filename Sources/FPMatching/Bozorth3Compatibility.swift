@@ -4,31 +4,34 @@
 struct Bozorth3Compatibility {
     /// Words a row: room for bozorth3's 2,000 clusters.
     static let stride = (Bozorth3Scorer.clusterLimit + 63) / 64
-    private var bits: [UInt64] = []
+    // All rows at once, at the cluster limit (500 KB; see Bozorth3Arena); copies share them.
+    private let arena = Bozorth3Arena()
+    private let bits: UnsafeMutablePointer<UInt64>
     private var rows = 0
     /// Per row, the last cluster in its list: the lists are ascending, so an intersection
     /// with one ends there.
-    private(set) var last: [Int32] = []
+    let last: UnsafeMutablePointer<Int32>
+
+    init() {
+        bits = arena.make(Bozorth3Scorer.clusterLimit * Self.stride, 0)
+        last = arena.make(Bozorth3Scorer.clusterLimit, 0)
+    }
 
     /// Forgets every row (clearing only the words the last comparison used).
     mutating func reset() {
-        for index in 0..<(rows * Self.stride) { bits[index] = 0 }
+        bits.update(repeating: 0, count: rows * Self.stride)
         rows = 0
     }
 
     /// A new cluster's row, holding the cluster itself.
     mutating func addRow(_ cluster: Int) {
-        if bits.count < (cluster + 1) * Self.stride {
-            bits.append(contentsOf: repeatElement(0, count: (cluster + 1) * Self.stride - bits.count))
-        }
         rows = cluster + 1
-        if last.count < rows { last.append(0) }
         connect(cluster, cluster)
     }
 
     /// Records `later` as compatible with `cluster` (`later >= cluster`).
     @inline(__always)
-    mutating func connect(_ cluster: Int, _ later: Int) {
+    func connect(_ cluster: Int, _ later: Int) {
         bits[cluster * Self.stride + later >> 6] |= 1 << UInt64(later & 63)
         last[cluster] = Int32(later)
     }

@@ -30,12 +30,11 @@ enum Bozorth3Numerics {
     /// tested on the square in single precision as the library does.
     @inline(__always)
     static func tooFar(_ difference: Int32) -> Bool {
-        // Below 4096 the square is exact in single precision: integers give the same answer.
+        // The same answer for every Int32 on integers: below 4,096 the square is exact in
+        // single precision, and from 349 on the rounded square is at least 349² = 121,801
+        // (rounding never decreases), so the float test fails exactly where this one does.
         let magnitude = difference.magnitude
-        if magnitude < 4096 { return magnitude > 11 && magnitude < 349 }
-        let value = Float(difference)
-        let square = value * value
-        return square > 121 && square < 121_801
+        return magnitude > 11 && magnitude < 349
     }
 
     /// The direction of an edge as a line, in `[-90, 90]`: `atanf` of the slope, no

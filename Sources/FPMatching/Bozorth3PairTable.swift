@@ -28,6 +28,14 @@ public struct Bozorth3PairTable: Sendable {
     /// codes of 220 and more back by 580), and whether it was swapped.
     let foldedDirection: [Int32]
     let swapped: [Bool]
+    /// Every length non-negative and every angle within ±2,047: true for any sample whose
+    /// coordinates and angles are not crafted to wrap. Pairing two such tables may find
+    /// each probe row's window directly and test angles in 16 bits (docs/bozorth3.md §5).
+    let regular: Bool
+    /// The two angles again in 16 bits, read by the pairing of regular tables (twice the
+    /// rows per vector instruction); meaningless in an irregular table.
+    let smallerAngle16: [Int16]
+    let largerAngle16: [Int16]
 
     /// The most minutiae of a sample bozorth3 holds (`MAX_BOZORTH_MINUTIAE`).
     public static let maximumMinutiae = 200
@@ -102,5 +110,10 @@ public struct Bozorth3PairTable: Sendable {
         direction = kept.map(\.direction)
         foldedDirection = kept.map { $0.direction >= 220 ? $0.direction &- 580 : $0.direction }
         swapped = kept.map { $0.direction >= 220 }
+        smallerAngle16 = kept.map { Int16(truncatingIfNeeded: $0.smaller) }
+        largerAngle16 = kept.map { Int16(truncatingIfNeeded: $0.larger) }
+        // Sorted by length: the first is the least.
+        regular = (kept.first?.length ?? 0) >= 0
+            && kept.allSatisfy { -2_047...2_047 ~= $0.smaller && -2_047...2_047 ~= $0.larger }
     }
 }

@@ -3,22 +3,25 @@ extension Bozorth3Scorer {
     /// rotation become a cluster if there are at least three, and the cluster is compared
     /// with every earlier one.
     mutating func evaluatePass() {
-        let list = self.list   // see findClusters
-        var total = members.count
+        let list = self.list
+        let members = self.members
+        var total = memberCount
         if total >= 3 {
-            let mean = Self.meanRotation(of: members, in: list.rotation)
+            let mean = Self.meanRotation(of: members, total, in: list.rotation)
             // Rows dropped here keep the pass's id (quirk Q2): a later pass skips them.
-            // (A loop, not removeAll(where:): a closure reading self here copies the scorer.)
             var kept = 0
             for index in 0..<total where !Bozorth3Numerics.tooFar(list.rotation[members[index]] &- mean) {
                 members[kept] = members[index]
                 kept += 1
             }
-            members.removeLast(total - kept)
             total = kept
+            memberCount = kept
         }
         if total < 3 {
-            for row in members { state[row] = saved[row] == 0 ? -1 : saved[row] }
+            for index in 0..<total {
+                let row = members[index]
+                state[row] = saved[row] == 0 ? -1 : saved[row]
+            }
             // The failed pass gives its id back to the next one.
             passId -= 1
             return
@@ -27,7 +30,8 @@ extension Bozorth3Scorer {
         var probeX: Int32 = 0, probeY: Int32 = 0, storedX: Int32 = 0, storedY: Int32 = 0
         var probePoints = Bozorth3PointSet()
         var storedPoints = Bozorth3PointSet()
-        for row in members {
+        for index in 0..<total {
+            let row = members[index]
             // Centroids of the start minutiae only (quirk Q7).
             let pk = list.probeFirst[row], gk = list.storedFirst[row]
             probeX &+= probe[Int(pk) - 1].x
@@ -39,28 +43,35 @@ extension Bozorth3Scorer {
             storedPoints.insert(gk)
             storedPoints.insert(list.storedSecond[row])
         }
-        let index = Int32(clusters.count)
+        let index = clusterCount
         let cluster = Bozorth3Cluster(
-            size: size, total: size, rotation: Self.meanRotation(of: members, in: list.rotation),
+            size: size, total: size, rotation: Self.meanRotation(of: members, total, in: list.rotation),
             probeX: probeX / size, probeY: probeY / size, storedX: storedX / size, storedY: storedY / size,
             probePoints: probePoints, storedPoints: storedPoints)
         best = max(best, size)
-        for e in 0..<clusters.count where Self.compatible(cluster, clusters[e]) {
+        let rotation = cluster.rotation
+        for e in 0..<clusterCount {
+            // compatible's first test, here on a column of its own: most earlier clusters
+            // fail it, and the call and the whole cluster's load then cost more than the test.
+            if Bozorth3Numerics.tooFar(rotation &- clusterRotation[e]) || !Self.compatible(cluster, clusters[e]) {
+                continue
+            }
             clusters[e].total &+= size
             best = max(best, clusters[e].total)
-            compatibility.connect(e, Int(index))
+            compatibility.connect(e, index)
         }
-        compatibility.addRow(Int(index))
-        clusters.append(cluster)
+        compatibility.addRow(index)
+        clusters[index] = cluster
+        clusterRotation[index] = rotation
+        clusterCount += 1
     }
 
-    /// The mean of the members' rotations, divided by their count.
-    /// (Static, like the helpers below: a method call on the large scorer from a mutating
-    /// one can copy it.)
-    private static func meanRotation(of members: [Int], in rotations: [Int32]) -> Int32 {
+    /// The mean of the first `count` members' rotations, divided by their count.
+    private static func meanRotation(of members: UnsafeMutablePointer<Int>, _ count: Int,
+                                     in rotations: UnsafeMutablePointer<Int32>) -> Int32 {
         var positiveSum: Int32 = 0, positiveCount: Int32 = 0, negativeSum: Int32 = 0, negativeCount: Int32 = 0
-        for row in members {
-            let rotation = rotations[row]
+        for index in 0..<count {
+            let rotation = rotations[members[index]]
             if rotation >= 0 {
                 positiveSum &+= rotation
                 positiveCount += 1
@@ -71,7 +82,7 @@ extension Bozorth3Scorer {
         }
         return Bozorth3Numerics.meanAngle(positiveSum: positiveSum, positiveCount: positiveCount,
                                           negativeSum: negativeSum, negativeCount: negativeCount,
-                                          divisor: Float(members.count))
+                                          divisor: Float(count))
     }
 
     /// Whether a new cluster and an earlier one can belong to one match: about the same
@@ -79,6 +90,10 @@ extension Bozorth3Scorer {
     /// both samples, and no minutia in common.
     private static func compatible(_ new: Bozorth3Cluster, _ old: Bozorth3Cluster) -> Bool {
         if Bozorth3Numerics.tooFar(new.rotation &- old.rotation) { return false }
+        // The tests have no effects, so their order is free: the cheap one before the arctangents.
+        if new.probePoints.intersects(old.probePoints) || new.storedPoints.intersects(old.storedPoints) {
+            return false
+        }
         let probeDX = new.probeX &- old.probeX, probeDY = new.probeY &- old.probeY
         let storedDX = new.storedX &- old.storedX, storedDY = new.storedY &- old.storedY
         let probeLength = Float(probeDX &* probeDX &+ probeDY &* probeDY)
@@ -92,6 +107,6 @@ extension Bozorth3Scorer {
         if Bozorth3Numerics.tooFar(rotation &- Bozorth3Numerics.normalized(probeDirection &- storedDirection)) {
             return false
         }
-        return !new.probePoints.intersects(old.probePoints) && !new.storedPoints.intersects(old.storedPoints)
+        return true
     }
 }

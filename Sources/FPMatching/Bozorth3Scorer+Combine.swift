@@ -10,7 +10,7 @@ extension Bozorth3Scorer {
     /// part of S[t] from its cursor on that is compatible with the element at the cursor.
     mutating func combineClusters() -> Int32 {
         var result: Int32 = 0
-        for e in 0..<clusters.count {
+        for e in 0..<clusterCount {
             if result >= clusters[e].total { continue }
             levelItems.removeAll(keepingCapacity: true)
             levelStart.removeAll(keepingCapacity: true)

@@ -5,7 +5,10 @@
 /// score has to be libfprint's to the unit. The state is what the library keeps in globals,
 /// reset per comparison (the "fresh" semantics of §7: the correspondence list is empty
 /// past its end, as in a process whose first comparison this is).
-struct Bozorth3Scorer {
+///
+/// Sendable though it holds raw pointers: its only owner is a Bozorth3Matcher, which never
+/// scores through memory another copy can reach.
+struct Bozorth3Scorer: @unchecked Sendable {
     /// The score of a queue overflow: a match for every threshold.
     static let overflowScore = 4_000
     static let queueLimit = 4_000
@@ -20,36 +23,40 @@ struct Bozorth3Scorer {
     var probe: [NBISMinutia] = []
     var stored: [NBISMinutia] = []
 
-    var state: [Int32] = []
-    var saved: [Int32] = []
-    var probeToStored = [Int32](repeating: 0, count: pointSlots)
-    var storedToProbe = [Int32](repeating: 0, count: pointSlots)
+    // The working arrays, each at its limit (Bozorth3Arena says why pointers). A copy of a
+    // scorer shares them: Bozorth3Matcher makes a new scorer before scoring with a shared one.
+    var arena = Bozorth3Arena()
+    let state, saved: UnsafeMutablePointer<Int32>
+    let probeToStored, storedToProbe: UnsafeMutablePointer<Int32>
     /// Indexed by minutia number, but read at a row number + 1 (quirk Q3): sized for rows.
-    var queuedAt = [Int32](repeating: notQueued, count: Bozorth3Correspondences.cap + 2)
-    var probeGroup = [Int32](repeating: 0, count: pointSlots)
-    var storedGroup = [Int32](repeating: 0, count: pointSlots)
+    let queuedAt: UnsafeMutablePointer<Int32>
+    let probeGroup, storedGroup: UnsafeMutablePointer<Int32>
 
     var groups: Int32 = 0
-    var anchor = [Int32](repeating: 0, count: 12)
-    var candidates = [Int32](repeating: 0, count: 12)
-    var cursor = [Int32](repeating: 0, count: 12)
-    var chosen = [Int32](repeating: 0, count: 12)
+    let anchor, candidates, cursor, chosen: UnsafeMutablePointer<Int32>
     /// Candidate lists, 10 slots a group in one flat array: an 11th candidate spills into
     /// the next group's slots, as in the library (quirk Q5).
-    var probeCandidates = [Int32](repeating: 0, count: 1_000)
-    var storedCandidates = [Int32](repeating: 0, count: 1_000)
+    let probeCandidates, storedCandidates: UnsafeMutablePointer<Int32>
 
     /// The first row ending at each (pj, gj) pair, or -1; entries set by a comparison are
     /// cleared by the next one (from `previousEnds`), not the whole array.
-    var firstEnding = [Int32](repeating: -1, count: pointSlots * pointSlots)
-    var nextEnding: [Int32] = []
-    var previousEnds: [(Int32, Int32)] = []
+    let firstEnding, nextEnding, previousEnds: UnsafeMutablePointer<Int32>
     var previousRows = 0
+    /// The rows that start at each (pk, gk) pair, `runStart[slot]..<runEnd[slot]`, or
+    /// a start of -1; cleared like `firstEnding`.
+    let runStart, runEnd, previousRunSlots: UnsafeMutablePointer<Int32>
+    var previousRuns = 0
 
-    var queue: [Int32] = []
-    var members: [Int] = []
+    let queue: UnsafeMutablePointer<Int32>
+    var queueCount = 0
+    /// The rows of the current pass (each once: a row joins when its state becomes the pass's id).
+    let members: UnsafeMutablePointer<Int>
+    var memberCount = 0
     var passId: Int32 = 0
-    var clusters: [Bozorth3Cluster] = []
+    let clusters: UnsafeMutablePointer<Bozorth3Cluster>
+    var clusterCount = 0
+    /// The clusters' rotations again, read alone by the compatibility scan.
+    let clusterRotation: UnsafeMutablePointer<Int32>
     var compatibility = Bozorth3Compatibility()
     /// COMBINE's lists, one level after the other, and each level's start and cursor.
     var levelItems: [Int32] = []
@@ -57,7 +64,34 @@ struct Bozorth3Scorer {
     var levelCursor: [Int] = []
     var best: Int32 = 0
 
-    init() {}
+    init() {
+        let rows = Bozorth3Correspondences.cap
+        state = arena.make(rows, 0)
+        saved = arena.make(rows, 0)
+        probeToStored = arena.make(Self.pointSlots, 0)
+        storedToProbe = arena.make(Self.pointSlots, 0)
+        queuedAt = arena.make(rows + 2, Self.notQueued)
+        probeGroup = arena.make(Self.pointSlots, 0)
+        storedGroup = arena.make(Self.pointSlots, 0)
+        anchor = arena.make(12, 0)
+        candidates = arena.make(12, 0)
+        cursor = arena.make(12, 0)
+        chosen = arena.make(12, 0)
+        probeCandidates = arena.make(1_000, 0)
+        storedCandidates = arena.make(1_000, 0)
+        firstEnding = arena.make(Self.pointSlots * Self.pointSlots, -1)
+        nextEnding = arena.make(rows, -1)
+        previousEnds = arena.make(rows, 0)
+        runStart = arena.make(Self.pointSlots * Self.pointSlots, -1)
+        runEnd = arena.make(Self.pointSlots * Self.pointSlots, 0)
+        previousRunSlots = arena.make(rows, 0)
+        queue = arena.make(Self.queueLimit, 0)
+        members = arena.make(rows, 0)
+        let empty = Bozorth3Cluster(size: 0, total: 0, rotation: 0, probeX: 0, probeY: 0, storedX: 0, storedY: 0,
+                                    probePoints: Bozorth3PointSet(), storedPoints: Bozorth3PointSet())
+        clusters = arena.make(Self.clusterLimit, empty)
+        clusterRotation = arena.make(Self.clusterLimit, 0)
+    }
 
     /// The score of a probe against a stored sample, as libfprint's bozorth3 gives it.
     mutating func score(probe probeTable: Bozorth3PairTable, stored storedTable: Bozorth3PairTable) -> Int {
@@ -80,37 +114,45 @@ struct Bozorth3Scorer {
     }
 
     private mutating func reset() {
-        let list = self.list   // see findClusters
+        let list = self.list
         let rows = list.count
-        state.removeAll(keepingCapacity: true)
-        state.append(contentsOf: repeatElement(0, count: rows))
-        saved.removeAll(keepingCapacity: true)
-        saved.append(contentsOf: repeatElement(0, count: rows))
+        state.update(repeating: 0, count: rows)
+        saved.update(repeating: 0, count: rows)
         // Chains of the rows that share an end pair (pj, gj), each ascending: growing a
         // cluster looks for exactly those, where bozorth3 scans the whole list.
-        for r in 0..<previousRows {
-            firstEnding[Self.key(previousEnds[r].0, previousEnds[r].1)] = -1
-        }
-        nextEnding.removeAll(keepingCapacity: true)
-        nextEnding.append(contentsOf: repeatElement(-1, count: rows))
+        for r in 0..<previousRows { firstEnding[Int(previousEnds[r])] = -1 }
         var r = rows - 1
         while r >= 0 {
             let slot = Self.key(list.probeSecond[r], list.storedSecond[r])
             nextEnding[r] = firstEnding[slot]
             firstEnding[slot] = Int32(r)
+            previousEnds[r] = Int32(slot)
             r -= 1
         }
-        previousEnds.removeAll(keepingCapacity: true)
-        for r in 0..<rows { previousEnds.append((list.probeSecond[r], list.storedSecond[r])) }
         previousRows = rows
-        for point in 0..<Self.pointSlots {
-            probeToStored[point] = 0
-            storedToProbe[point] = 0
-            queuedAt[point] = Self.notQueued
-            probeGroup[point] = 0
-            storedGroup[point] = 0
+        // Where each run of rows sharing (pk, gk) starts and ends, or -1: cleared the same way.
+        for run in 0..<previousRuns { runStart[Int(previousRunSlots[run])] = -1 }
+        previousRuns = 0
+        var first = 0
+        while first < rows {
+            let slot = Self.key(list.probeFirst[first], list.storedFirst[first])
+            var end = first + 1
+            while end < rows && list.probeFirst[end] == list.probeFirst[first]
+                && list.storedFirst[end] == list.storedFirst[first] {
+                end += 1
+            }
+            runStart[slot] = Int32(first)
+            runEnd[slot] = Int32(end)
+            previousRunSlots[previousRuns] = Int32(slot)
+            previousRuns += 1
+            first = end
         }
-        clusters.removeAll(keepingCapacity: true)
+        probeToStored.update(repeating: 0, count: Self.pointSlots)
+        storedToProbe.update(repeating: 0, count: Self.pointSlots)
+        queuedAt.update(repeating: Self.notQueued, count: Self.pointSlots)
+        probeGroup.update(repeating: 0, count: Self.pointSlots)
+        storedGroup.update(repeating: 0, count: Self.pointSlots)
+        clusterCount = 0
         compatibility.reset()
         best = 0
         passId = 0
@@ -118,9 +160,6 @@ struct Bozorth3Scorer {
 
     /// The passes of every start row. Returns false on a queue overflow.
     private mutating func findClusters() -> Bool {
-        // A local copy of the list (the list is not changed here): reading it through self
-        // in a debug build copies the whole scorer at every access.
-        // Its columns as locals too: a debug build copies a struct at each method call on it.
         let list = self.list
         let rows = list.count
         let pk = list.probeFirst, gk = list.storedFirst, pj = list.probeSecond, gj = list.storedSecond
@@ -137,9 +176,9 @@ struct Bozorth3Scorer {
             var previousGroups: Int32 = 0
             while true {
                 passId += 1
-                queue.removeAll(keepingCapacity: true)
-                queue.append(start)
-                members.removeAll(keepingCapacity: true)
+                queue[0] = start
+                queueCount = 1
+                memberCount = 0
                 // The start group: the rows that share the start row's (pk, gk).
                 var x = k
                 repeat {
@@ -151,24 +190,33 @@ struct Bozorth3Scorer {
                 let grown = x
                 // Grow from every queued minutia; the queue grows meanwhile.
                 var q = 1
-                while q < queue.count {
+                while q < queueCount {
                     let point = queue[q]
                     let partner = probeToStored[Int(point)]
                     if grown < rows {
                         // The rows ending at (point, partner), ascending, from the chain built for it.
-                        var r = Int(firstEnding[Self.key(point, partner)])
+                        let slot = Self.key(point, partner)
+                        var r = Int(firstEnding[slot])
+                        // Only rows from `grown` on count, and `grown` (the end of row k's group)
+                        // never decreases as k advances: the rows before it leave the chain for good.
+                        while r >= 0 && r < grown { r = Int(nextEnding[r]) }
+                        firstEnding[slot] = Int32(r)
                         while r >= 0 {
-                            if r >= grown && pk[r] != start && gk[r] != target {
+                            if pk[r] != start && gk[r] != target {
                                 guard add(probePoint: pk[r], storedPoint: gk[r], row: r) else { return false }
                             }
                             r = Int(nextEnding[r])
                         }
-                        var y = Bozorth3Correspondences.firstRow(from: grown, in: pk, gk, probePoint: point, storedPoint: partner)
-                        if y < rows && gk[y] == partner && pk[y] == point {
-                            repeat {
+                        // The rows starting at (point, partner) from `grown` on: bozorth3 scans
+                        // for them, here they are looked up (the list is sorted on (pk, gk)).
+                        let first = runStart[slot]
+                        if first >= 0 {
+                            var y = max(Int(first), grown)
+                            let end = Int(runEnd[slot])
+                            while y < end {
                                 guard add(probePoint: pj[y], storedPoint: gj[y], row: y) else { return false }
                                 y += 1
-                            } while y < rows && gk[y] == partner && pk[y] == point
+                            }
                         }
                     }
                     q += 1
@@ -176,7 +224,7 @@ struct Bozorth3Scorer {
                 evaluatePass()
                 release(previousGroups: previousGroups)
                 let exhausted = !nextAlternative()
-                if clusters.count >= Self.clusterLimit { return true }   // Q8: no cleanup
+                if clusterCount >= Self.clusterLimit { return true }   // Q8: no cleanup
                 previousGroups = groups
                 if exhausted { break }
             }
@@ -195,6 +243,7 @@ struct Bozorth3Scorer {
 
     /// Proposes "probe minutia `probePoint` is stored minutia `storedPoint`", from row `row`
     /// (the library's `bz_sift`). Returns false on a queue overflow.
+    @inline(__always)   // three call sites in the growing loop: measured 5% faster inlined
     private mutating func add(probePoint: Int32, storedPoint: Int32, row: Int) -> Bool {
         let p = Int(probePoint)
         let g = Int(storedPoint)
@@ -202,13 +251,15 @@ struct Bozorth3Scorer {
         let holder = storedToProbe[g]
         if held == 0 && holder == 0 {
             if state[row] != passId {
-                members.append(row)
+                members[memberCount] = row
+                memberCount += 1
                 saved[row] = state[row]
                 state[row] = passId
             }
-            if queue.count >= Self.queueLimit { return false }
-            queuedAt[p] = Int32(queue.count)
-            queue.append(probePoint)
+            if queueCount >= Self.queueLimit { return false }
+            queuedAt[p] = Int32(queueCount)
+            queue[queueCount] = probePoint
+            queueCount += 1
             probeToStored[p] = storedPoint
             storedToProbe[g] = probePoint
             return true
@@ -217,11 +268,13 @@ struct Bozorth3Scorer {
             if state[row] != passId {
                 // Q3: the "already queued?" test looks at the row number, not at the minutia.
                 if queuedAt[row + 1] == Self.notQueued {
-                    if queue.count >= Self.queueLimit { return false }
-                    queuedAt[p] = Int32(queue.count)
-                    queue.append(probePoint)
+                    if queueCount >= Self.queueLimit { return false }
+                    queuedAt[p] = Int32(queueCount)
+                    queue[queueCount] = probePoint
+                    queueCount += 1
                 }
-                members.append(row)
+                members[memberCount] = row
+                memberCount += 1
                 saved[row] = state[row]
                 state[row] = passId
             }
@@ -236,6 +289,7 @@ struct Bozorth3Scorer {
 
     /// Adds `candidate` to the conflict group anchored at `anchorPoint` (a probe minutia, or
     /// a stored one when `onStoredSide`), opening the group with the current `holding` first.
+    @inline(never)   // the rare path, kept out of add's inlined body
     private mutating func addCandidate(_ candidate: Int32, holding: Int32, anchor anchorPoint: Int32, onStoredSide: Bool) {
         let point = Int(anchorPoint)
         var b = onStoredSide ? storedGroup[point] : probeGroup[point]
@@ -268,7 +322,7 @@ struct Bozorth3Scorer {
 
     /// Undoes the pass's assignments (bozorth3's order and omissions kept: quirk Q4).
     mutating func release(previousGroups: Int32) {
-        var position = queue.count - 1
+        var position = queueCount - 1
         while position >= 1 {
             let p = Int(queue[position])
             if probeToStored[p] != 0 {
