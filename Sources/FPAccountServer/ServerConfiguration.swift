@@ -56,9 +56,14 @@ package struct ServerConfiguration: Sendable {
     package var acceptedAccessControls: Set<String> = ["biometryCurrentSet"]
     /// Accept keys that live in a developer's own files (the fake reader, the demo, tests).
     package var acceptDevelopmentKeys = false
-    /// PEM texts of the TPM makers' CAs (`--tpm-ca`): a device whose identity key is proved to be
-    /// in a TPM certified by one of them is vouched for. Empty: no TPM vouches.
+    /// PEM texts of the TPM makers' CAs (`--tpm-ca`): what a device's proof that its identity key
+    /// is in a TPM is checked against. Empty: no TPM proof is accepted.
     package var tpmCertificateAuthorities: [String] = []
+    /// A TPM proof binds a device on its own (`--tpm-vouches`). Off by default: a maker's CA
+    /// certifies every PC that maker's TPMs went into, the password thief's among them, so
+    /// the proof then says the key is in hardware, not that the device is the user's; only an
+    /// operator whose CAs certified their own machines alone should turn it on.
+    package var tpmVouches = false
 
     package init() {}
 
@@ -69,6 +74,7 @@ package struct ServerConfiguration: Sendable {
         if !(10...20).contains(passwordCostLog2) { problems.append("--password-cost must be 10 to 20 (got \(passwordCostLog2))") }
         if !(1...65535).contains(port) && port != 0 { problems.append("--port must be 0 to 65535 (got \(port))") }
         if (tlsCertificate == nil) != (tlsKey == nil) { problems.append("give both --tls-cert and --tls-key, or neither") }
+        if tpmVouches && tpmCertificateAuthorities.isEmpty { problems.append("--tpm-vouches needs the CAs it trusts: give --tpm-ca") }
         do { _ = try TPMTrust(pems: tpmCertificateAuthorities) } catch {
             problems.append("--tpm-ca: the files must hold PEM certificates with a self-signed root CA among them (\(error))")
         }

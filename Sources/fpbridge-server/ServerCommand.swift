@@ -78,6 +78,12 @@ struct ServeCommand: AsyncParsableCommand {
             + "to be in a TPM whose endorsement certificate chains to one of them.",
         discussion: "Self-signed certificates are the roots; any other certificate in the files is an intermediate, trusted only through a root."))
     var tpmCa: [String] = []
+    @Flag(help: ArgumentHelp(
+        "A TPM proof binds a device on its own, with no approval or binding code.",
+        discussion: "Only when the --tpm-ca CAs certified your own machines alone (an enterprise CA): a TPM maker's CA certifies "
+            + "every PC with that maker's TPM, including one a password thief owns. Without it a TPM proof is checked and the "
+            + "binding still needs a bound device's approval or a binding code, as any other."))
+    var tpmVouches = false
     @Flag(name: .shortAndLong, help: "Log each request.")
     var verbose = false
     @Option(help: .hidden)
@@ -108,6 +114,7 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.approvalSeconds = approvalSeconds
         if !acceptAccessControl.isEmpty { configuration.acceptedAccessControls = Set(acceptAccessControl) }
         configuration.acceptDevelopmentKeys = acceptDevelopmentKeys
+        configuration.tpmVouches = tpmVouches
         configuration.tpmCertificateAuthorities = try tpmCa.map { path in
             do { return try String(contentsOfFile: path, encoding: .utf8) } catch { throw ValidationError("--tpm-ca \(path): \(error)") }
         }

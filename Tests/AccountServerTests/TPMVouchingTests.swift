@@ -7,19 +7,41 @@ import TestSupport
 
 /// Issue 28: the device identity key in a TPM 2.0 (`fpbridged --tpm`) and a server that trusts
 /// the TPM's maker (`fpbridge-server --tpm-ca`). A real swtpm, manufactured with an EK
-/// certificate from a CA the test makes, a real fpbridged and the real server: a second device
-/// is bound on the TPM's word alone (credential activation), and on nothing less.
+/// certificate from a CA the test makes, a real fpbridged and the real server: with
+/// `--tpm-vouches` a second device is bound on the TPM's word alone (credential activation),
+/// and on nothing less; without it the TPM's word is checked and is not enough.
 @Suite(.enabled(if: SoftwareTPM.isInstalled || SharedData.isCI, "swtpm is not installed (apt-get install swtpm swtpm-tools)"))
 struct TPMVouchingTests {
     static let serverOptions = ["--accept-access-control", "biometryCurrentSet", "--accept-access-control", "devicePasscode"]
+
+    /// The server's credential for `evidence`, asked for in the harness's password session.
+    static func credential(for evidence: TPMEvidence, from harness: Harness) async throws -> TPMCredentialChallenge {
+        try harness.decode(try await harness.server.request("POST", "/v1/devices/tpm-credentials", json: TPMCredentialRequest(tpm: evidence),
+                                                            token: harness.session), as: TPMCredentialChallenge.self)
+    }
 
     @Test(arguments: Storage.allCases)
     func aBindingAttestedByATPMWhoseMakerTheServerTrustsIsAccepted(storage: Storage) async throws {
         let tpm = try await SoftwareTPM()
         let device = try await TPMDevice(tpm: tpm)
-        let harness = try await Harness.start(storage, arguments: Self.serverOptions + ["--tpm-ca", tpm.caFile])
         let attestation = try await device.attestation()
         let evidence = try #require(attestation.tpm, "fpbridged --tpm gives no TPM evidence")
+
+        // A server that checks TPMs against the CA but does not let them vouch alone (the
+        // default: a maker's CA certifies the password thief's PC too): the genuine proof is
+        // accepted as a proof and the binding still needs an approval or a code.
+        let cautious = try await Harness.start(storage, arguments: Self.serverOptions + ["--tpm-ca", tpm.caFile])
+        let checked = try await Self.credential(for: evidence, from: cautious)
+        let checkedSecret = try #require(try await device.activate(checked))
+        let notAlone = try await cautious.server.request("POST", "/v1/devices", json: attestation.bindRequest(tpm: TPMProof(
+            evidence: evidence, secret: checkedSecret, expiresAt: checked.expiresAt)), token: cautious.session)
+        #expect(notAlone.status == 403 && notAlone.errorCode == "deviceNotVouched", "\(String(decoding: notAlone.body, as: UTF8.self))")
+        // A proof that does not hold is still refused for what it is, never passed over.
+        let wrong = try await cautious.server.request("POST", "/v1/devices", json: attestation.bindRequest(tpm: TPMProof(
+            evidence: evidence, secret: Data(count: 32).base64EncodedString(), expiresAt: checked.expiresAt)), token: cautious.session)
+        #expect(wrong.status == 403 && wrong.errorCode == "tpmAttestationRejected")
+
+        let harness = try await Harness.start(storage, arguments: Self.serverOptions + ["--tpm-ca", tpm.caFile, "--tpm-vouches"])
 
         // Without the proof, the password alone does not bind a second device.
         let unvouched = try await harness.server.request("POST", "/v1/devices", json: attestation.bindRequest(tpm: nil), token: harness.session)
@@ -83,9 +105,7 @@ struct TPMVouchingTests {
         let claim = TPMEvidence(endorsementCertificate: genuine.endorsementCertificate, endorsementKey: genuine.endorsementKey,
                                 identityKey: Data(TPMPublicArea.identity(try P256.Signing.PublicKey(pemRepresentation: forged.identityKeyPem))
                                     .marshalled).base64EncodedString())
-        let credential = try harness.decode(try await harness.server.request("POST", "/v1/devices/tpm-credentials",
-                                                                             json: TPMCredentialRequest(tpm: claim), token: harness.session),
-                                            as: TPMCredentialChallenge.self)
+        let credential = try await Self.credential(for: claim, from: harness)
         #expect(try await software.activate(credential) == nil, "fpbridged without --tpm activated a credential")
         // The real TPM will not release it either: no key of that name is loaded in it.
         #expect(try await real.activate(credential) == nil)
@@ -95,9 +115,7 @@ struct TPMVouchingTests {
         #expect(guessed.status == 403 && guessed.errorCode == "tpmAttestationRejected", "\(String(decoding: guessed.body, as: UTF8.self))")
 
         // The genuine TPM's proof, presented with the software identity's attestation: not the key that signed it.
-        let genuineCredential = try harness.decode(try await harness.server.request("POST", "/v1/devices/tpm-credentials",
-                                                                                    json: TPMCredentialRequest(tpm: genuine), token: harness.session),
-                                                   as: TPMCredentialChallenge.self)
+        let genuineCredential = try await Self.credential(for: genuine, from: harness)
         let secret = try #require(try await real.activate(genuineCredential))
         let borrowed = try await harness.server.request("POST", "/v1/devices", json: forged.bindRequest(tpm: TPMProof(
             evidence: genuine, secret: secret, expiresAt: genuineCredential.expiresAt)), token: harness.session)

@@ -10,7 +10,7 @@ struct AccountTPMTests {
     @Test func accountBindProvesTheTPMAndTheKeyLogsIn() async throws {
         let tpm = try await SoftwareTPM()
         let bench = try await Bench(.fakeThroughService, serviceArguments: ["--tpm", tpm.tcti])
-        let server = try await LoginServerProcess(arguments: ["--first-device-needs-code", "--tpm-ca", tpm.caFile])
+        let server = try await LoginServerProcess(arguments: ["--first-device-needs-code", "--tpm-ca", tpm.caFile, "--tpm-vouches"])
         let account = ["--server", server.address, "--account", "alice"]
         try await bench.enroll("right-index", id: "alice-1")
         #expect(try await bench.run(["account", "register", "--password-stdin"] + account, input: AccountCommandTests.password).ok)

@@ -12,7 +12,7 @@ struct ServiceKeyringTPMTests {
         let tpm = try await SoftwareTPM()
         let enrolled = try await EnrolledService(arguments: ["--tpm", tpm.tcti])
         let (service, reader) = (enrolled.service, enrolled.reader)
-        let trusting = try await LoginServerProcess(arguments: ["--first-device-needs-code", "--tpm-ca", tpm.caFile])
+        let trusting = try await LoginServerProcess(arguments: ["--first-device-needs-code", "--tpm-ca", tpm.caFile, "--tpm-vouches"])
         let untrusting = try await LoginServerProcess(arguments: ["--first-device-needs-code"])
 
         // A server that trusts no TPM maker: the password alone does not bind.

@@ -10,8 +10,9 @@ enum DeviceVoucher: String, Sendable {
     case sameDevice = "the same device's identity key"
     /// An identity key the administrator registered.
     case administrator = "an identity the administrator registered"
-    /// A TPM whose maker's CA the operator trusts holds the identity key (credential activation).
-    case tpm = "a TPM whose maker's CA the server trusts"
+    /// A TPM certified by a CA the operator trusts holds the identity key (credential
+    /// activation), and the operator lets that vouch alone (`--tpm-vouches`).
+    case tpm = "a TPM certified by a CA the server trusts"
     /// An operator's one-time code.
     case bindingCode = "a binding code"
     /// The account's first device, on the password alone (trust on first use).
@@ -23,7 +24,8 @@ enum DeviceVoucher: String, Sendable {
 extension AccountService {
     /// Who vouches for `binding`, in order: the administrator's list (required for every
     /// binding with `--trusted-identities-only`), the device's own identity when it is bound
-    /// already, a TPM proof (``checkTPM(_:identityKey:)``), an operator's binding code, the password alone for an account's first device
+    /// already, a TPM proof (``checkTPM(_:identityKey:)``; alone only with `--tpm-vouches`, and
+    /// checked in any case), an operator's binding code, the password alone for an account's first device
     /// (unless `--first-device-needs-code`), and otherwise a bound device's approval when the
     /// client asks for it. The password alone never binds a second device: whoever stole it
     /// could otherwise bind a key of their own making and sign as the user.
@@ -41,7 +43,8 @@ extension AccountService {
         // A device that claims a TPM is held to it: a proof that fails is refused, never passed over.
         if let proof = request.tpm {
             try await checkTPM(proof, identityKey: binding.identityKey)
-            return .tpm
+            // A maker's CA vouches for hardware, not for whose hardware: the rest still decides.
+            if configuration.tpmVouches { return .tpm }
         }
         if let code = request.bindingCode {
             guard try await store.consumeBindingCode(digest: RandomTokens.digest(code), username: binding.username) else {
