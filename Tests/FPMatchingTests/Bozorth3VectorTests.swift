@@ -95,4 +95,17 @@ import Testing
         let many = Self.generated(seed: 9, count: 230)
         #expect(Bozorth3PairTable(minutiae: many).minutiae == Array(many.prefix(200)))
     }
+
+    /// Enough minutiae to be scored, none within 125 pixels of another: an empty table that
+    /// pairing still reads (it once read a buffer never allocated). Nothing pairs: 0 both ways.
+    @Test func aSampleWithAnEmptyTableScoresZero() {
+        let sparse = (0..<12).map { (index: Int) -> NBISMinutia in
+            let i = Int32(index)
+            return NBISMinutia(x: i * 130, y: (i % 2) * 140, theta: i * 30 - 150)
+        }
+        #expect(Bozorth3PairTable(minutiae: sparse).usedRows == 0)
+        #expect(Self.score(sparse, a) == 0)
+        #expect(Self.score(a, sparse) == 0)
+        #expect(Self.score(sparse, sparse) == 0)
+    }
 }
