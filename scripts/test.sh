@@ -67,5 +67,5 @@ bash scripts/docs.sh
 # The benchmark builds and every measured command runs (2 rounds; it asserts no time).
 bash bench/run.sh --smoke
 
-# Fuzzing smoke: every parser under libFuzzer for a short budget (FPBRIDGE_FUZZ_SECONDS, default 60 s each).
-bash scripts/fuzz.sh "${FPBRIDGE_FUZZ_SECONDS:-60}"
+# Fuzzing smoke: every parser under libFuzzer for a short budget (FPBRIDGE_FUZZ_SECONDS, default 30 s each).
+bash scripts/fuzz.sh "${FPBRIDGE_FUZZ_SECONDS:-30}"
