@@ -18,23 +18,24 @@ final class PreparedPrints: Sendable {
         /// nil: not an NBIS print (libfprint has to match it).
         let samples: [[NBISMinutia]]?
         private let tables = Mutex<Bozorth3Print?>(nil)
-        private let owner: PreparedPrints
+        /// The cache's count of tables built (not the cache itself: no cycle).
+        private let built: BuildCount
 
-        init(_ template: NBISTemplate, owner: PreparedPrints) {
+        init(_ template: NBISTemplate, built: BuildCount) {
             driver = template.driver
             deviceID = template.deviceID
             samples = template.samples
-            self.owner = owner
+            self.built = built
         }
 
         /// The print's tables, built on first use; on an NBIS entry only.
         var print: Bozorth3Print {
             tables.withLock { tables in
                 if let tables { return tables }
-                let built = Bozorth3Print(samples: samples ?? [])
-                owner.built.add(1, ordering: .relaxed)
-                tables = built
-                return built
+                let print = Bozorth3Print(samples: samples ?? [])
+                built.value.add(1, ordering: .relaxed)
+                tables = print
+                return print
             }
         }
     }
@@ -43,7 +44,7 @@ final class PreparedPrints: Sendable {
     static let shared = PreparedPrints(maximumEntries: 20_000)
 
     private let entries = Mutex<[PrintData: Entry]>([:])
-    fileprivate let built = Atomic<Int>(0)
+    private let built = BuildCount()
     /// The most prints kept; past it the cache keeps the gallery being prepared and drops
     /// others, so a service whose users come and go does not keep every print it saw.
     let maximumEntries: Int
@@ -54,7 +55,7 @@ final class PreparedPrints: Sendable {
 
     /// How many prints had their tables built (tests: a second identification builds none,
     /// and one that matches the first print builds few).
-    var buildCount: Int { built.load(ordering: .relaxed) }
+    var buildCount: Int { built.value.load(ordering: .relaxed) }
 
     /// The entries of `gallery`, in its order, building those not kept yet.
     ///
@@ -69,7 +70,7 @@ final class PreparedPrints: Sendable {
                 found[index] = entry
                 continue
             }
-            let entry = Entry(try NBISTemplate(data), owner: self)
+            let entry = Entry(try NBISTemplate(data), built: built)
             fresh[data] = entry
             found[index] = entry
         }
@@ -85,4 +86,9 @@ final class PreparedPrints: Sendable {
         }
         return found.map { $0! }
     }
+}
+
+/// How many prints had their tables built, shared by a cache and its entries.
+final class BuildCount: Sendable {
+    let value = Atomic<Int>(0)
 }
