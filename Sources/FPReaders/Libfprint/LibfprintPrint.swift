@@ -20,6 +20,12 @@ enum LibfprintPrint {
     /// normal form, which is the form libfprint can read without tripping.
     /// Pure GLib (no GObject, no device): callable from any thread.
     static func check(_ data: PrintData) throws(ReaderError) {
+        try withCheckedVariant(data) { _ in }
+    }
+
+    /// Checks `data` as ``check(_:)`` does and hands `read` the print's GVariant, borrowed
+    /// for the call: a reader of the print's fields (the host matcher) parses it once.
+    static func withCheckedVariant<T>(_ data: PrintData, _ read: (OpaquePointer) -> T) throws(ReaderError) -> T {
         guard data.bytes.count >= minimumLength else {
             throw .invalidPrint("only \(data.bytes.count) bytes, too short to be a print")
         }
@@ -36,6 +42,7 @@ enum LibfprintPrint {
             throw .invalidPrint("its contents are damaged (not a well-formed libfprint print)")
         }
         try checkContents(of: variant!)
+        return read(variant!)
     }
 
     /// libfprint reads the template inside the print by position, trusting its type:

@@ -17,13 +17,11 @@ struct NBISTemplate: Sendable {
     /// Decodes bytes after ``LibfprintPrint/check(_:)``: a print that fails the check
     /// throws the check's error, so a damaged print is refused here as it is elsewhere.
     init(_ data: PrintData) throws(ReaderError) {
-        try LibfprintPrint.check(data)
-        let type = g_variant_type_new(LibfprintPrint.variantType)
-        defer { g_variant_type_free(type) }
-        let body = data.bytes.dropFirst(LibfprintPrint.magic.count).withUnsafeBytes { g_bytes_new($0.baseAddress, gsize($0.count)) }
-        defer { g_bytes_unref(body) }
-        let print = g_variant_ref_sink(g_variant_new_from_bytes(type, body, 0))!
-        defer { g_variant_unref(print) }
+        self = try LibfprintPrint.withCheckedVariant(data, Self.init(checked:))
+    }
+
+    /// Reads a print the check accepted, so `(a(aiaiai))` and equal columns are known.
+    private init(checked print: OpaquePointer) {
         driver = Self.string(print, 1)
         deviceID = Self.string(print, 2)
         let kind = g_variant_get_child_value(print, 0)!
@@ -32,7 +30,6 @@ struct NBISTemplate: Sendable {
             samples = nil
             return
         }
-        // The check has made sure of the type `(a(aiaiai))` and of equal columns.
         let template = g_variant_get_child_value(print, 9)!
         defer { g_variant_unref(template) }
         let contents = g_variant_get_variant(template)!
