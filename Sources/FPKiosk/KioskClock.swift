@@ -14,8 +14,7 @@ package struct SystemKioskClock: KioskClock {
     package init() {}
 
     package var now: Double {
-        let elapsed = ContinuousClock.now - origin
-        return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        (ContinuousClock.now - origin).inSeconds
     }
 
     package func sleep(seconds: Double) async throws {

@@ -257,7 +257,7 @@ private func withStageTimeout<T: Sendable>(_ timeout: Duration,
         }
         defer { group.cancelAll() }
         guard let first = try await group.next(), let value = first else {
-            throw AuthError(.timedOut, "no finger was presented within \(SecondsText.words(Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18)); the enrollment stopped")
+            throw AuthError(.timedOut, "no finger was presented within \(SecondsText.words(timeout.inSeconds)); the enrollment stopped")
         }
         return value
     }

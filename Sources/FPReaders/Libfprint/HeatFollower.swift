@@ -38,7 +38,6 @@ struct HeatFollower {
     }
 
     private static func seconds(from start: SuspendingClock.Instant, to end: SuspendingClock.Instant) -> Double {
-        let elapsed = start.duration(to: end).components
-        return Double(elapsed.seconds) + Double(elapsed.attoseconds) / 1e18
+        start.duration(to: end).inSeconds
     }
 }

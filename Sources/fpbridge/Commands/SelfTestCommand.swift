@@ -97,6 +97,6 @@ struct SelfTestCommand: AsyncParsableCommand {
     }
 
     static func seconds(_ duration: Duration) -> Double {
-        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+        duration.inSeconds
     }
 }

@@ -48,7 +48,7 @@ extension LoopDevice {
         let elapsed = clock.now - started
         lastIdentification = IdentificationCost(
             compared: found.compared, galleryCount: gallery.count,
-            matchingSeconds: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
+            matchingSeconds: elapsed.inSeconds)
         return found.index.map { .match(galleryIndex: $0) } ?? .noMatch
     }
 
