@@ -34,12 +34,11 @@ package struct PinPad: Sendable {
             switch error.code {
             case .authenticationFailed, .passcodeNotSet, .notFound:
                 return Answer(ok: false, message: "pinWrong")
-            case .passcodeLockout:
+            case .passcodeLockout, .pinPadResting:
                 let seconds = error.retryAfter.map { String(Int($0.rounded(.up))) } ?? "?"
-                // The kiosk's own budget of wrong PINs (any name) is spent: the service says so in its message.
-                let kiosk = error.message.lowercased().contains("kiosk")
-                return Answer(ok: false, message: kiosk ? "pinPadResting" : "pinLocked", parameters: ["seconds": seconds],
-                              retryAfter: error.retryAfter)
+                // The user's own limit, or the kiosk's budget of wrong PINs (any name) spent.
+                return Answer(ok: false, message: error.code == .pinPadResting ? "pinPadResting" : "pinLocked",
+                              parameters: ["seconds": seconds], retryAfter: error.retryAfter)
             case .notPermitted:
                 return Answer(ok: false, message: "pinNotPermitted", parameters: ["detail": error.message])
             case .invalidInput:

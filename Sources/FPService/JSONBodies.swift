@@ -34,6 +34,7 @@ enum JSONBodies {
         case .notFound: .notFound
         case .notPermitted: .forbidden
         case .alreadyEnrolled, .passcodeNotSet, .biometryNotEnrolled, .biometryLockout, .passcodeLockout, .stateDamaged: .conflict
+        case .pinPadResting: .tooManyRequests
         case .readerBusy, .biometryNotAvailable, .readerTooHot, .readerFailure, .biometryDisconnected: .serviceUnavailable
         default: .unprocessableContent
         }

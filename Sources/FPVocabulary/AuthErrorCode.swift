@@ -68,6 +68,9 @@ public enum AuthErrorCode: Int, Sendable, CaseIterable, Codable {
     /// The caller may not do this: act for another user, identify outside the kiosk group,
     /// repair without being an administrator (the service answers 403).
     case notPermitted = -2013
+    /// A kiosk's PIN pad spent its budget of wrong PINs, whoever they were for: the kiosk
+    /// rests, not the user (whose own limit is ``passcodeLockout``); see `retryAfter`.
+    case pinPadResting = -2014
 
     /// The name used in JSON output: Apple's case name for Apple's codes.
     public var name: String { String(describing: self) }

@@ -13,7 +13,7 @@ extension LAError {
     /// `invalidDimensions` (-14) are there for source compatibility and are never reported.
     ///
     /// Each code is described at its static member on ``LAError``, from
-    /// ``LAError/authenticationFailed`` to ``LAError/notPermitted``. Code written for iOS
+    /// ``LAError/authenticationFailed`` to ``LAError/pinPadResting``. Code written for iOS
     /// switches over the codes with a `default` (or `@unknown default`) branch, and that
     /// branch is where fpbridge's additions land.
     public typealias Code = AuthErrorCode

@@ -118,6 +118,10 @@ extension LAError {
     ///
     /// Matches with `catch LAError.notPermitted`.
     public static var notPermitted: Code { .notPermitted }
+    /// fpbridge: a kiosk's PIN pad spent its budget of wrong PINs and rests; see `retryAfter`.
+    ///
+    /// Matches with `catch LAError.pinPadResting`.
+    public static var pinPadResting: Code { .pinPadResting }
     /// The old name of ``biometryLockout``.
     @available(*, deprecated, renamed: "biometryLockout")
     public static var touchIDLockout: Code { .biometryLockout }

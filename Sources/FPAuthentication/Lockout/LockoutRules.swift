@@ -208,7 +208,7 @@ struct LockoutRules {
         refill(&budget)
         guard budget.spent < Double(Self.kioskGuesses) else {
             let wait = max(1, ((budget.spent - Double(Self.kioskGuesses)) * Self.kioskGuessRefillSeconds).rounded(.up))
-            throw AuthError(.passcodeLockout, "this kiosk's PIN pad is resting after too many wrong PINs; try again in "
+            throw AuthError(.pinPadResting, "this kiosk's PIN pad is resting after too many wrong PINs; try again in "
                             + "\(Int(wait)) seconds or use the reader", retryAfter: wait)
         }
         budget.spent += 1

@@ -6,7 +6,7 @@ extension AuthErrorCode {
     var exitStatus: Int32 {
         switch self {
         case .authenticationFailed, .userCancel, .userFallback, .systemCancel, .biometryLockout,
-             .appCancel, .notInteractive, .timedOut, .passcodeLockout:
+             .appCancel, .notInteractive, .timedOut, .passcodeLockout, .pinPadResting:
             1
         case .invalidInput, .alreadyEnrolled, .notFound, .invalidContext, .notPermitted:
             2
