@@ -21,6 +21,8 @@ let package = Package(
         .library(name: "FPAuthentication", targets: ["FPAuthentication"]),
         .library(name: "FPReaders", targets: ["FPReaders"]),
         .library(name: "FPStore", targets: ["FPStore"]),
+        // For the in-process benchmarks (Benchmarks/MatcherBenchmarks).
+        .library(name: "FPMatching", targets: ["FPMatching"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),

@@ -27,6 +27,16 @@ let package = Package(
             path: "EngineBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),
+        // bozorth3 per comparison (issue 26): no engine, no fixture state directory.
+        .executableTarget(
+            name: "MatcherBenchmarks",
+            dependencies: [
+                .product(name: "FPMatching", package: "fpbridge"),
+                .product(name: "Benchmark", package: "benchmark"),
+            ],
+            path: "MatcherBenchmarks",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # The engine's in-process benchmarks (Benchmarks/EngineBenchmarks): verify, identify over
 # 1,001 prints with the files read every time and kept decoded as fpbridged keeps them, and
-# the passcode check, on the fake reader, with no process start and no real reader. Run by
+# the passcode check, on the fake reader, with no process start and no real reader; and
+# bozorth3 per comparison (Benchmarks/MatcherBenchmarks: tables cached or built, genuine and
+# impostor pairs of the score-for-score fixture, libfprint's score checked). Run by
 # ordo-one's benchmark plugin, which builds them in release and prints a table for each.
 #
 #   bash bench/inprocess.sh [BENCHMARK OPTION]...    # e.g. --filter identify

@@ -19,8 +19,10 @@ if [ "${1:-}" = "--smoke" ]; then
   # The kiosk on virtual_image: a few idle seconds and two touches.
   /usr/bin/python3 bench/kiosk.py --bin "$bin" --minutes 0.2 --touches 2 --server
   # The in-process benchmarks (a package of their own), each run once on the debug build.
-  swift build --package-path Benchmarks --product EngineBenchmarks >/dev/null
-  FPBRIDGE_BENCH_SMOKE=1 "$(swift build --package-path Benchmarks --show-bin-path)/EngineBenchmarks" >/dev/null
+  for product in EngineBenchmarks MatcherBenchmarks; do
+    swift build --package-path Benchmarks --product "$product" >/dev/null
+    FPBRIDGE_BENCH_SMOKE=1 "$(swift build --package-path Benchmarks --show-bin-path)/$product" >/dev/null
+  done
   exit 0
 fi
 bash scripts/build-release.sh --all >/dev/null
