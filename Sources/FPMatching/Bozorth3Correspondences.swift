@@ -78,11 +78,11 @@ struct Bozorth3Correspondences {
     /// Emits probe row `a` paired with stored row `b` (the angles already passed).
     @inline(__always)
     private func emit(_ n: Int, probe: Bozorth3PairTable, a: Int, stored: Bozorth3PairTable, b: Int) {
-        let rotation = Bozorth3Numerics.normalized(probe.foldedDirection[a] &- stored.foldedDirection[b])
+        let rotation = Bozorth3Numerics.normalized(Int32(probe.foldedDirection[a]) &- Int32(stored.foldedDirection[b]))
         // Edges stored the other way round on one side only: the stored ends swap.
         let sameWay = probe.swapped[a] == stored.swapped[b]
-        append(n, pk: probe.first[a], pj: probe.second[a], storedRow: b,
-               gk: sameWay ? stored.first[b] : stored.second[b], gj: sameWay ? stored.second[b] : stored.first[b],
+        append(n, pk: Int32(probe.first[a]), pj: Int32(probe.second[a]), storedRow: b,
+               gk: Int32(sameWay ? stored.first[b] : stored.second[b]), gj: Int32(sameWay ? stored.second[b] : stored.first[b]),
                rotation: rotation)
     }
 
@@ -109,8 +109,8 @@ struct Bozorth3Correspondences {
                     }
                     break
                 }
-                if Bozorth3Numerics.tooFar(probe.smallerAngle[a] &- stored.smallerAngle[b])
-                    || Bozorth3Numerics.tooFar(probe.largerAngle[a] &- stored.largerAngle[b]) {
+                if Bozorth3Numerics.tooFar(probe.smallerAngle(a) &- stored.smallerAngle(b))
+                    || Bozorth3Numerics.tooFar(probe.largerAngle(a) &- stored.largerAngle(b)) {
                     b += 1
                     continue
                 }

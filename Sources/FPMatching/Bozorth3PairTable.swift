@@ -12,30 +12,34 @@ public struct Bozorth3PairTable: Sendable {
     /// Rows bozorth3 uses when this sample is the stored one (the probe uses one fewer).
     public var usedRows: Int { squaredLength.count }
 
-    // One column per field (structure of arrays), only the first `usedRows` rows kept.
+    // One column per field (structure of arrays), only the first `usedRows` rows kept, each
+    // as narrow as its values allow: fpbridged caches the tables of every enrolled print
+    // (13 bytes a row for a real print, 33 when every column was 32-bit).
     /// Squared distance between the two minutiae.
     let squaredLength: [Int32]
-    /// The smaller and the larger of the two angles between the edge and each minutia's direction.
-    let smallerAngle: [Int32]
-    let largerAngle: [Int32]
-    /// 1-based positions of the two minutiae in the sample, `first < second`.
-    let first: [Int32]
-    let second: [Int32]
-    /// The edge direction, `-90...90`, plus 400 when the two angles were stored swapped
-    /// (bozorth3's encoding; kept for the tests).
-    let direction: [Int32]
-    /// What pairing reads of it: the direction turned by 180° when swapped (bozorth3 folds
-    /// codes of 220 and more back by 580), and whether it was swapped.
-    let foldedDirection: [Int32]
+    /// 1-based positions of the two minutiae in the sample, `first < second`: at most
+    /// ``maximumMinutiae``, so a byte each (the tables are cached for every enrolled print).
+    let first: [UInt8]
+    let second: [UInt8]
+    /// What pairing reads of the edge's direction: the direction turned by 180° when the two
+    /// angles were stored swapped (bozorth3 folds codes of 220 and more back by 580), and
+    /// whether they were.
+    /// (`-270...90`: an edge direction is within ±90.)
+    let foldedDirection: [Int16]
     let swapped: [Bool]
     /// Every length non-negative and every angle within ±2,047: true for any sample whose
     /// coordinates and angles are not crafted to wrap. Pairing two such tables may find
     /// each probe row's window directly and test angles in 16 bits (docs/bozorth3.md §5).
     let regular: Bool
-    /// The two angles again in 16 bits, read by the pairing of regular tables (twice the
-    /// rows per vector instruction); meaningless in an irregular table.
+    /// The smaller and the larger of the two angles between the edge and each minutia's
+    /// direction, in 16 bits, as a regular table holds them (twice the rows per vector
+    /// instruction in pairing); empty in an irregular table.
     let smallerAngle16: [Int16]
     let largerAngle16: [Int16]
+    /// The same in 32 bits, as only an irregular table (crafted angles) needs them; empty in
+    /// a regular one. ``smallerAngle(_:)`` and ``largerAngle(_:)`` read whichever is kept.
+    private let smallerAngle32: [Int32]
+    private let largerAngle32: [Int32]
 
     /// The most minutiae of a sample bozorth3 holds (`MAX_BOZORTH_MINUTIAE`).
     public static let maximumMinutiae = 200
@@ -103,17 +107,31 @@ public struct Bozorth3PairTable: Sendable {
         let used = min(rows.count, max(short + 1, Self.leastRows))
         let kept = rows[0..<used]
         squaredLength = kept.map(\.length)
-        smallerAngle = kept.map(\.smaller)
-        largerAngle = kept.map(\.larger)
-        first = kept.map(\.first)
-        second = kept.map(\.second)
-        direction = kept.map(\.direction)
-        foldedDirection = kept.map { $0.direction >= 220 ? $0.direction &- 580 : $0.direction }
+        first = kept.map { UInt8($0.first) }
+        second = kept.map { UInt8($0.second) }
+        foldedDirection = kept.map { Int16($0.direction >= 220 ? $0.direction &- 580 : $0.direction) }
         swapped = kept.map { $0.direction >= 220 }
-        smallerAngle16 = kept.map { Int16(truncatingIfNeeded: $0.smaller) }
-        largerAngle16 = kept.map { Int16(truncatingIfNeeded: $0.larger) }
         // Sorted by length: the first is the least.
-        regular = (kept.first?.length ?? 0) >= 0
+        let regular = (kept.first?.length ?? 0) >= 0
             && kept.allSatisfy { -2_047...2_047 ~= $0.smaller && -2_047...2_047 ~= $0.larger }
+        self.regular = regular
+        smallerAngle16 = regular ? kept.map { Int16($0.smaller) } : []
+        largerAngle16 = regular ? kept.map { Int16($0.larger) } : []
+        smallerAngle32 = regular ? [] : kept.map(\.smaller)
+        largerAngle32 = regular ? [] : kept.map(\.larger)
+    }
+
+    /// Row `row`'s smaller angle, from whichever width the table keeps.
+    @inline(__always)
+    func smallerAngle(_ row: Int) -> Int32 { regular ? Int32(smallerAngle16[row]) : smallerAngle32[row] }
+
+    /// Row `row`'s larger angle, from whichever width the table keeps.
+    @inline(__always)
+    func largerAngle(_ row: Int) -> Int32 { regular ? Int32(largerAngle16[row]) : largerAngle32[row] }
+
+    /// Row `row`'s edge direction in bozorth3's own encoding: `-90...90`, plus 400 when the
+    /// two angles were stored swapped. Not kept, since pairing reads the folded form; for the tests.
+    func direction(_ row: Int) -> Int32 {
+        swapped[row] ? Int32(foldedDirection[row]) &+ 580 : Int32(foldedDirection[row])
     }
 }

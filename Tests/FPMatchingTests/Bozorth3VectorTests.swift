@@ -46,7 +46,7 @@ import Testing
         let table = Bozorth3PairTable(minutiae: a)
         #expect(table.usedRows == 252)
         let firstRows = (0..<4).map {
-            [table.squaredLength[$0], table.smallerAngle[$0], table.largerAngle[$0], table.first[$0], table.second[$0], table.direction[$0]]
+            [table.squaredLength[$0], table.smallerAngle($0), table.largerAngle($0), Int32(table.first[$0]), Int32(table.second[$0]), table.direction($0)]
         }
         #expect(firstRows == [[17, -104, -48, 7, 8, -14], [73, -159, -92, 1, 3, 421], [130, 18, 165, 36, 38, -15], [170, 103, 136, 29, 30, 58]])
         let list = Bozorth3Correspondences(probe: table, stored: table)
