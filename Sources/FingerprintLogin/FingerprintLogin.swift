@@ -85,11 +85,12 @@ public struct FingerprintLogin: Sendable {
             try await keyring.deleteKey(label: label)
             key = try await keyring.createKey(label: label)
         } catch { throw Self.device(error) }
+        let tpm = await tpmProof(key, session: session.token)
         let request = BindRequest(deviceName: deviceName, publicKey: key.publicKeyPEM, identityKey: key.identityKeyPEM,
                                   attestationStatement: key.attestationStatement.base64EncodedString(),
                                   attestationSignature: key.attestationSignature.base64EncodedString(), deviceId: deviceId,
                                   bindingCode: bindingCode, requestApproval: requestApproval ? true : nil,
-                                  tpm: await tpmProof(key, session: session.token))
+                                  tpm: try? tpm.get())
         do {
             let answer = try await http.exchange(.POST, "/v1/devices", body: request, token: session.token)
             if answer.status == 202 {
@@ -99,18 +100,32 @@ public struct FingerprintLogin: Sendable {
         } catch {
             // A key the server did not take is no use to anyone.
             try? await keyring.deleteKey(label: label)
-            throw error
+            throw Self.noting(tpm, on: error)
         }
     }
 
-    /// The proof that the identity key is in the device's TPM, when it is and the server trusts
-    /// its maker (`--tpm-ca`); nil otherwise, and the binding then needs another voucher.
-    private func tpmProof(_ key: DeviceKey, session token: String) async -> TPMProof? {
-        guard let evidence = key.tpm,
-              let challenge = try? await http.send(.POST, "/v1/devices/tpm-credentials", body: TPMCredentialRequest(tpm: evidence), token: token,
-                                                   as: TPMCredentialChallenge.self),
-              let secret = try? await keyring.activateTPMCredential(challenge) else { return nil }
-        return TPMProof(evidence: evidence, secret: secret, expiresAt: challenge.expiresAt)
+    /// The proof that the identity key is in the device's TPM: nil when the key is not in a
+    /// TPM; the reason when it is and no proof came of it (the server trusts no TPM maker or
+    /// not this one, the TPM would not activate the credential). The binding goes on without
+    /// it, needing another voucher, and a refusal then says why the TPM did not vouch.
+    private func tpmProof(_ key: DeviceKey, session token: String) async -> Result<TPMProof?, FingerprintLoginError> {
+        guard let evidence = key.tpm else { return .success(nil) }
+        do {
+            let challenge = try await http.send(.POST, "/v1/devices/tpm-credentials", body: TPMCredentialRequest(tpm: evidence),
+                                                token: token, as: TPMCredentialChallenge.self)
+            let secret: String
+            do { secret = try await keyring.activateTPMCredential(challenge) } catch { throw Self.device(error) }
+            return .success(TPMProof(evidence: evidence, secret: secret, expiresAt: challenge.expiresAt))
+        } catch {
+            return .failure(Self.device(error))
+        }
+    }
+
+    /// The binding's refusal with why this device's TPM did not vouch for it, when it tried.
+    private static func noting(_ tpm: Result<TPMProof?, FingerprintLoginError>, on error: FingerprintLoginError) -> FingerprintLoginError {
+        guard case .failure(let problem) = tpm, case .server(var refusal) = error else { return error }
+        refusal.message += "; this device's TPM did not vouch for it: \(problem)"
+        return .server(refusal)
     }
 
     /// Waits until a bound device approves `pending` (polling every `interval`), and returns

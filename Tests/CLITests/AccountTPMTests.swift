@@ -22,4 +22,20 @@ struct AccountTPMTests {
         let login = try await bench.run(["account", "login"] + account, touches: [.finger("alice-1")])
         #expect(login.ok && login.json["kind"] as? String == "fingerprint", "login: \(login.stdout)\(login.stderr)")
     }
+
+    /// A server that trusts no TPM maker refuses the binding (the first device needs a code),
+    /// and says why the device's TPM did not vouch: before, the client dropped that reason.
+    @Test func aRefusedBindingSaysWhyTheTPMDidNotVouch() async throws {
+        let tpm = try await SoftwareTPM()
+        let bench = try await Bench(.fakeThroughService, serviceArguments: ["--tpm", tpm.tcti])
+        let server = try await LoginServerProcess(arguments: ["--first-device-needs-code"])
+        let account = ["--server", server.address, "--account", "alice"]
+        try await bench.enroll("right-index", id: "alice-1")
+        #expect(try await bench.run(["account", "register", "--password-stdin"] + account, input: AccountCommandTests.password).ok)
+        let bound = try await bench.run(["account", "bind", "--password-stdin", "--device-name", "desk", "--no-wait"] + account,
+                                        input: AccountCommandTests.password)
+        #expect(!bound.ok, "\(bound.stdout)")
+        let message = (bound.json["error"] as? [String: Any])?["message"] as? String ?? ""
+        #expect(message.contains("TPM did not vouch") && message.contains("trusts no TPM maker"), "\(bound.stdout)\(bound.stderr)")
+    }
 }
