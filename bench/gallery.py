@@ -36,6 +36,7 @@ import time
 BENCH = os.path.dirname(os.path.abspath(__file__))
 ENROLL_BUDGET = 90      # seconds of reader work per process, well clear of the 180 s cut-off
 SCORE_BUDGET = 90
+CHUNK = 2000            # prints per identify when checking the probes (see score_in_chunks)
 SPARES = 20             # enrolled beyond the largest gallery, to replace prints a probe would falsely match
 UNENROLLED = 4          # fingers drawn but never enrolled: the no-match probes
 FINGERS = ["left-thumb", "left-index", "left-middle", "left-ring", "left-little",
@@ -131,6 +132,24 @@ def score(tools, directory, list_file, probes):
     """gallery-score over probes: [(image, own, genuine_only)] -> {image: (genuine, [false lines])}."""
     jobs = [f"{image} {own}{' g' if only else ''}" for image, own, only in probes]
     return on_every_core(directory, jobs, lambda part, env: score_part(tools, list_file, part, env))
+
+
+def score_in_chunks(tools, directory, paths, probes):
+    """score() over a long gallery in chunks of at most CHUNK prints, the false matches' lines
+    numbered in the whole list. One probe's identifies over every print (again after each false
+    match) would otherwise run past libfprint's thermal limit in one process: at 10,000 prints
+    an identify takes about 50 s, and a process only checks its budget between probes."""
+    found = {}
+    for start in range(0, len(paths), CHUNK):
+        chunk = paths[start:start + CHUNK]
+        chunk_list = os.path.join(directory, f"list-chunk-{start}")
+        write_list(chunk_list, chunk)
+        part = score(tools, directory, chunk_list,
+                     [(image, own - start if start < own <= start + len(chunk) else 0, only) for image, own, only in probes])
+        for image, (genuine, falses) in part.items():
+            known, earlier = found.get(image, ("-", []))
+            found[image] = (genuine if genuine != "-" else known, earlier + [start + line for line in falses])
+    return found
 
 
 def score_part(tools, list_file, jobs, env):
@@ -251,9 +270,9 @@ def build(sizes, tools, scored, log=lambda text: print(text, file=sys.stderr)):
         checks = sorted(set(probes.values()))
         pool_list = os.path.join(directory, "list-pool")
         write_list(pool_list, [print_path(f) for f in pool])
-        found = score(tools, directory, pool_list,
-                      [(os.path.join(images, f"f{f:04d}-2.pgm"), pool.index(f) + 1 if f in pool else 0, False)
-                       for f in checks])
+        found = score_in_chunks(tools, directory, [print_path(f) for f in pool],
+                                [(os.path.join(images, f"f{f:04d}-2.pgm"), pool.index(f) + 1 if f in pool else 0, False)
+                                 for f in checks])
         offenders = {pool[line - 1] for _, falses in found.values() for line in falses}
         if not offenders:
             break
