@@ -47,12 +47,4 @@ public struct Bozorth3Matcher: Sendable {
         if !isKnownUniquelyReferenced(&scorer.arena) { scorer = Bozorth3Scorer() }
         return scorer.score(probe: probe, stored: stored)
     }
-
-    /// Whether `probe` matches `stored` at `threshold`: exactly `score(probe:stored:) >=
-    /// threshold`, sooner when the clusters found already settle it (identification needs
-    /// the decision, not the score).
-    public mutating func matches(probe: Bozorth3PairTable, stored: Bozorth3PairTable, threshold: Int) -> Bool {
-        if !isKnownUniquelyReferenced(&scorer.arena) { scorer = Bozorth3Scorer() }
-        return scorer.matches(probe: probe, stored: stored, threshold: threshold)
-    }
 }

@@ -107,23 +107,6 @@ struct Bozorth3Scorer: @unchecked Sendable {
         return Int(combineClusters())
     }
 
-    /// Whether the score reaches `threshold`, as ``score(probe:stored:)`` would say, without
-    /// the cluster combination when it cannot change the answer (docs/bozorth3.md §12,
-    /// shortcut 2): every sum the combination forms from cluster e is of distinct clusters
-    /// compatible with e, so at most e's `total`, and `best` is the largest total. Below the
-    /// threshold, the combination cannot reach it; the overflow cannot happen after the
-    /// clusters are found. Checked against the score on every pair of the fixtures.
-    mutating func matches(probe probeTable: Bozorth3PairTable, stored storedTable: Bozorth3PairTable, threshold: Int) -> Bool {
-        if probeTable.minutiae.count < 10 || storedTable.minutiae.count < 10 { return 0 >= threshold }
-        list.fill(probe: probeTable, stored: storedTable)
-        probe = probeTable.minutiae
-        stored = storedTable.minutiae
-        reset()
-        guard findClusters() else { return Self.overflowScore >= threshold }
-        if best < 8 || Int(best) < threshold { return Int(best) >= threshold }
-        return Int(combineClusters()) >= threshold
-    }
-
     /// The slot of a (probe minutia, stored minutia) pair in `firstEnding`.
     @inline(__always)
     static func key(_ probePoint: Int32, _ storedPoint: Int32) -> Int {

@@ -15,7 +15,7 @@ public struct Bozorth3Print: Sendable {
     /// Whether `probe` matches this print as libfprint decides: some sample, taken in
     /// order, scores at least `threshold` (libfprint stops at the first that does).
     func matches(_ probe: Bozorth3PairTable, threshold: Int, with matcher: inout Bozorth3Matcher) -> Bool {
-        samples.contains { matcher.matches(probe: probe, stored: $0, threshold: threshold) }
+        samples.contains { matcher.score(probe: probe, stored: $0) >= threshold }
     }
 }
 
