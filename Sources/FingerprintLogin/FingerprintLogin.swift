@@ -113,8 +113,7 @@ public struct FingerprintLogin: Sendable {
         do {
             let challenge = try await http.send(.POST, "/v1/devices/tpm-credentials", body: TPMCredentialRequest(tpm: evidence),
                                                 token: token, as: TPMCredentialChallenge.self)
-            let secret: String
-            do { secret = try await keyring.activateTPMCredential(challenge) } catch { throw Self.device(error) }
+            let secret = try await keyring.activateTPMCredential(challenge)
             return .success(TPMProof(evidence: evidence, secret: secret, expiresAt: challenge.expiresAt))
         } catch {
             return .failure(Self.device(error))

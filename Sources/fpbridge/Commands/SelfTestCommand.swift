@@ -77,7 +77,7 @@ struct SelfTestCommand: AsyncParsableCommand {
     }
 
     static func line(_ result: SelfTestResult) -> String {
-        let hundredths = Int((Self.seconds(result.duration) * 100).rounded())
+        let hundredths = Int((result.duration.inSeconds * 100).rounded())
         let seconds = "\(hundredths / 100).\(String(hundredths % 100).leftPadded(to: 2)) s"
         switch result.outcome {
         case .passed(let detail): return "ok      \(result.step.rawValue) (\(seconds)): \(detail)"
@@ -93,10 +93,6 @@ struct SelfTestCommand: AsyncParsableCommand {
         case .skipped(let detail): ("skipped", detail)
         }
         return ["step": .string(result.step.rawValue), "outcome": .string(outcome), "detail": .string(detail),
-                "seconds": .double(seconds(result.duration))]
-    }
-
-    static func seconds(_ duration: Duration) -> Double {
-        duration.inSeconds
+                "seconds": .double(result.duration.inSeconds)]
     }
 }
