@@ -17,6 +17,9 @@ package actor ReaderArbiter {
     private var holders: [ReaderIdentity: UInt32?] = [:]
     private var queues: [ReaderIdentity: [Waiter]] = [:]
 
+    /// How long a caller that asked not to wait may wait behind the service's own turn.
+    static let housekeepingSeconds: TimeInterval = 5
+
     package init() {}
 
     /// Runs `body` as the reader's only user.
@@ -39,7 +42,12 @@ package actor ReaderArbiter {
             holders[reader] = .some(uid)
             return
         }
-        guard wait else { throw AuthError(.readerBusy, "the reader \(reader) is serving another operation") }
+        // The service's own turn (closing an idle reader, uid nil) is over in moments, and is
+        // no operation of anyone's: a caller that would not wait behind another operation
+        // waits behind that one, so a request landing on the idle deadline is never "busy".
+        let housekeeping = holders[reader] == .some(nil)
+        guard wait || housekeeping else { throw AuthError(.readerBusy, "the reader \(reader) is serving another operation") }
+        let timeout = wait ? timeout : Self.housekeepingSeconds
         let id = UUID()
         let timer = Task { [weak self] in
             try? await Task.sleep(for: .seconds(timeout))
