@@ -4,18 +4,34 @@ import Synchronization
 
 /// One enrolled print ready for matching: the pair table of each of its samples, built once.
 public struct Bozorth3Print: Sendable {
-    /// The samples' tables, in the order the print stores the samples.
+    /// The samples' tables, in the order the print stores the samples. A sample the print
+    /// repeats shares the table of its first occurrence.
     public let samples: [Bozorth3PairTable]
+    /// The samples a comparison scores: each distinct sample once, in the print's order.
+    ///
+    /// A repeated sample has the same table, so the same score against any probe (a score
+    /// depends on the two tables alone, §7), and libfprint's rule "some sample reaches the
+    /// threshold" is decided by the distinct ones. virtual_image enrolls one image five
+    /// times, so its prints, and every gallery a test suite builds with it, hold one.
+    public let distinctSamples: [Bozorth3PairTable]
 
     /// A print from its samples' minutiae (5 for most image readers, 7 for elanspi).
     public init(samples: [[NBISMinutia]]) {
-        self.samples = samples.map(Bozorth3PairTable.init(minutiae:))
+        var firstIndex: [[NBISMinutia]: Int] = [:]
+        var distinct: [Bozorth3PairTable] = []
+        self.samples = samples.map { minutiae in
+            if let index = firstIndex[minutiae] { return distinct[index] }
+            firstIndex[minutiae] = distinct.count
+            distinct.append(Bozorth3PairTable(minutiae: minutiae))
+            return distinct[distinct.count - 1]
+        }
+        distinctSamples = distinct
     }
 
     /// Whether `probe` matches this print as libfprint decides: some sample, taken in
     /// order, scores at least `threshold` (libfprint stops at the first that does).
     func matches(_ probe: Bozorth3PairTable, threshold: Int, with matcher: inout Bozorth3Matcher) -> Bool {
-        samples.contains { matcher.score(probe: probe, stored: $0) >= threshold }
+        distinctSamples.contains { matcher.score(probe: probe, stored: $0) >= threshold }
     }
 }
 
