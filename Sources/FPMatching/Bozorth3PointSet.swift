@@ -13,6 +13,24 @@ struct Bozorth3PointSet {
         }
     }
 
+    /// Calls `body` with each number in the set, in increasing order.
+    @inline(__always)
+    func forEach(_ body: (Int32) -> Void) {
+        Self.each(words.0, 0, body)
+        Self.each(words.1, 64, body)
+        Self.each(words.2, 128, body)
+        Self.each(words.3, 192, body)
+    }
+
+    @inline(__always)
+    private static func each(_ word: UInt64, _ base: Int32, _ body: (Int32) -> Void) {
+        var remaining = word
+        while remaining != 0 {
+            body(base + Int32(remaining.trailingZeroBitCount))
+            remaining &= remaining &- 1
+        }
+    }
+
     func intersects(_ other: Bozorth3PointSet) -> Bool {
         (words.0 & other.words.0) | (words.1 & other.words.1) | (words.2 & other.words.2)
             | (words.3 & other.words.3) != 0

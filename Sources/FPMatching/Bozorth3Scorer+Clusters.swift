@@ -50,20 +50,42 @@ extension Bozorth3Scorer {
             probePoints: probePoints, storedPoints: storedPoints)
         best = max(best, size)
         let rotation = cluster.rotation
-        for e in 0..<clusterCount {
-            // compatible's first test, here on a column of its own: most earlier clusters
-            // fail it, and the call and the whole cluster's load then cost more than the test.
-            if Bozorth3Numerics.tooFar(rotation &- clusterRotation[e]) || !Self.compatible(cluster, clusters[e]) {
-                continue
+        // The order in which earlier clusters are found compatible does not matter: each
+        // update touches that cluster's total and row alone, and `best` is a maximum.
+        if clusterIndex.covers(rotation) {
+            let words = clusterIndex.findCandidates(for: cluster, rotation: rotation)
+            let candidates = clusterIndex.candidates
+            for word in 0..<words {
+                var remaining = candidates[word]
+                while remaining != 0 {
+                    let e = word << 6 + remaining.trailingZeroBitCount
+                    remaining &= remaining &- 1
+                    if Self.agreeInPlace(cluster, clusters[e]) { connect(e, to: index, size: size) }
+                }
             }
-            clusters[e].total &+= size
-            best = max(best, clusters[e].total)
-            compatibility.connect(e, index)
+        } else {
+            for e in 0..<clusterCount {
+                // compatible's first test, here on a column of its own: most earlier clusters
+                // fail it, and the call and the whole cluster's load then cost more than the test.
+                if Bozorth3Numerics.tooFar(rotation &- clusterRotation[e]) || !Self.compatible(cluster, clusters[e]) {
+                    continue
+                }
+                connect(e, to: index, size: size)
+            }
         }
         compatibility.addRow(index)
         clusters[index] = cluster
         clusterRotation[index] = rotation
+        clusterIndex.register(index, cluster)
         clusterCount += 1
+    }
+
+    /// Earlier cluster `e` is compatible with the new cluster `index` of `size` rows.
+    @inline(__always)
+    private mutating func connect(_ e: Int, to index: Int, size: Int32) {
+        clusters[e].total &+= size
+        best = max(best, clusters[e].total)
+        compatibility.connect(e, index)
     }
 
     /// The mean of the first `count` members' rotations, divided by their count.
@@ -94,6 +116,12 @@ extension Bozorth3Scorer {
         if new.probePoints.intersects(old.probePoints) || new.storedPoints.intersects(old.storedPoints) {
             return false
         }
+        return agreeInPlace(new, old)
+    }
+
+    /// compatible's last two tests: the centroids about as far apart, and in the same
+    /// turned direction, on both samples.
+    private static func agreeInPlace(_ new: Bozorth3Cluster, _ old: Bozorth3Cluster) -> Bool {
         let probeDX = new.probeX &- old.probeX, probeDY = new.probeY &- old.probeY
         let storedDX = new.storedX &- old.storedX, storedDY = new.storedY &- old.storedY
         let probeLength = Float(probeDX &* probeDX &+ probeDY &* probeDY)

@@ -58,6 +58,8 @@ struct Bozorth3Scorer: @unchecked Sendable {
     /// The clusters' rotations again, read alone by the compatibility scan.
     let clusterRotation: UnsafeMutablePointer<Int32>
     var compatibility = Bozorth3Compatibility()
+    /// Which earlier clusters a new one may be compatible with, by rotation and minutiae.
+    var clusterIndex = Bozorth3ClusterIndex()
     /// COMBINE's lists, one level after the other, and each level's start and cursor.
     var levelItems: [Int32] = []
     var levelStart: [Int] = []
@@ -154,6 +156,7 @@ struct Bozorth3Scorer: @unchecked Sendable {
         storedGroup.update(repeating: 0, count: Self.pointSlots)
         clusterCount = 0
         compatibility.reset()
+        clusterIndex.reset()
         best = 0
         passId = 0
     }
