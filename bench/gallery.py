@@ -84,6 +84,15 @@ class Gallery:
         """The image played for a case: 'first', 'last' or 'none'."""
         return self.image(self.probes[(size, case)])
 
+    def expected(self, size, case):
+        """Who a case's probe is in the gallery: (position, user, finger) as write_state stores
+        it, or None for 'none' (its finger is not enrolled)."""
+        path = os.path.join(os.path.dirname(self.pool[0]), f"f{self.probes[(size, case)]:04d}.fp")
+        if path not in self.pool[:size]:
+            return None
+        position = self.pool.index(path)
+        return position, f"g{position // len(FINGERS):03d}", FINGERS[position % len(FINGERS)]
+
 
 def run_batches(command, jobs, env, budget, parse):
     """Feeds jobs to a gallery program, a fresh process (a cold reader) each time it stops at its budget."""

@@ -112,8 +112,8 @@ class Command:
     vdrive = None
     rss_file = None
 
-    def __init__(self, label, argv, env, stdin=None, expect=0):
-        self.label, self.env, self.stdin, self.expect = label, env, stdin, expect
+    def __init__(self, label, argv, env, stdin=None, expect=0, says=None):
+        self.label, self.env, self.stdin, self.expect, self.says = label, env, stdin, expect, says
         self.argv = argv if argv[0] == Command.vdrive else [Command.vdrive, "--"] + argv
         self.argv = [self.argv[0], "--rss", Command.rss_file] + self.argv[1:]
         self.seconds, self.rss_kb = [], []
@@ -122,7 +122,7 @@ class Command:
         """The same command with another binary in place of `binary`, labelled `label`."""
         argv = [other if argument == binary else argument for argument in self.argv]
         # Without the "--rss FILE" the constructor puts back.
-        return Command(label, argv[:1] + argv[3:], self.env, self.stdin, self.expect)
+        return Command(label, argv[:1] + argv[3:], self.env, self.stdin, self.expect, self.says)
 
     def run(self):
         read, write = os.pipe()
@@ -130,9 +130,13 @@ class Command:
             os.write(write, self.stdin)
         os.close(write)
         devnull = os.open(os.devnull, os.O_WRONLY)
+        # A command that has to say something (who was identified) writes its stdout to a
+        # file, read after the clock stops.
+        output = tempfile.TemporaryFile() if self.says else None
+        out = output.fileno() if output else devnull
         start = time.perf_counter()
         pid = os.posix_spawnp(self.argv[0], self.argv, self.env,
-                              file_actions=[(os.POSIX_SPAWN_DUP2, read, 0), (os.POSIX_SPAWN_DUP2, devnull, 1),
+                              file_actions=[(os.POSIX_SPAWN_DUP2, read, 0), (os.POSIX_SPAWN_DUP2, out, 1),
                                             (os.POSIX_SPAWN_DUP2, devnull, 2)])
         _, status = os.waitpid(pid, 0)
         elapsed = time.perf_counter() - start
@@ -141,6 +145,12 @@ class Command:
         code = os.waitstatus_to_exitcode(status)
         if code != self.expect:
             raise SystemExit(f"bench: '{self.label}' exited {code} (expected {self.expect}): {' '.join(self.argv)}")
+        if output:
+            output.seek(0)
+            said = output.read().decode(errors="replace")
+            output.close()
+            if self.says not in said:
+                raise SystemExit(f"bench: '{self.label}' said {said.strip()!r}, not {self.says!r}: {' '.join(self.argv)}")
         self.seconds.append(elapsed)
         with open(Command.rss_file) as file:
             self.rss_kb.append(int(file.read().split()[-1]))
@@ -297,22 +307,30 @@ def identification_rows(work, floor, fpbridge, smoke, rounds, services, sizes=No
             drive = lambda command, socket=image: [Command.vdrive, "--timeout", "600", "--image", socket, "--frame", probe,
                                                    "--"] + command
             fpbridge_code = 0 if code == 0 else FPBRIDGE_NO_MATCH
+            # Every round names the probe's own user and finger (the C floor its position):
+            # the same answer every way, not only the same exit status.
+            expected = built.expected(size, case)
+            if (expected is None) != (code != 0):
+                raise SystemExit(f"bench: the {label} probe of {size} prints is {'not ' if expected is None else ''}enrolled")
+            says = f"Identified {expected[1]} ({expected[2]})." if expected else None
+            floor_says = f"match {expected[0] + 1}" if expected else "no match"
             _, host_client, host_image, _ = warm[True]
             through_libfprint_service = []
             if libfprint_service:
                 _, libfprint_client, libfprint_image, _ = warm[False]
                 through_libfprint_service = [Command("via fpbridged, libfprint matching",
                                                      drive([fpbridge, "identify"], libfprint_image), libfprint_client,
-                                                     expect=fpbridge_code)]
+                                                     expect=fpbridge_code, says=says)]
             rows.append(Row(f"identify {size:,} prints: {label}",
                             Command("via fpbridged, fpbridge's bozorth3", drive([fpbridge, "identify"], host_image),
-                                    host_client, expect=fpbridge_code),
+                                    host_client, expect=fpbridge_code, says=says),
                             through_libfprint_service +
-                            [Command("in-process, fpbridge's bozorth3", drive([fpbridge, "identify"]), env, expect=fpbridge_code),
+                            [Command("in-process, fpbridge's bozorth3", drive([fpbridge, "identify"]), env, expect=fpbridge_code,
+                                     says=says),
                              Command("in-process, libfprint matching", drive([fpbridge, "identify"]), libfprint_env,
-                                     expect=fpbridge_code),
+                                     expect=fpbridge_code, says=says),
                              Command("C floor identify", drive([floor("floor-identify"), built.list_file(size)]), env,
-                                     expect=code)],
+                                     expect=code, says=floor_says)],
                             IDENTIFY_BOUNDS[case], rounds=min(rounds, 5) if size >= 1000 else None))
         memory.append((size, warm))
     rates = built.rates
@@ -329,7 +347,7 @@ def identification_rows(work, floor, fpbridge, smoke, rounds, services, sizes=No
 def memory_note(memory):
     """What the warm services hold for their galleries: resident memory grown since start, with and without
     fpbridge's tables (both keep the decoded print files)."""
-    lines = ["| gallery | fpbridged RSS grown, fpbridge's bozorth3 | the same, libfprint matching | tables per 1,000 prints |",
+    lines = ["| gallery | fpbridged RSS grown, fpbridge's bozorth3 | the same, libfprint matching | difference per 1,000 prints |",
              "|---:|---:|---:|---:|"]
     for size, warm in memory:
         if size < 100:
@@ -338,9 +356,11 @@ def memory_note(memory):
         if False not in grown:
             lines.append(f"| {size:,} | {grown[True]:.1f} MB | not run (see the rows) | — |")
             continue
-        tables = (grown[True] - grown[False]) * 1000 / size
-        lines.append(f"| {size:,} | {grown[True]:.1f} MB | {grown[False]:.1f} MB | {tables:.1f} MB |")
-    return "\n".join(lines) + "\n\nResident memory after the rounds minus at start; the difference is the cached pair tables.\n"
+        difference = (grown[True] - grown[False]) * 1000 / size
+        lines.append(f"| {size:,} | {grown[True]:.1f} MB | {grown[False]:.1f} MB | {difference:+.1f} MB |")
+    return "\n".join(lines) + ("\n\nResident memory after the rounds minus at start. The difference is fpbridge's cached "
+                               "pair tables less what libfprint's own matching leaves on the heap; with one table a "
+                               "print (a virtual_image print repeats one sample) the two are of a size.\n")
 
 
 FPBRIDGE_NO_MATCH = 1
@@ -354,8 +374,9 @@ FPRINTD_VERIFY_BOTH = "fprintd-verify: fpbridged's D-Bus face against fprintd (b
 IDENTIFY_BOUNDS = {
     "first": "one scan; in-process also start-up and reading every print file (and, with fpbridge's bozorth3, "
              "building every print's tables); the comparisons stop at the first print",
-    "last": "the same, then bozorth3 against every print's 5 samples before the last one matches: libfprint's on one "
-            "core, rebuilding both tables for each comparison, or fpbridge's on both cores from cached tables",
+    "last": "the same, then bozorth3 against every print before the last one matches: libfprint's on one core against "
+            "each of a print's 5 samples, rebuilding both tables for each comparison; fpbridge's on both cores from cached "
+            "tables, each distinct sample once (a virtual_image print repeats one)",
     "none": "the same as match last: every print compared, none matches",
 }
 
