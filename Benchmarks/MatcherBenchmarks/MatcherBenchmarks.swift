@@ -8,7 +8,7 @@ import Synchronization
 // The pairs are the score-for-score fixture's (Tests/FPMatchingTests/Fixtures): the bench
 // gallery's enrolled samples (gf*) against the same fingers' second impressions as libfprint
 // detects them (pf*). Each iteration takes the next pair in turn, so a row is the mean over
-// every finger, not one lucky pair. `bash bench/inprocess.sh --filter bozorth3` runs them.
+// every finger, not one lucky pair. `bash bench/inprocess.sh --target MatcherBenchmarks` runs them.
 
 private let smoke = getenv("FPBRIDGE_BENCH_SMOKE") != nil
 
