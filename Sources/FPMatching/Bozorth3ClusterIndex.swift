@@ -27,7 +27,7 @@ struct Bozorth3ClusterIndex {
     /// Clusters registered so far (their bits are the only ones set).
     private var registered = 0
     /// False once a rotation outside (-180, 180] was seen: the rest of the comparison scans.
-    private(set) var usable = true
+    private var usable = true
 
     init() {
         let points = Bozorth3Scorer.pointSlots
@@ -59,8 +59,9 @@ struct Bozorth3ClusterIndex {
     }
 
     /// Fills `candidates` with the clusters registered so far that are within 11° of
-    /// `rotation` and share no minutia with `cluster`; returns how many words it filled.
-    func findCandidates(for cluster: Bozorth3Cluster, rotation: Int32) -> Int {
+    /// `cluster`'s rotation and share no minutia with it; returns how many words it filled.
+    func findCandidates(for cluster: Bozorth3Cluster) -> Int {
+        let rotation = cluster.rotation
         let words = (registered + 63) >> 6
         guard words > 0 else { return 0 }
         candidates.update(repeating: 0, count: words)

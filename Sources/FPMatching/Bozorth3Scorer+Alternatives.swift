@@ -57,13 +57,7 @@ extension Bozorth3Scorer {
                 chosen[b] = p
             }
             if conflict == 0 { return true }
-            for b in 1..<conflict {
-                let p = Int(chosen[b])
-                if probeToStored[p] != 0 {
-                    storedToProbe[Int(probeToStored[p])] = 0
-                    probeToStored[p] = 0
-                }
-            }
+            for b in 1..<conflict { unlink(probe: Int(chosen[b])) }
             guard advance(from: conflict) else { return false }
         }
     }
@@ -96,16 +90,7 @@ extension Bozorth3Scorer {
                 failed = -1
                 var b = groups
                 while b >= 1 {
-                    let p: Int32
-                    let g: Int32
-                    let index = Int(10 * (b - 1) + cursor[Int(b)] - 1)
-                    if anchor[Int(b)] < 0 {
-                        g = -anchor[Int(b)]
-                        p = storedCandidates[index]
-                    } else {
-                        p = anchor[Int(b)]
-                        g = probeCandidates[index]
-                    }
+                    let (p, g) = proposal(Int(b), cursor[Int(b)])
                     let pg = probeToStored[Int(p)]
                     let gp = storedToProbe[Int(g)]
                     if (pg != g && pg != 0) || (gp != p && gp != 0) {
@@ -120,11 +105,7 @@ extension Bozorth3Scorer {
                 if failed >= 1 {
                     var undo = failed + 1
                     while undo <= groups {
-                        let p = Int(chosen[Int(undo)])
-                        if probeToStored[p] != 0 {
-                            storedToProbe[Int(probeToStored[p])] = 0
-                            probeToStored[p] = 0
-                        }
+                        unlink(probe: Int(chosen[Int(undo)]))
                         undo += 1
                     }
                     d = groups

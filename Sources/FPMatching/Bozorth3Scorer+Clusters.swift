@@ -53,7 +53,7 @@ extension Bozorth3Scorer {
         // The order in which earlier clusters are found compatible does not matter: each
         // update touches that cluster's total and row alone, and `best` is a maximum.
         if clusterIndex.covers(rotation) {
-            let words = clusterIndex.findCandidates(for: cluster, rotation: rotation)
+            let words = clusterIndex.findCandidates(for: cluster)
             let candidates = clusterIndex.candidates
             for word in 0..<words {
                 var remaining = candidates[word]

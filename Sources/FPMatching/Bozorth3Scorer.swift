@@ -231,10 +231,7 @@ struct Bozorth3Scorer: @unchecked Sendable {
                 previousGroups = groups
                 if exhausted { break }
             }
-            if probeToStored[Int(start)] != 0 {
-                storedToProbe[Int(probeToStored[Int(start)])] = 0
-                probeToStored[Int(start)] = 0
-            }
+            unlink(probe: Int(start))
             var b = groups
             while b >= 1 {
                 if anchor[Int(b)] < 0 { storedGroup[Int(-anchor[Int(b)])] = 0 } else { probeGroup[Int(anchor[Int(b)])] = 0 }
@@ -323,25 +320,31 @@ struct Bozorth3Scorer: @unchecked Sendable {
         if onStoredSide { storedCandidates[index] = value } else { probeCandidates[index] = value }
     }
 
+    /// Drops probe minutia `p`'s link and its partner's link back, when it has one: every
+    /// undo in bozorth3 clears through the probe side, so a stored side's link whose probe
+    /// side is gone stays. Returns whether there was a link.
+    @inline(__always)
+    @discardableResult
+    func unlink(probe p: Int) -> Bool {
+        let partner = probeToStored[p]
+        guard partner != 0 else { return false }
+        storedToProbe[Int(partner)] = 0
+        probeToStored[p] = 0
+        return true
+    }
+
     /// Undoes the pass's assignments (bozorth3's order and omissions kept: quirk Q4).
     mutating func release(previousGroups: Int32) {
         var position = queueCount - 1
         while position >= 1 {
             let p = Int(queue[position])
-            if probeToStored[p] != 0 {
-                storedToProbe[Int(probeToStored[p])] = 0
-                probeToStored[p] = 0
-                queuedAt[p] = Self.notQueued
-            }
+            if unlink(probe: p) { queuedAt[p] = Self.notQueued }
             position -= 1
         }
         var b = previousGroups
         while b >= 1 {
             let p = Int(chosen[Int(b)])
-            if probeToStored[p] != 0 {
-                storedToProbe[Int(probeToStored[p])] = 0
-                probeToStored[p] = 0
-            }
+            unlink(probe: p)
             b -= 1
         }
     }

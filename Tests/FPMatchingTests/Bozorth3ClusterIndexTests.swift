@@ -37,7 +37,7 @@ import Testing
     }
 
     static func found(_ index: Bozorth3ClusterIndex, _ new: Bozorth3Cluster) -> [Int] {
-        let words = index.findCandidates(for: new, rotation: new.rotation)
+        let words = index.findCandidates(for: new)
         return (0..<words).flatMap { word in
             (0..<64).filter { index.candidates[word] & (1 << UInt64($0)) != 0 }.map { word * 64 + $0 }
         }
