@@ -13,9 +13,9 @@
 ///   like libfprint, compute for a very long time.
 ///
 /// Checked against libfprint's own compiled bozorth3, pair by pair: identical on 100,001
-/// pairs of the long run, 43 adversarial and 300 crafted ones, and again on 120,041 pairs
-/// after the speed-up (docs/bozorth3.md §11.5) and on all of them after the cluster index
-/// and the odometer shortcut (§12, shortcuts 8 and 9).
+/// pairs of the long run, 43 adversarial and 300 crafted ones; on 120,041 pairs after the
+/// speed-up (docs/bozorth3.md §11.5); and on the long run's 100,001, the 43 and the 300
+/// again after the cluster index and the odometer shortcut (§12, shortcuts 8 and 9).
 ///
 /// Build each sample's ``Bozorth3PairTable`` once and compare with a ``Bozorth3Matcher``,
 /// which keeps its working memory between comparisons.

@@ -26,7 +26,7 @@ extension Bozorth3Scorer {
     /// Whether no proposal of any group is already linked, either way, in the assignment
     /// as it stands: then an attempt that fails leaves the assignment exactly as it found
     /// it, and bozorth3's odometer amounts to finding the next consistent combination.
-    private func alternativesHaveNoSideEffects() -> Bool {
+    func alternativesHaveNoSideEffects() -> Bool {
         for b in 1...Int(groups) {
             for c in 1...candidates[b] {
                 let (p, g) = proposal(b, c)
@@ -40,7 +40,7 @@ extension Bozorth3Scorer {
     /// fastest) whose proposals agree with each other and with the assignment, and
     /// assigns it; false when none is left (every cursor back at 1). A combination whose
     /// groups 1...b already disagree is skipped with every other that shares them.
-    private mutating func nextConsistentAlternative() -> Bool {
+    mutating func nextConsistentAlternative() -> Bool {
         let last = Int(groups)
         guard advance(from: last) else { return false }
         while true {
@@ -81,7 +81,7 @@ extension Bozorth3Scorer {
     }
 
     /// ``nextAlternative()`` as the library loops, failed tries and their undoing included.
-    private mutating func nextAlternativeLiterally() -> Bool {
+    mutating func nextAlternativeLiterally() -> Bool {
         var failed: Int32 = 0
         var d = groups
         while failed >= 0 && d >= 1 {

@@ -21,6 +21,12 @@ import Testing
         var moved = finger
         moved[7].x += 1
         #expect(Bozorth3Print(samples: [finger, moved]).distinctSamples.count == 2)
+        // ... and so are samples that differ only in one minutia's angle, or in y.
+        var turned = finger
+        turned[7].theta += 1
+        var raised = finger
+        raised[7].y += 1
+        #expect(Bozorth3Print(samples: [finger, turned, raised]).distinctSamples.count == 3)
     }
 
     @Test func theDecisionIsEverySamplesDecision() {
