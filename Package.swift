@@ -131,7 +131,7 @@ let package = Package(
         .target(
             name: "FPStore",
             dependencies: [
-                "FPCore", "CProcessSecurity", "FPKeyFormats",
+                "FPCore", "FPKeyFormats",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "SystemPackage", package: "swift-system"),
             ],

@@ -1,4 +1,4 @@
-internal import CProcessSecurity
+import FPCore
 import FoundationEssentials
 #if canImport(Glibc)
 import Glibc
@@ -29,7 +29,7 @@ package struct Quarantine: Sendable {
             removeTree(temporary)
             throw error
         }
-        guard fpb_exchange(temporary, path) == 0 else {
+        guard PathExchange.swap(temporary, path) == 0 else {
             let reason = String(cString: strerror(errno))
             removeTree(temporary)
             throw .io(path: path, reason: "cannot put the repaired state in its place: \(reason)")
