@@ -6,7 +6,7 @@
 # impostor pairs of the score-for-score fixture, libfprint's score checked). Run by
 # ordo-one's benchmark plugin, which builds them in release and prints a table for each.
 #
-#   bash bench/inprocess.sh [BENCHMARK OPTION]...    # e.g. --filter identify
+#   bash bench/inprocess.sh [BENCHMARK OPTION]...    # e.g. --target EngineBenchmarks (--filter selects nothing here)
 #
 # Benchmarks/ is a package of its own (with its own .build), so that fpbridge's package
 # and the packages depending on it never resolve the benchmark library. Needs Swift 6.3.

@@ -16,9 +16,10 @@ enum AtomicFile {
     /// The largest state file read: a 5-stage NBIS print is about 8 KB as JSON.
     static let maximumSize = 4 << 20
 
-    /// The file's bytes, or nil when it does not exist.
-    static func read(_ path: String) throws(StoreError) -> Data? {
-        guard let (fd, info) = try openExisting(path, O_RDONLY) else { return nil }
+    /// The file's bytes, or nil when it does not exist. `parentChecked`: the caller checked
+    /// the file's folder (``DirectorySafety``) in the same pass, a moment ago.
+    static func read(_ path: String, parentChecked: Bool = false) throws(StoreError) -> Data? {
+        guard let (fd, info) = try openExisting(path, O_RDONLY, parentChecked: parentChecked) else { return nil }
         defer { Glibc.close(fd) }
         guard info.st_mode & S_IFMT == S_IFREG else {
             throw .damaged(path: path, reason: "is not a regular file (a FIFO, device, socket or directory is never read)")
@@ -90,8 +91,9 @@ enum AtomicFile {
     /// Opens a state file that exists, never through a link and never blocking on a FIFO, in a
     /// directory that passes ``DirectorySafety``: its descriptor and status, or nil when there
     /// is no such file (or `open` failed with another of `absentOn`).
-    private static func openExisting(_ path: String, _ access: Int32, absentOn: Set<Int32> = [ENOENT]) throws(StoreError) -> (Int32, stat)? {
-        try DirectorySafety.check(StatePath.parent(of: path))
+    private static func openExisting(_ path: String, _ access: Int32, absentOn: Set<Int32> = [ENOENT],
+                                     parentChecked: Bool = false) throws(StoreError) -> (Int32, stat)? {
+        if !parentChecked { try DirectorySafety.check(StatePath.parent(of: path)) }
         let fd = open(path, access | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
         if fd < 0 {
             switch errno {
@@ -145,12 +147,7 @@ enum AtomicFile {
     /// A directory that exists but cannot be read is an error naming it, never an empty list:
     /// decisions (which keys to invalidate, who is enrolled) rest on this.
     static func list(_ directory: String) throws(StoreError) -> [String] {
-        var info = stat()
-        if lstat(directory, &info) != 0 {
-            if errno == ENOENT { return [] }
-            throw .io(path: directory, reason: String(cString: strerror(errno)))
-        }
-        try DirectorySafety.check(directory)
+        guard try DirectorySafety.check(directory) else { return [] }
         guard let stream = opendir(directory) else {
             throw .io(path: directory, reason: "cannot list: \(String(cString: strerror(errno)))")
         }

@@ -43,6 +43,14 @@ public struct CounterStore: Sendable {
         return settled ?? AttemptCounter.damagedPlaceholder
     }
 
+    /// ``counter(for:)`` within a pass over many users: the state directory and `counters/`
+    /// were checked when the pass began. A read that fails takes ``counter(for:)``'s way,
+    /// checks included, so a damaged or unreadable file gives what it always gives.
+    package func counter(for scope: CounterScope, in pass: StatePass) -> AttemptCounter {
+        if pass.countersChecked(in: directory), let counter = try? load(path: path(for: scope), folderChecked: true) { return counter }
+        return counter(for: scope)
+    }
+
     /// Whether the scope's counter file is in place at its fixed size, so that counting
     /// needs no new block of the filesystem.
     public func isReserved(_ scope: CounterScope) -> Bool {
@@ -56,8 +64,13 @@ public struct CounterStore: Sendable {
 
     /// The counter in a file by path, or the reason it cannot be used.
     public func load(path: String) throws(StoreError) -> AttemptCounter {
-        try directory.checkRoot()
-        guard let data = try AtomicFile.read(path) else { return AttemptCounter() }
+        try load(path: path, folderChecked: false)
+    }
+
+    /// `folderChecked`: the state directory and the file's folder were checked in this pass.
+    private func load(path: String, folderChecked: Bool) throws(StoreError) -> AttemptCounter {
+        if !folderChecked { try directory.checkRoot() }
+        guard let data = try AtomicFile.read(path, parentChecked: folderChecked) else { return AttemptCounter() }
         return try StateCoding.decode(AttemptCounter.self, from: data, path: path)
     }
 

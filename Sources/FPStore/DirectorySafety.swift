@@ -7,12 +7,14 @@ import Glibc
 /// everyone else (0700): a directory others can write lets them swap a counter
 /// or a print; one others can read shows who is enrolled.
 enum DirectorySafety {
-    /// Throws when the existing directory is unsafe or cannot be looked at; a missing one is fine (it will be made 0700).
-    static func check(_ path: String) throws(StoreError) {
+    /// Throws when the existing directory is unsafe or cannot be looked at; a missing one is
+    /// fine (it will be made 0700). Returns whether it exists.
+    @discardableResult
+    static func check(_ path: String) throws(StoreError) -> Bool {
         var info = stat()
         // Only a missing directory is fine; one that cannot be looked at is not "nothing there".
         guard lstat(path, &info) == 0 else {
-            if errno == ENOENT { return }
+            if errno == ENOENT { return false }
             throw .io(path: path, reason: String(cString: strerror(errno)))
         }
         guard info.st_mode & S_IFMT == S_IFDIR else {
@@ -27,5 +29,6 @@ enum DirectorySafety {
             throw .unsafeDirectory(path: path, reason: "is open to other users (mode \(String(info.st_mode & 0o777, radix: 8)))",
                                    fix: "chmod 700 '\(path)'")
         }
+        return true
     }
 }

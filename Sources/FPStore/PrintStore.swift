@@ -53,8 +53,17 @@ public struct PrintStore: Sendable {
     /// The user's print files for one reader (all readers when nil), each read
     /// once: the usable ones by finger, then the damaged ones by path.
     public func entries(user: String, reader: ReaderIdentity?) throws(StoreError) -> [PrintEntry] {
-        try directory.checkRoot()
+        try entries(user: user, reader: reader, in: StatePass(directory))
+    }
+
+    /// ``entries(user:reader:)`` within a pass over many users: the state directory and
+    /// `prints/` are not checked again.
+    package func entries(user: String, reader: ReaderIdentity?, in pass: StatePass) throws(StoreError) -> [PrintEntry] {
         try PathComponent.validateUser(user)
+        if !pass.printsChecked(in: directory) {
+            try directory.checkRoot()
+            try DirectorySafety.check(directory.file("prints"))
+        }
         let userDirectory = directory.file("prints", user)
         var paths: [String] = []
         if let reader {
@@ -70,9 +79,10 @@ public struct PrintStore: Sendable {
         }
         var records: [PrintRecord] = []
         var damaged: [PrintEntry] = []
+        // Each path's folder was checked by the listing that found it.
         for path in paths where path.hasSuffix(".json") {
             do {
-                if let record = try load(path) { records.append(record) }
+                if let record = try load(path, folderChecked: true) { records.append(record) }
             } catch {
                 damaged.append(.damaged(error))
             }
@@ -90,7 +100,8 @@ public struct PrintStore: Sendable {
     /// One print, or nil when that finger is not enrolled on that reader.
     public func print(user: String, reader: ReaderIdentity, finger: Finger) throws(StoreError) -> PrintRecord? {
         try directory.checkRoot()
-        return try load(try checkedReaderDirectory(user: user, reader: reader) + "/\(finger.rawValue).json")
+        try DirectorySafety.check(directory.file("prints"))
+        return try load(try checkedReaderDirectory(user: user, reader: reader) + "/\(finger.rawValue).json", folderChecked: false)
     }
 
     /// Every user with at least one print on the reader.
@@ -159,13 +170,13 @@ public struct PrintStore: Sendable {
         return Hex.encode(hasher.finalize())
     }
 
-    /// The reader's folder, after checking every folder above it up to `prints/`: the reader
-    /// folder itself is checked where it is read, but one of its parents open to others (or a
-    /// link) could have had it swapped.
+    /// The reader's folder, after checking every folder above it below `prints/` (which the
+    /// caller checks): the reader folder itself is checked where it is read, but one of its
+    /// parents open to others (or a link) could have had it swapped.
     private func checkedReaderDirectory(user: String, reader: ReaderIdentity) throws(StoreError) -> String {
         let folder = try readerDirectory(user: user, reader: reader)
         var parent = StatePath.parent(of: folder)
-        while parent.count >= directory.file("prints").count {
+        while parent.count > directory.file("prints").count {
             try DirectorySafety.check(parent)
             parent = StatePath.parent(of: parent)
         }
@@ -178,21 +189,21 @@ public struct PrintStore: Sendable {
     }
 
     /// Reads and checks one print file: it must parse, and say what its path says.
-    private func load(_ path: String) throws(StoreError) -> PrintRecord? {
+    /// `folderChecked`: its folder was checked (``DirectorySafety``) by the listing that found it.
+    private func load(_ path: String, folderChecked: Bool) throws(StoreError) -> PrintRecord? {
         // Taken before the read: a file replaced in between is cached under the old
         // signature, which the next look no longer matches.
         let signature = cache != nil ? PrintFileCache.Signature(path: path) : nil
-        if let cache, let signature {
-            try DirectorySafety.check(StatePath.parent(of: path))
-            if let record = cache.record(path, signature) { return record }
-        }
+        if !folderChecked { try DirectorySafety.check(StatePath.parent(of: path)) }
+        if let cache, let signature, let record = cache.record(path, signature) { return record }
         guard let record = try decode(path) else { return nil }
         if let cache, let signature { cache.store(record, path: path, signature: signature) }
         return record
     }
 
+    /// Reads a print file whose folder the caller has checked.
     private func decode(_ path: String) throws(StoreError) -> PrintRecord? {
-        guard let data = try AtomicFile.read(path) else { return nil }
+        guard let data = try AtomicFile.read(path, parentChecked: true) else { return nil }
         let record = try StateCoding.decode(PrintRecord.self, from: data, path: path)
         guard record.format == PrintRecord.currentFormat else {
             throw .damaged(path: path, reason: "unknown format version \(record.format)")

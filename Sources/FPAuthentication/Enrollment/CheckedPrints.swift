@@ -7,7 +7,12 @@ extension PrintStore {
     /// whose bytes the reader could not read (damaged inside valid JSON) turned
     /// into a damaged entry naming its file, before any reader sees it.
     public func checkedEntries(user: String, reader: ReaderIdentity?) throws(StoreError) -> [PrintEntry] {
-        try entries(user: user, reader: reader).map { entry throws(StoreError) -> PrintEntry in
+        try checkedEntries(user: user, reader: reader, in: StatePass(directory))
+    }
+
+    /// ``checkedEntries(user:reader:)`` within a pass over many users (``StatePass``).
+    package func checkedEntries(user: String, reader: ReaderIdentity?, in pass: StatePass) throws(StoreError) -> [PrintEntry] {
+        try entries(user: user, reader: reader, in: pass).map { entry throws(StoreError) -> PrintEntry in
             guard case .record(let record) = entry else { return entry }
             let path = try path(user: record.user, reader: record.reader, finger: record.finger)
             let check = { (record: PrintRecord) in PrintValidation.problem(in: record.print, driver: record.reader.driver) }

@@ -29,13 +29,16 @@ struct Gallery {
         let rules = environment.lockoutRules
         var gallery = Gallery(records: [], skipped: [])
         var anyEnrolled = false
+        // The state directory and its top folders checked once, not once a user: with
+        // thousands enrolled, those checks were most of a request's work before the scan.
+        let pass = try StatePass(store.directory)
+        let counters = environment.counters
         for user in try store.userNames() {
-            let entries = try store.checkedEntries(user: user, reader: reader)
+            let entries = try store.checkedEntries(user: user, reader: reader, in: pass)
             guard !entries.isEmpty else { continue }
             anyEnrolled = true
             let scope = CounterScope.user(user)
-            let counters = environment.counters
-            if rules.biometricBlock(counters.counter(for: scope), scope: scope, path: counters.path(for: scope)) != nil { continue }
+            if rules.biometricBlock(counters.counter(for: scope, in: pass), scope: scope, path: counters.path(for: scope)) != nil { continue }
             for entry in entries {
                 switch entry {
                 case .record(let record): gallery.records.append(record)

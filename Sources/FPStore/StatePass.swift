@@ -1,0 +1,27 @@
+/// One look at many users' state (an identification reads every user's prints and
+/// counter): the state directory and its `prints/` and `counters/` folders are checked
+/// (``DirectorySafety``) once when the pass begins, not again for every user. Every folder
+/// below them is still checked where it is read.
+///
+/// A top folder that fails its check is not marked: what reads through it then takes the
+/// ordinary path, which checks it again and reports it as it always has.
+package struct StatePass: Sendable {
+    /// The state directory checked; a pass vouches for no other.
+    private let path: String
+    private let printsSafe: Bool
+    private let countersSafe: Bool
+
+    /// Checks the state directory (throws as every read of it does) and its top folders.
+    package init(_ directory: StateDirectory) throws(StoreError) {
+        try directory.checkRoot()
+        path = directory.path
+        printsSafe = (try? DirectorySafety.check(directory.file("prints"))) != nil
+        countersSafe = (try? DirectorySafety.check(directory.file("counters"))) != nil
+    }
+
+    /// Whether `directory` and its `prints/` passed the checks of this pass.
+    func printsChecked(in directory: StateDirectory) -> Bool { printsSafe && directory.path == path }
+
+    /// Whether `directory` and its `counters/` passed the checks of this pass.
+    func countersChecked(in directory: StateDirectory) -> Bool { countersSafe && directory.path == path }
+}
