@@ -54,6 +54,27 @@ import Testing
         #expect(cache.buildCount == 1)
     }
 
+    /// Prints are found by their bytes, hashed as one block (PrintData.hash(into:)): the same
+    /// bytes read again into another array find the same entry, and any byte changed is
+    /// another print.
+    @Test func aPrintIsFoundByItsBytesWhicheverArrayHoldsThem() throws {
+        let cache = PreparedPrints(maximumEntries: 10)
+        let whorl = try Self.print(PrintFixtures.virtualImage)
+        let first = try cache.prepare([whorl])
+        let reread = PrintData(bytes: whorl.bytes.map { $0 })
+        #expect(try cache.prepare([reread])[0] === first[0])
+        #expect(reread.hashValue == whorl.hashValue)
+        for position in [0, whorl.bytes.count / 2, whorl.bytes.count - 1] {
+            var bytes = whorl.bytes
+            bytes[position] ^= 1
+            #expect(PrintData(bytes: bytes) != whorl)
+            #expect(PrintData(bytes: bytes).hashValue != whorl.hashValue)
+        }
+        // A byte more or less: the length is hashed too.
+        #expect(PrintData(bytes: whorl.bytes + [0]).hashValue != whorl.hashValue)
+        #expect(PrintData(bytes: []).hashValue == PrintData(bytes: []).hashValue)
+    }
+
     @Test func aDamagedPrintInTheGalleryRefusesThePreparation() throws {
         let cache = PreparedPrints(maximumEntries: 10)
         let whorl = try Self.print(PrintFixtures.virtualImage)
