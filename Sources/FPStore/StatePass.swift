@@ -5,6 +5,10 @@
 ///
 /// A top folder that fails its check is not marked: what reads through it then takes the
 /// ordinary path, which checks it again and reports it as it always has.
+///
+/// Make one for one request and drop it: it says what was true when it was made. Nothing
+/// is decided on a read made within it alone; a match is decided on the counter read again
+/// under the state lock, every check made.
 package struct StatePass: Sendable {
     /// The state directory checked; a pass vouches for no other.
     private let path: String

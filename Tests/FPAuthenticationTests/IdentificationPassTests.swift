@@ -70,8 +70,23 @@ import Testing
         case "link": #expect(symlink("/dev/zero", counter) == 0)
         default: #expect(mkfifo(counter, 0o600) == 0)
         }
+        // Read within the pass itself: identification's answer alone would not show it, since
+        // the match is decided on a locked read of the counter again.
+        #expect(CounterStore(directory: harness.state).counter(for: .user("bob"), in: try StatePass(harness.state)).damaged)
         #expect(try await identify(harness, "scan bob-1") != .identified("bob"))
         #expect(try await identify(harness, "scan alice-1") == .identified("alice"))
+    }
+
+    /// A top folder that fails the pass's check is not vouched for: its reads take the
+    /// ordinary path, with its errors.
+    @Test func aTopFolderThatFailsThePassIsCheckedAgainWhereItIsRead() async throws {
+        let harness = try await enrolledAliceAndBob()
+        let reader = ReaderIdentity(driver: "fake", deviceID: "0")
+        for folder in ["prints", "counters"] { chmod(harness.state.path + "/" + folder, 0o755) }
+        defer { for folder in ["prints", "counters"] { chmod(harness.state.path + "/" + folder, 0o700) } }
+        let pass = try StatePass(harness.state)
+        #expect(throws: StoreError.self) { try PrintStore(directory: harness.state).entries(user: "bob", reader: reader, in: pass) }
+        #expect(CounterStore(directory: harness.state).counter(for: .user("bob"), in: pass).damaged)
     }
 
     /// A pass vouches only for the state directory it checked.
