@@ -41,9 +41,17 @@ struct ServiceExchange {
                 }
                 defer { deadline?.cancel() }
                 do {
-                    try await outbound.write(.head(head(method, uri, bodyLength: body?.count)))
-                    if let body { try await outbound.write(.body(.byteBuffer(ByteBuffer(bytes: body)))) }
-                    try await outbound.write(.end(nil))
+                    // One write, one flush: a service that answers or closes as soon as it has
+                    // the head could otherwise do so between the parts, and the client would
+                    // report its own write on a closed channel instead of what the service did.
+                    var request: [HTTPClientRequestPart] = [.head(head(method, uri, bodyLength: body?.count))]
+                    if let body { request.append(.body(.byteBuffer(ByteBuffer(bytes: body)))) }
+                    request.append(.end(nil))
+                    do {
+                        try await outbound.write(contentsOf: request)
+                    } catch let error where ConnectionLoss.matches(error) {
+                        // What the service sent, or its close, is in what arrived: read on.
+                    }
                     answer = try await responseHead(&parts)
                     deadline?.cancel()
                 } catch let error as NoAnswer {
