@@ -47,11 +47,7 @@ struct ServiceExchange {
                     var request: [HTTPClientRequestPart] = [.head(head(method, uri, bodyLength: body?.count))]
                     if let body { request.append(.body(.byteBuffer(ByteBuffer(bytes: body)))) }
                     request.append(.end(nil))
-                    do {
-                        try await outbound.write(contentsOf: request)
-                    } catch let error where ConnectionLoss.matches(error) {
-                        // What the service sent, or its close, is in what arrived: read on.
-                    }
+                    try await outbound.write(contentsOf: request)
                     answer = try await responseHead(&parts)
                     deadline?.cancel()
                 } catch let error as NoAnswer {

@@ -19,8 +19,20 @@ package struct StatePass: Sendable {
     package init(_ directory: StateDirectory) throws(StoreError) {
         try directory.checkRoot()
         path = directory.path
-        printsSafe = (try? DirectorySafety.check(directory.file("prints"))) != nil
-        countersSafe = (try? DirectorySafety.check(directory.file("counters"))) != nil
+        printsSafe = Self.passes(directory.file("prints"))
+        countersSafe = Self.passes(directory.file("counters"))
+    }
+
+    /// Whether `folder` passes ``DirectorySafety`` now. A missing folder passes, as it does
+    /// on the ordinary path (nothing can be read through it). A folder that fails, or cannot
+    /// be looked at, does not: its readers then check it themselves and throw its error.
+    private static func passes(_ folder: String) -> Bool {
+        do {
+            try DirectorySafety.check(folder)
+            return true
+        } catch {
+            return false
+        }
     }
 
     /// Whether `directory` and its `prints/` passed the checks of this pass.
