@@ -16,6 +16,16 @@ public enum AccountLimits {
         (1...64).contains(name.count) && name.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "._-@".contains($0)) }
     }
 
+    /// Whether `name` can be a local user of a device's machine, as an attestation names it:
+    /// 1 to 64 UTF-8 bytes, none of them a control character, a space or a `/` (Linux user
+    /// names are far narrower; this only keeps what the server stores and shows printable).
+    public static func isLocalUser(_ name: String) -> Bool {
+        (1...64).contains(name.utf8.count) && name.unicodeScalars.allSatisfy {
+            !$0.properties.isWhitespace && $0.properties.generalCategory != .control && $0 != "/"
+                && $0.properties.generalCategory != .format && $0.properties.generalCategory != .unassigned
+        }
+    }
+
     /// The canonical text of an amount (`12.5` → `12.50`), nil when it is not a positive amount
     /// with at most two decimals and twelve digits before the dot.
     public static func canonicalAmount(_ text: String) -> String? {

@@ -22,7 +22,8 @@ public struct SessionToken: Codable, Sendable, Hashable {
 
 /// A bound device and its current credential.
 public struct BoundDevice: Codable, Sendable, Hashable {
-    /// `KeyIdentifiers.deviceId(_:)` of its identity key.
+    /// `KeyIdentifiers.deviceId(_:localUser:)` of its machine's identity key and local user
+    /// (a device bound before the server kept the local user: `KeyIdentifiers.identityId(_:)`).
     public var deviceId: String
     /// Its name for people.
     public var name: String
@@ -38,10 +39,14 @@ public struct BoundDevice: Codable, Sendable, Hashable {
     public var boundAt: Int64
     /// Milliseconds since 1970 of the last verified signature, if any.
     public var lastUsedAt: Int64?
+    /// The local user of the machine whose key it is (several people may share a machine, each
+    /// a device of their own); nil for a device bound before the server kept it.
+    public var localUser: String?
 
     /// A device as the server lists it.
     public init(deviceId: String, name: String, credentialId: String, status: String, accessControl: String,
-                protection: String, boundAt: Int64, lastUsedAt: Int64?) {
+                protection: String, boundAt: Int64, lastUsedAt: Int64?, localUser: String? = nil) {
+        self.localUser = localUser
         self.deviceId = deviceId
         self.name = name
         self.credentialId = credentialId

@@ -12,22 +12,30 @@ package struct SoftwareDevice: Sendable {
     package let key: P256.Signing.PrivateKey
     package let accessControl: String
     package let protection: String
+    /// The local user of the machine the key belongs to, as the attestation names it.
+    package let localUser: String
 
     package init(identity: P256.Signing.PrivateKey = .init(), key: P256.Signing.PrivateKey = .init(),
-                 accessControl: String = "biometryCurrentSet", protection: String = "service") {
+                 accessControl: String = "biometryCurrentSet", protection: String = "service", localUser: String = "load") {
         self.identity = identity
         self.key = key
         self.accessControl = accessControl
         self.protection = protection
+        self.localUser = localUser
     }
 
-    /// The same device (identity) with a new key.
+    /// The same device (identity and local user) with a new key.
     package func newKey() -> SoftwareDevice {
-        SoftwareDevice(identity: identity, key: .init(), accessControl: accessControl, protection: protection)
+        SoftwareDevice(identity: identity, key: .init(), accessControl: accessControl, protection: protection, localUser: localUser)
+    }
+
+    /// Another local user of the same machine (the same identity key), with a key of their own.
+    package func otherUser(_ localUser: String) -> SoftwareDevice {
+        SoftwareDevice(identity: identity, key: .init(), accessControl: accessControl, protection: protection, localUser: localUser)
     }
 
     package var credentialId: String { KeyIdentifiers.credentialId(key.publicKey) }
-    package var deviceId: String { KeyIdentifiers.deviceId(identity.publicKey) }
+    package var deviceId: String { KeyIdentifiers.deviceId(identity.publicKey, localUser: localUser) }
 
     /// The attestation statement of ``key`` (or of `statementKey`) and `signer`'s signature
     /// over it (the identity key unless another is given).
@@ -35,7 +43,7 @@ package struct SoftwareDevice: Sendable {
                              statementKey: P256.Signing.PublicKey? = nil) -> (statement: Data, signature: Data) {
         let statement = AttestationFormat.Statement(
             format: AttestationFormat.format, publicKey: (statementKey ?? key.publicKey).x963Representation.base64EncodedString(),
-            user: "load", label: "login", accessControl: accessControl, createdAt: Int64(Date().timeIntervalSince1970 * 1000),
+            user: localUser, label: "login", accessControl: accessControl, createdAt: Int64(Date().timeIntervalSince1970 * 1000),
             serviceVersion: "test", protection: protection)
         let bytes = (try? statement.encoded()) ?? Data()
         return (bytes, (try? (signer ?? identity).signature(for: bytes).derRepresentation) ?? Data())

@@ -31,8 +31,11 @@ package struct AccountAdministration: Sendable {
     package struct TrustedIdentity: Sendable {
         /// The name the administrator gave it.
         package let name: String
-        /// Its device id, as `fpbridge account devices` shows it.
+        /// The id of its identity key (``KeyIdentifiers/identityId(_:)``): the machine's, not one
+        /// of its local users' device ids.
         package let deviceId: String
+        /// The local users it is trusted for; empty for every local user of that machine.
+        package let localUsers: [String]
         /// The key, PEM.
         package let identityKey: String
         /// When it was registered (milliseconds since 1970).
@@ -40,25 +43,32 @@ package struct AccountAdministration: Sendable {
     }
 
     /// Registers the identity key in `pem` under `name`; its device id, and whether it was new.
-    package func trust(pem: String, name: String) async throws -> (deviceId: String, added: Bool) {
+    /// `localUsers` limits the trust to those local users of the machine (empty: every one of them).
+    package func trust(pem: String, name: String, localUsers: [String] = []) async throws -> (deviceId: String, added: Bool) {
         let key = try Self.identity(pem)
         guard case .success(let name) = PromptText.checked(name, field: "--name", length: AccountLimits.deviceNameLength) else {
             throw ServerStartFailure(message: "--name must be 1 to 100 visible characters")
         }
-        return (KeyIdentifiers.deviceId(key), try await store.trust(identityKey: key.pemRepresentation, name: name))
+        if let bad = localUsers.first(where: { !AccountLimits.isLocalUser($0) }) {
+            throw ServerStartFailure(message: "--local-user '\(bad.prefix(64))' is not a local user name (1 to 64 characters, "
+                                     + "no spaces, '/' or control characters)")
+        }
+        return (KeyIdentifiers.identityId(key), try await store.trust(identityKey: key.pemRepresentation, name: name,
+                                                                      localUsers: Array(Set(localUsers)).sorted()))
     }
 
     /// Removes the identity key in `pem`; its device id, and whether it was registered.
     package func distrust(pem: String) async throws -> (deviceId: String, removed: Bool) {
         let key = try Self.identity(pem)
-        return (KeyIdentifiers.deviceId(key), try await store.distrust(identityKey: key.pemRepresentation))
+        return (KeyIdentifiers.identityId(key), try await store.distrust(identityKey: key.pemRepresentation))
     }
 
     /// Every registered identity, oldest first.
     package func trusted() async throws -> [TrustedIdentity] {
         try await store.trustedIdentities().map { entry in
-            let deviceId = (try? P256.Signing.PublicKey(pemRepresentation: entry.identityKey)).map(KeyIdentifiers.deviceId) ?? "?"
-            return TrustedIdentity(name: entry.name, deviceId: deviceId, identityKey: entry.identityKey, addedAt: entry.addedAt)
+            let deviceId = (try? P256.Signing.PublicKey(pemRepresentation: entry.identityKey)).map(KeyIdentifiers.identityId) ?? "?"
+            return TrustedIdentity(name: entry.name, deviceId: deviceId, localUsers: entry.localUsers, identityKey: entry.identityKey,
+                                   addedAt: entry.addedAt)
         }
     }
 

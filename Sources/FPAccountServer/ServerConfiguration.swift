@@ -36,11 +36,10 @@ package struct ServerConfiguration: Sendable {
     /// Per minute: registrations per client address (a bucket of their own).
     package var registrationsPerAddress = 10
     /// Per minute: challenges (login, payment, approval) per credential from one client
-    /// address, per client address, and per account from everywhere (a cap on the server's
-    /// work that only a flood from many addresses reaches).
+    /// address, and per client address. No limit is shared by every address (such as one per
+    /// account): a stranger with many addresses would spend what the owner needs.
     package var challengesPerCredential = 30
     package var challengesPerAddress = 60
-    package var challengesPerAccount = 600
     /// Per minute: signatures that do not verify from one client address (they never count
     /// against a credential), and as many wrong pairing codes.
     package var badSignaturesPerAddress = 10
@@ -93,7 +92,6 @@ package struct ServerConfiguration: Sendable {
                               ("--password-logins-per-address", passwordLoginsPerAddress),
                               ("--registrations-per-address", registrationsPerAddress),
                               ("--challenges-per-credential", challengesPerCredential),
-                              ("--challenges-per-account", challengesPerAccount),
                               ("--challenges-per-address", challengesPerAddress),
                               ("--bad-signatures-per-address", badSignaturesPerAddress)] where value < 1 {
             problems.append("\(name) must be at least 1 (got \(value))")

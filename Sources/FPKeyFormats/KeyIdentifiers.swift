@@ -10,8 +10,18 @@ public enum KeyIdentifiers {
         identifier(key)
     }
 
-    /// The id of a device (its identity key).
-    public static func deviceId(_ identityKey: P256.Signing.PublicKey) -> String {
+    /// The id of a device: a machine's identity key together with the local user whose
+    /// keys it attests (the attestation's `user`). Several people share a machine and its
+    /// identity key; each of them is a device of their own, so one user's binding never
+    /// stands for, replaces or revokes another's. The first 16 bytes of SHA-256 over the
+    /// key's X9.63 point, a zero byte and the user name, in base64url.
+    public static func deviceId(_ identityKey: P256.Signing.PublicKey, localUser: String) -> String {
+        base64URL(Data(SHA256.hash(data: identityKey.x963Representation + [0] + Data(localUser.utf8)).prefix(16)))
+    }
+
+    /// The id of a machine's identity key alone, as the administrator's list of trusted
+    /// identities names it (and as devices bound before a device was a machine and a user were named).
+    public static func identityId(_ identityKey: P256.Signing.PublicKey) -> String {
         identifier(identityKey)
     }
 

@@ -177,7 +177,8 @@ public struct FingerprintLogin: Sendable {
         let _: Unbinding = try await http.send(.DELETE, "/v1/devices/\(deviceId)", token: token, as: Unbinding.self)
         if let key = try? await keyring.key(label: keyLabel(username: username)),
            let identity = try? P256.Signing.PublicKey(pemRepresentation: key.identityKeyPEM),
-           KeyIdentifiers.deviceId(identity) == deviceId {
+           let statement = AttestationFormat.decode(key.attestationStatement),
+           [KeyIdentifiers.deviceId(identity, localUser: statement.user), KeyIdentifiers.identityId(identity)].contains(deviceId) {
             try? await keyring.deleteKey(label: keyLabel(username: username))
         }
     }

@@ -49,11 +49,17 @@ struct DeviceCommand: AsyncParsableCommand {
         var identity: String
         @Option(help: "A name for the operator's records (Kiosk 1).")
         var name: String
+        @Option(name: .customLong("local-user"), help: ArgumentHelp(
+            "Trust the machine only for this local user (repeatable). Without it, every local user of the machine binds on it.",
+            discussion: "Several people may share a machine and its identity key; each is a device of their own."))
+        var localUsers: [String] = []
 
         func run() async throws {
             let pem = try DeviceCommand.pem(identity)
-            let result = try await DeviceCommand.run(database) { try await $0.trust(pem: pem, name: name) }
-            print(result.added ? "Trusted device \(result.deviceId) (\(name))." : "Device \(result.deviceId) was trusted already.")
+            let result = try await DeviceCommand.run(database) { try await $0.trust(pem: pem, name: name, localUsers: localUsers) }
+            let users = localUsers.isEmpty ? "every local user" : "local users " + Array(Set(localUsers)).sorted().joined(separator: ", ")
+            print(result.added ? "Trusted identity \(result.deviceId) (\(name)) for \(users)."
+                  : "Identity \(result.deviceId) was trusted already (distrust it first to change it).")
         }
     }
 
@@ -68,22 +74,23 @@ struct DeviceCommand: AsyncParsableCommand {
             let pem = try DeviceCommand.pem(identity)
             let result = try await DeviceCommand.run(database) { try await $0.distrust(pem: pem) }
             guard result.removed else {
-                FileHandle.standardError.write(Data("fpbridge-server: device \(result.deviceId) was not trusted\n".utf8))
+                FileHandle.standardError.write(Data("fpbridge-server: identity \(result.deviceId) was not trusted\n".utf8))
                 throw ExitCode(1)
             }
-            print("Device \(result.deviceId) is no longer trusted.")
+            print("Identity \(result.deviceId) is no longer trusted.")
         }
     }
 
     struct Trusted: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "List the registered identities: device id, name, when.")
+        static let configuration = CommandConfiguration(
+            abstract: "List the registered identities: identity id, name, when, and the local users it is trusted for (* for every one).")
         @OptionGroup var database: DatabaseOption
 
         func run() async throws {
             let list = try await DeviceCommand.run(database) { try await $0.trusted() }
             for entry in list {
                 let at = Date(timeIntervalSince1970: Double(entry.addedAt) / 1000).formatted(.iso8601)
-                print("\(entry.deviceId)\t\(entry.name)\t\(at)")
+                print("\(entry.deviceId)\t\(entry.name)\t\(at)\t\(entry.localUsers.isEmpty ? "*" : entry.localUsers.joined(separator: ","))")
             }
         }
     }

@@ -57,8 +57,9 @@ struct ServeCommand: AsyncParsableCommand {
     var challengesPerCredential = 30
     @Option(help: "Challenges per minute per client address.")
     var challengesPerAddress = 60
-    @Option(help: "Challenges per minute per account from all addresses together (a cap on the server's work).")
-    var challengesPerAccount = 600
+    // Removed (issue 36): said so at start rather than refused as an unknown option.
+    @Option(help: .hidden)
+    var challengesPerAccount: Int?
     @Option(help: "Signatures that do not verify (they never block a device), and wrong pairing codes, per minute per client address.")
     var badSignaturesPerAddress = 10
     @Option(help: "A reverse proxy (IP address) whose X-Forwarded-For names the client; repeat for several. Anyone else's header is ignored.")
@@ -89,6 +90,14 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: .hidden)
     var testClockOffsetFile: String?
 
+    func validate() throws {
+        if challengesPerAccount != nil {
+            throw ValidationError("--challenges-per-account was removed: a limit every address shares let a stranger with many "
+                                  + "addresses keep the account's owner from logging in; challenges are limited per client address "
+                                  + "(--challenges-per-credential, --challenges-per-address)")
+        }
+    }
+
     func run() async throws {
         try ProcessLockdown.apply()
         var configuration = ServerConfiguration()
@@ -105,7 +114,6 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.passwordLoginsPerAccountAddress = passwordLoginsPerAccountAddress
         configuration.registrationsPerAddress = registrationsPerAddress
         configuration.challengesPerCredential = challengesPerCredential
-        configuration.challengesPerAccount = challengesPerAccount
         configuration.challengesPerAddress = challengesPerAddress
         configuration.badSignaturesPerAddress = badSignaturesPerAddress
         configuration.trustedProxies = trustedProxy

@@ -65,6 +65,44 @@ import TestSupport
         #expect(own.status == 201, "\(own.status) \(String(decoding: own.body, as: UTF8.self))")
     }
 
+    /// The probe's attack (issue 36): a stranger with 21 addresses, the /64s of one IPv6 /59,
+    /// asks for alice's challenges as fast as each address may (600 and more, where the old
+    /// account-wide cap was 600 a minute). Each address spends its own bucket and no more;
+    /// alice, from a fresh address, logs in and confirms a payment at once.
+    @Test(arguments: Storage.allCases)
+    func aStrangerWithManyAddressesSpendsNothingTheOwnerNeeds(storage: Storage) async throws {
+        let harness = try await Harness.start(storage, arguments: ["--trusted-proxy", "127.0.0.1"])
+        let request = ChallengeRequest(username: "alice", credentialId: harness.device.credentialId)
+        var granted = 0
+        var refused = 0
+        for network in 0..<21 {
+            let address = ["X-Forwarded-For": "2001:db8:0:\(String(network, radix: 16))::\(network + 1)"]
+            for _ in 0..<31 {
+                let status = try await harness.server.request("POST", "/v1/challenges", json: request, headers: address).status
+                if status == 201 { granted += 1 } else if status == 429 { refused += 1 }
+            }
+        }
+        // Exactly each address's own budget was granted: 30 a credential from one address.
+        #expect(granted == 21 * 30 && refused == 21, "granted \(granted), refused \(refused)")
+        let owner = ["X-Forwarded-For": "198.51.100.7"]
+        let challenge = try await harness.server.request("POST", "/v1/challenges", json: request, headers: owner)
+        #expect(challenge.status == 201, "\(challenge.status) \(String(decoding: challenge.body, as: UTF8.self))")
+        let signed = harness.device.login(try harness.decode(challenge, as: Challenge.self), origin: harness.server.origin, counter: 1)
+        #expect(try await harness.server.request("POST", "/v1/logins", json: signed, headers: owner).status == 200)
+        let payment = try await harness.server.request("POST", "/v1/payments", json: PaymentRequest(
+            amount: "12.50", currency: "EUR", payee: "Coffee Shop", credentialId: harness.device.credentialId), token: harness.session, headers: owner)
+        #expect(payment.status == 201, "\(payment.status) \(String(decoding: payment.body, as: UTF8.self))")
+        let pending = try harness.decode(payment, as: Payment.self)
+        let confirmed = try #require(harness.device.pay(pending, origin: harness.server.origin, counter: 2))
+        #expect(try await harness.server.request("POST", "/v1/payments/\(pending.paymentId)/confirm", json: confirmed, headers: owner).status == 200)
+    }
+
+    /// A removed limit is refused at start with why, not ignored.
+    @Test func theAccountWideChallengeCapIsGone() throws {
+        let result = Spawn.shell([LoginServerProcess.executable, "serve", "--database", ":memory:", "--challenges-per-account", "600"])
+        #expect(result.status != 0 && result.output.contains("--challenges-per-account was removed"), "\(result.output)")
+    }
+
     /// One IPv6 client holds a /64: per-address limits count it as one.
     @Test func anIPv6ClientsSlash64IsOneBucket() async throws {
         let harness = try await Harness.start(.sqlite, arguments: ["--trusted-proxy", "127.0.0.1", "--password-logins-per-address", "3"])

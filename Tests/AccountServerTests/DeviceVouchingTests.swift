@@ -1,6 +1,7 @@
 import Crypto
 import FPAccountAPI
 import FPAccountLoad
+import FPKeyFormats
 import Foundation
 import Testing
 import TestSupport
@@ -114,8 +115,10 @@ import TestSupport
         let pem = directory.file("kiosk.pem")
         try kiosk.identity.publicKey.pemRepresentation.write(toFile: pem, atomically: true, encoding: .utf8)
         let added = try Self.serverCommand(["device", "trust", "--database", database, "--identity", pem, "--name", "Kiosk 1"])
-        #expect(added.contains(kiosk.deviceId))
-        #expect(try Self.serverCommand(["device", "trusted", "--database", database]).contains("\(kiosk.deviceId)\tKiosk 1"))
+        // The administrator trusts a machine: its identity key's id, for every local user of it.
+        let identityId = KeyIdentifiers.identityId(kiosk.identity.publicKey)
+        #expect(added.contains(identityId) && added.contains("every local user"))
+        #expect(try Self.serverCommand(["device", "trusted", "--database", database]).contains("\(identityId)\tKiosk 1"))
 
         let server = try await LoginServerProcess(database: database, arguments: ["--trusted-identities-only"])
         _ = try await server.request("POST", "/v1/accounts", json: PasswordRequest(username: "alice", password: Harness.password))

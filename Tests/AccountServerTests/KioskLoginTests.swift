@@ -96,7 +96,7 @@ import TestSupport
 
         // A development key (in the user's own files) is never a kiosk's, even where it may log in.
         let lenient = try await Harness.start(storage, arguments: ["--accept-development-keys", "--accept-access-control", "biometryAny"],
-                                              device: SoftwareDevice(accessControl: "biometryAny", protection: "development"))
+                                              device: SoftwareDevice(accessControl: "biometryAny", protection: "development", localUser: "alice"))
         let development = try await send(lenient, lenient.device.kioskLogin(try await challenge(lenient), origin: lenient.server.origin, counter: 1))
         #expect(development.status == 422 && development.errorCode == "keyNotAccepted")
     }
@@ -105,9 +105,8 @@ import TestSupport
     func underTrustedIdentitiesOnlyAKioskTheAdministratorRemovedIsRefused(storage: Storage) async throws {
         let directory = TemporaryDirectory()
         let database = try storage.newDatabase(in: directory)
-        let kiosk = SoftwareDevice()
-        let pem = directory.file("kiosk.pem")
-        try kiosk.identity.publicKey.pemRepresentation.write(toFile: pem, atomically: true, encoding: .utf8)
+        let kiosk = SoftwareDevice(localUser: "alice")
+        let pem = try Harness.identityFile(kiosk, in: directory)
         try Self.serverCommand(["device", "trust", "--database", database, "--identity", pem, "--name", "Kiosk 1"])
         let harness = try await Harness.start(database: database, in: directory, arguments: ["--trusted-identities-only"], device: kiosk)
         #expect(try await send(harness, kiosk.kioskLogin(try await challenge(harness), origin: harness.server.origin, counter: 1)).status == 200)

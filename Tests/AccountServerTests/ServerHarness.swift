@@ -29,14 +29,14 @@ struct Harness {
     let session: String
     let device: SoftwareDevice
 
-    static func start(_ storage: Storage, arguments: [String] = [], device: SoftwareDevice = SoftwareDevice()) async throws -> Harness {
+    static func start(_ storage: Storage, arguments: [String] = [], device: SoftwareDevice = SoftwareDevice(localUser: "alice")) async throws -> Harness {
         let directory = TemporaryDirectory()
         return try await start(database: try storage.newDatabase(in: directory), in: directory, arguments: arguments, device: device)
     }
 
     /// The same on a database made already (an administrator's list in it, say).
     static func start(database: String, in directory: TemporaryDirectory, arguments: [String] = [],
-                      device: SoftwareDevice = SoftwareDevice()) async throws -> Harness {
+                      device: SoftwareDevice = SoftwareDevice(localUser: "alice")) async throws -> Harness {
         let server = try await LoginServerProcess(database: database, arguments: arguments)
         let registered = try await server.request("POST", "/v1/accounts", json: PasswordRequest(username: "alice", password: password))
         #expect(registered.status == 201, "register: \(String(decoding: registered.body, as: UTF8.self))")
@@ -44,6 +44,13 @@ struct Harness {
         let bound = try await server.request("POST", "/v1/devices", json: device.bindRequest(), token: session)
         #expect(bound.status == 201, "bind: \(String(decoding: bound.body, as: UTF8.self))")
         return Harness(server: server, directory: directory, database: database, session: session, device: device)
+    }
+
+    /// The PEM file of `device`'s machine identity key in `directory`, as `device trust` reads it.
+    static func identityFile(_ device: SoftwareDevice, in directory: TemporaryDirectory) throws -> String {
+        let pem = directory.file("identity-\(device.deviceId.prefix(8)).pem")
+        try device.identity.publicKey.pemRepresentation.write(toFile: pem, atomically: true, encoding: .utf8)
+        return pem
     }
 
     static func passwordSession(_ server: LoginServerProcess, username: String = "alice") async throws -> String {

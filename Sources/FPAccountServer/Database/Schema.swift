@@ -126,6 +126,17 @@ enum Schema {
             // An approval's challenge names the request it approves, as a payment's names its payment.
             "ALTER TABLE challenges ADD COLUMN pending_id TEXT",
         ],
+        [
+            // A device is a machine's identity key and one of its local users (issue 36): several
+            // people share a machine, and one's binding must never stand for another's. Devices
+            // bound before keep NULL: their id is the identity key's alone, and no new binding
+            // from that machine is "the same device" as one of them.
+            "ALTER TABLE devices ADD COLUMN local_user TEXT",
+            "ALTER TABLE pending_bindings ADD COLUMN local_user TEXT",
+            // The local users an administrator trusts a machine for, one a line; NULL for every
+            // local user of it (as every identity registered before).
+            "ALTER TABLE trusted_identities ADD COLUMN local_users TEXT",
+        ],
     ]
 
     /// Brings the database to the newest version; instances starting together take turns.

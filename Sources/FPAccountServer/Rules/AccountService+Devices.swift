@@ -28,24 +28,37 @@ extension AccountService {
         if let code = request.bindingCode, !(1...100).contains(code.utf8.count) {
             throw AccountError(.invalidRequest, "'bindingCode' must be 1 to 100 characters")
         }
-        let deviceId = KeyIdentifiers.deviceId(identity)
+        // The device is known only once the attestation is read: the machine's identity key and
+        // the local user the statement names. Until then refusals are audited under the machine's id.
+        var deviceId = KeyIdentifiers.identityId(identity)
         let refuse = { (code: AccountErrorCode, message: String) async throws -> AccountError in
             try await store.audit(AuditRecord(event: "bind", outcome: code.rawValue, username: session.username,
                                               deviceId: deviceId, detail: name, address: address))
             return AccountError(code, message)
         }
+        guard AttestationFormat.verify(statement: statementBytes, signature: signature, identityKey: identity),
+              let statement = AttestationFormat.decode(statementBytes) else {
+            throw try await refuse(.attestationRejected, "the attestation does not verify with the identity key")
+        }
+        guard AccountLimits.isLocalUser(statement.user) else {
+            throw try await refuse(.attestationRejected, "the attestation names no local user the server can keep "
+                                   + "(1 to 64 characters, no spaces or control characters)")
+        }
+        let localUser = statement.user
+        deviceId = KeyIdentifiers.deviceId(identity, localUser: localUser)
         if let claimed = request.deviceId {
-            // A device bound before is that device only if the same identity key speaks.
-            guard let known = try await store.deviceIdentity(username: session.username, deviceId: try identifier(claimed, "deviceId")) else {
+            // A device bound before is that device only if the same identity key speaks for the same local user.
+            let claimed = try identifier(claimed, "deviceId")
+            guard let known = try await store.deviceIdentity(username: session.username, deviceId: claimed) else {
                 throw AccountError(.notFound, "\(session.username) has no device \(claimed)")
             }
             guard known == identity.pemRepresentation else {
                 throw try await refuse(.deviceMismatch, "device \(claimed) was bound with another identity key; this key is not attested by it")
             }
-        }
-        guard AttestationFormat.verify(statement: statementBytes, signature: signature, identityKey: identity),
-              let statement = AttestationFormat.decode(statementBytes) else {
-            throw try await refuse(.attestationRejected, "the attestation does not verify with the identity key")
+            guard claimed == deviceId else {
+                throw try await refuse(.deviceMismatch, "device \(claimed) was bound by another local user of this machine; "
+                                       + "this key belongs to local user \(localUser), a device of its own")
+            }
         }
         guard statement.publicKey == key.x963Representation.base64EncodedString() else {
             throw try await refuse(.attestationRejected, "the attestation is about another key")
@@ -62,7 +75,7 @@ extension AccountService {
             throw try await refuse(.keyNotAccepted, "this key is bound already; make a new key to bind again")
         }
         let binding = DeviceBinding(username: session.username, deviceId: deviceId, name: name, identityKey: identity.pemRepresentation,
-                                    credentialId: credentialId, publicKey: key.pemRepresentation,
+                                    localUser: localUser, credentialId: credentialId, publicKey: key.pemRepresentation,
                                     accessControl: statement.accessControl, protection: statement.protection)
         let voucher: DeviceVoucher
         do { voucher = try await self.voucher(for: binding, request: request) } catch let error as AccountError {
@@ -71,7 +84,8 @@ extension AccountService {
         if voucher == .approvalRequested { return .pending(try await requestApproval(binding, address: address)) }
         let bound = try await store.bind(binding, onlyFirst: voucher == .firstDevice,
                                          audit: AuditRecord(event: "bind", outcome: "ok", username: session.username, deviceId: deviceId,
-                                                            detail: "\(name) (\(voucher.rawValue))", address: address))
+                                                            detail: "\(name), local user \(localUser) (\(voucher.rawValue))",
+                                                            address: address))
         guard bound else {
             if voucher == .firstDevice, try await store.credential(credentialId) == nil {
                 throw try await refuse(.deviceNotVouched, "another device became \(session.username)'s first device meanwhile, and the "

@@ -67,11 +67,21 @@ extension AccountService {
         guard contents.publicKey == key.x963Representation.base64EncodedString() else {
             throw try await rejected(.attestationRejected, "the attestation is about another key")
         }
+        // A kiosk identifies a local user and signs with that user's key for the account of the
+        // same name: the key must be that user's, on the device it was bound as (machine and
+        // local user). Otherwise one local user's key, labelled for their own name but bound to
+        // another's account, would log the kiosk in as that other account.
+        guard contents.user == credential.username,
+              credential.deviceId == KeyIdentifiers.deviceId(identity, localUser: contents.user)
+                || credential.deviceId == KeyIdentifiers.identityId(identity) else {
+            throw try await rejected(.attestationRejected, "the key is local user '\(contents.user.prefix(64))'s, and a kiosk logs in "
+                                     + "only the account of the same name (\(credential.username)) with a key bound on that user's device")
+        }
         guard contents.accessControl == "biometryCurrentSet", contents.protection == "service" else {
             throw AccountError(.keyNotAccepted, "a kiosk login takes only a biometryCurrentSet key held by fpbridged "
                                + "(this one: \(contents.accessControl), \(contents.protection))")
         }
-        if configuration.trustedIdentitiesOnly, try await !store.isTrusted(identityKey: identityPEM) {
+        if configuration.trustedIdentitiesOnly, try await !store.isTrusted(identityKey: identityPEM, localUser: contents.user) {
             throw AccountError(.identityNotTrusted, "this server takes logins only from device identities its administrator registered, "
                                + "and this kiosk's (device \(credential.deviceId)) is not")
         }

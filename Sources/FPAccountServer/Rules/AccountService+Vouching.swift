@@ -30,11 +30,11 @@ extension AccountService {
     /// client asks for it. The password alone never binds a second device: whoever stole it
     /// could otherwise bind a key of their own making and sign as the user.
     func voucher(for binding: DeviceBinding, request: BindRequest) async throws -> DeviceVoucher {
-        let trusted = try await store.isTrusted(identityKey: binding.identityKey)
+        let trusted = try await store.isTrusted(identityKey: binding.identityKey, localUser: binding.localUser)
         if configuration.trustedIdentitiesOnly && !trusted {
             throw AccountError(.identityNotTrusted, "this server binds only device identities its administrator registered, "
-                               + "and this one (device \(binding.deviceId)) is not: ask the administrator to run "
-                               + "'fpbridge-server device trust' with this device's identity key")
+                               + "and this one (device \(binding.deviceId), local user \(binding.localUser ?? "unknown")) is not: "
+                               + "ask the administrator to run 'fpbridge-server device trust' with this device's identity key")
         }
         if try await store.deviceIdentity(username: binding.username, deviceId: binding.deviceId) == binding.identityKey {
             return .sameDevice

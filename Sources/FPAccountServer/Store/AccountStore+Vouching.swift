@@ -31,15 +31,15 @@ extension AccountStore {
             accountLock(binding.username),
             SQLStatement("""
                 INSERT INTO pending_bindings (pending_id, username, device_id, name, identity_key, credential_id, public_key,
-                                              access_control, protection, pairing_code, status, created_at, expires_at)
-                SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'pending', ?, ?
+                                              access_control, protection, pairing_code, status, created_at, expires_at, local_user)
+                SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'pending', ?, ?, ?
                 WHERE (SELECT COUNT(*) FROM pending_bindings WHERE username = ? AND status = 'pending' AND expires_at > ?) < ?
                   AND NOT EXISTS (SELECT 1 FROM pending_bindings
                                   WHERE username = ? AND pairing_code = ? AND status = 'pending' AND expires_at > ?)
                 RETURNING pending_id
                 """, [.text(row.pendingId), .text(binding.username), .text(binding.deviceId), .text(binding.name),
                       .text(binding.identityKey), .text(binding.credentialId), .text(binding.publicKey), .text(binding.accessControl),
-                      .text(binding.protection), .text(row.pairingCode), .int(now), .int(row.expiresAt),
+                      .text(binding.protection), .text(row.pairingCode), .int(now), .int(row.expiresAt), SQLValue(binding.localUser),
                       .text(binding.username), .int(now), .int(Int64(limit)),
                       .text(binding.username), .text(row.pairingCode), .int(now)]),
             SQLStatement(audited.sql + " WHERE EXISTS (SELECT 1 FROM pending_bindings WHERE pending_id = ?)",
@@ -96,16 +96,24 @@ extension AccountStore {
 
     // MARK: Trusted identities
 
-    func isTrusted(identityKey: String) async throws -> Bool {
-        try await !database.read("SELECT 1 FROM trusted_identities WHERE identity_key = ?", [.text(identityKey)]).isEmpty
+    /// Whether the administrator registered the machine of `identityKey` for `localUser` (or
+    /// for every local user of it). A device bound before the server kept its local user
+    /// (`nil`) is trusted only where every local user is.
+    func isTrusted(identityKey: String, localUser: String?) async throws -> Bool {
+        guard let row = try await database.read("SELECT local_users FROM trusted_identities WHERE identity_key = ?",
+                                                [.text(identityKey)]).first else { return false }
+        guard let users = row.text(0) else { return true }
+        return localUser.map { users.split(separator: "\n").contains(Substring($0)) } ?? false
     }
 
-    /// Registers an identity key (PEM, as the server stores it); false when it was registered already.
-    func trust(identityKey: String, name: String) async throws -> Bool {
+    /// Registers an identity key (PEM, as the server stores it) for `localUsers` (empty: every
+    /// local user of that machine); false when it was registered already (then nothing changes).
+    func trust(identityKey: String, name: String, localUsers: [String]) async throws -> Bool {
         try await !database.run("""
-            INSERT INTO trusted_identities (identity_key, name, added_at) VALUES (?, ?, ?)
+            INSERT INTO trusted_identities (identity_key, name, added_at, local_users) VALUES (?, ?, ?, ?)
             ON CONFLICT (identity_key) DO NOTHING RETURNING identity_key
-            """, [.text(identityKey), .text(name), .int(Clock.milliseconds())]).isEmpty
+            """, [.text(identityKey), .text(name), .int(Clock.milliseconds()),
+                  SQLValue(localUsers.isEmpty ? nil : localUsers.joined(separator: "\n"))]).isEmpty
     }
 
     /// Removes a registered identity; false when it was not registered.
@@ -114,12 +122,14 @@ extension AccountStore {
                                 [.text(identityKey)]).isEmpty
     }
 
-    /// Every registered identity: name, PEM and when, oldest first.
-    func trustedIdentities() async throws -> [(name: String, identityKey: String, addedAt: Int64)] {
-        try await database.read("SELECT name, identity_key, added_at FROM trusted_identities ORDER BY added_at", []).compactMap { row in
-            guard let name = row.text(0), let key = row.text(1), let at = row.int(2) else { return nil }
-            return (name, key, at)
-        }
+    /// Every registered identity: name, PEM, when (oldest first), and the local users it is
+    /// trusted for (empty: every one).
+    func trustedIdentities() async throws -> [(name: String, identityKey: String, addedAt: Int64, localUsers: [String])] {
+        try await database.read("SELECT name, identity_key, added_at, local_users FROM trusted_identities ORDER BY added_at", [])
+            .compactMap { row in
+                guard let name = row.text(0), let key = row.text(1), let at = row.int(2) else { return nil }
+                return (name, key, at, row.text(3).map { $0.split(separator: "\n").map(String.init) } ?? [])
+            }
     }
 }
 

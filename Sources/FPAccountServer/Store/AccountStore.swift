@@ -76,9 +76,10 @@ struct AccountStore: Sendable {
         let extra = condition?.arguments ?? []
         return [
             SQLStatement("""
-                INSERT INTO devices (username, device_id, name, identity_key, bound_at) SELECT ?, ?, ?, ?, ?\(whereClause)
+                INSERT INTO devices (username, device_id, name, identity_key, local_user, bound_at) SELECT ?, ?, ?, ?, ?, ?\(whereClause)
                 ON CONFLICT (username, device_id) DO UPDATE SET name = excluded.name, bound_at = excluded.bound_at
-                """, [.text(binding.username), .text(binding.deviceId), .text(binding.name), .text(binding.identityKey), .int(now)] + extra),
+                """, [.text(binding.username), .text(binding.deviceId), .text(binding.name), .text(binding.identityKey),
+                      SQLValue(binding.localUser), .int(now)] + extra),
             // Never the key being bound: when it got bound meanwhile (an approval that came
             // after an operator's code bound it), that binding stands.
             SQLStatement("""
@@ -99,7 +100,8 @@ struct AccountStore: Sendable {
     /// The user's devices with their newest credential, newest binding first.
     func devices(username: String) async throws -> [BoundDevice] {
         let rows = try await database.read("""
-            SELECT d.device_id, d.name, c.credential_id, c.status, c.access_control, c.protection, d.bound_at, c.last_used_at
+            SELECT d.device_id, d.name, c.credential_id, c.status, c.access_control, c.protection, d.bound_at, c.last_used_at,
+                   d.local_user
             FROM devices d JOIN credentials c ON c.username = d.username AND c.device_id = d.device_id
             WHERE d.username = ? AND c.created_at = (
                 SELECT MAX(c2.created_at) FROM credentials c2 WHERE c2.username = d.username AND c2.device_id = d.device_id)
@@ -109,7 +111,8 @@ struct AccountStore: Sendable {
             guard let deviceId = row.text(0), let name = row.text(1), let credentialId = row.text(2), let status = row.text(3),
                   let accessControl = row.text(4), let protection = row.text(5), let boundAt = row.int(6) else { return nil }
             return BoundDevice(deviceId: deviceId, name: name, credentialId: credentialId, status: status,
-                               accessControl: accessControl, protection: protection, boundAt: boundAt, lastUsedAt: row.int(7))
+                               accessControl: accessControl, protection: protection, boundAt: boundAt, lastUsedAt: row.int(7),
+                               localUser: row.text(8))
         }
     }
 

@@ -103,7 +103,7 @@ struct PendingRow: Sendable {
 
     static let columns = """
         pending_id, username, device_id, name, identity_key, credential_id, public_key, access_control, protection,
-        pairing_code, status, expires_at
+        pairing_code, status, expires_at, local_user
         """
 
     init(pendingId: String, binding: DeviceBinding, pairingCode: String, status: String, expiresAt: Int64) {
@@ -121,7 +121,7 @@ struct PendingRow: Sendable {
               let status = row.text(10), let expiresAt = row.int(11) else { return nil }
         self.init(pendingId: pendingId,
                   binding: DeviceBinding(username: username, deviceId: deviceId, name: name, identityKey: identityKey,
-                                         credentialId: credentialId, publicKey: publicKey, accessControl: accessControl,
+                                         localUser: row.text(12), credentialId: credentialId, publicKey: publicKey, accessControl: accessControl,
                                          protection: protection),
                   pairingCode: pairingCode, status: status, expiresAt: expiresAt)
     }
@@ -142,6 +142,9 @@ struct DeviceBinding: Sendable {
     let deviceId: String
     let name: String
     let identityKey: String
+    /// The local user of the machine whose key this is (the attestation's `user`); nil for a
+    /// device bound before the server kept it. With the identity key it makes the device id.
+    let localUser: String?
     let credentialId: String
     let publicKey: String
     let accessControl: String
@@ -152,6 +155,7 @@ extension DeviceBinding {
     /// The binding as the API reports it, just made.
     var justBound: BoundDevice {
         BoundDevice(deviceId: deviceId, name: name, credentialId: credentialId, status: CredentialStatus.active.rawValue,
-                    accessControl: accessControl, protection: protection, boundAt: Clock.milliseconds(), lastUsedAt: nil)
+                    accessControl: accessControl, protection: protection, boundAt: Clock.milliseconds(), lastUsedAt: nil,
+                    localUser: localUser)
     }
 }

@@ -131,7 +131,8 @@ struct AccountCommand: AsyncParsableCommand {
     static func json(_ device: BoundDevice) -> JSONValue {
         ["deviceId": .string(device.deviceId), "name": .string(device.name), "credentialId": .string(device.credentialId),
          "status": .string(device.status), "accessControl": .string(device.accessControl), "protection": .string(device.protection),
-         "boundAt": .int(Int(device.boundAt)), "lastUsedAt": device.lastUsedAt.map { .int(Int($0)) } ?? .null]
+         "boundAt": .int(Int(device.boundAt)), "lastUsedAt": device.lastUsedAt.map { .int(Int($0)) } ?? .null,
+         "localUser": device.localUser.map { .string($0) } ?? .null]
     }
 
     struct Register: AsyncParsableCommand {
@@ -276,7 +277,8 @@ struct AccountCommand: AsyncParsableCommand {
             let client = try server.client(options)
             let session = try await server.session(token, options, client)
             let devices = try await AccountCommand.run { try await client.devices(session: session) }
-            let lines = devices.map { "\($0.deviceId)\t\($0.name)\t\($0.status)\t\($0.accessControl)\t\($0.protection)" }
+            // The local user tells apart the people of one shared machine ("-": bound before the server kept it).
+            let lines = devices.map { "\($0.deviceId)\t\($0.name)\t\($0.status)\t\($0.accessControl)\t\($0.protection)\t\($0.localUser ?? "-")" }
             options.console.success(devices.isEmpty ? "No devices bound." : lines.joined(separator: "\n"),
                                     ["devices": .array(devices.map(AccountCommand.json))])
         }
