@@ -24,6 +24,9 @@ public struct AssertionPayload: Sendable, Hashable {
         /// A login at a kiosk: the challenge named no user, and the key of whoever the
         /// kiosk's reader identified answered it (`identify-and-prove` in fpbridged).
         case kioskLogin = "kiosk-login"
+        /// A bound device's invitation: a one-time binding code for a new device of the same
+        /// account, made with a finger on the bound device (nothing to approve waits for it).
+        case inviteDevice = "invite-device"
     }
 
     /// The new device a signature approves: exactly this request, key and name.
@@ -96,6 +99,11 @@ public struct AssertionPayload: Sendable, Hashable {
     /// kiosk's reader identified (`credentialId` is that key's, known only after the scan).
     public static func kioskLogin(origin: String, challenge: String, credentialId: String) -> AssertionPayload {
         AssertionPayload(purpose: .kioskLogin, origin: origin, challenge: challenge, credentialId: credentialId, payment: nil, device: nil)
+    }
+
+    /// A bound device's invitation of a new device (a one-time binding code), signed by its credential.
+    public static func invitation(origin: String, challenge: String, credentialId: String) -> AssertionPayload {
+        AssertionPayload(purpose: .inviteDevice, origin: origin, challenge: challenge, credentialId: credentialId, payment: nil, device: nil)
     }
 
     /// A device approval, signed by a bound device's credential.

@@ -167,6 +167,20 @@ public struct FingerprintLogin: Sendable {
         return try await http.send(.POST, "/v1/approvals", body: assertion(approval.challenge, signed), as: BoundDevice.self)
     }
 
+    /// Invites, from this bound device, a new device of `username`: a finger signs the
+    /// invitation, and the server answers with a one-time binding code that the new device binds
+    /// with (``bind(username:password:deviceName:deviceId:bindingCode:requestApproval:)``). Unlike
+    /// a pending approval, nobody with only the password can use up or block this way.
+    public func invite(username: String, reason: String? = nil) async throws(FingerprintLoginError) -> Invitation {
+        let credentialId = try await credentialId(username: username)
+        let challenge = try await http.send(.POST, "/v1/invitations/challenges",
+                                            body: ChallengeRequest(username: username, credentialId: credentialId), as: Challenge.self)
+        let payload = AssertionPayload.invitation(origin: origin, challenge: challenge.challenge, credentialId: credentialId)
+        let signed = try await sign(username: username, payload: payload,
+                                    reason: reason ?? "Invite a new device for \(username) at \(server.host ?? origin)")
+        return try await http.send(.POST, "/v1/invitations", body: assertion(challenge, signed), as: Invitation.self)
+    }
+
     /// The user's bound devices.
     public func devices(session token: String) async throws(FingerprintLoginError) -> [BoundDevice] {
         try await http.send(.GET, "/v1/devices", token: token, as: DeviceList.self).devices

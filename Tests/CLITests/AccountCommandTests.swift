@@ -67,9 +67,9 @@ import TestSupport
                           "login-after-new-finger: keyInvalidated", "bind-again", "login-after-rebinding"])
     }
 
-    /// Issue 28: a second device is bound only with a bound device's fingerprint approval,
-    /// which names it; the password alone leaves it waiting.
-    @Test func aSecondDeviceIsBoundWhenTheFirstApprovesItWithAFinger() async throws {
+    /// Two fake-reader benches with alice's finger, a server (development keys accepted) where
+    /// alice registered and bound the desk; the laptop is not bound.
+    static func deskBoundLaptopNot() async throws -> (desk: Bench, laptop: Bench, server: LoginServerProcess) {
         let desk = try await Bench(.fake)
         let laptop = try await Bench(.fake)
         let server = try await LoginServerProcess(arguments: ["--accept-development-keys"])
@@ -78,6 +78,14 @@ import TestSupport
         try await laptop.enroll("right-index", id: "alice-1")
         #expect(try await desk.run(["account", "register", "--password-stdin"] + account, input: Self.password).ok)
         #expect(try await desk.run(["account", "bind", "--password-stdin", "--device-name", "desk"] + account, input: Self.password).ok)
+        return (desk, laptop, server)
+    }
+
+    /// Issue 28: a second device is bound only with a bound device's fingerprint approval,
+    /// which names it; the password alone leaves it waiting.
+    @Test func aSecondDeviceIsBoundWhenTheFirstApprovesItWithAFinger() async throws {
+        let (desk, laptop, server) = try await Self.deskBoundLaptopNot()
+        let account = ["--server", server.address, "--account", "alice"]
 
         let waiting = try await laptop.run(["account", "bind", "--password-stdin", "--device-name", "laptop", "--no-wait"] + account,
                                            input: Self.password)
@@ -90,6 +98,23 @@ import TestSupport
         let approved = try await desk.run(["account", "approve", "--pairing-code", code] + account, touches: [.finger("alice-1")])
         #expect(approved.ok, "\(approved.stdout)\(approved.stderr)")
         #expect(approved.stderr.contains("Approve the new device 'laptop' (pairing code \(code))"), "the prompt names it: \(approved.stderr)")
+        let login = try await laptop.run(["account", "login"] + account, touches: [.finger("alice-1")])
+        #expect(login.ok && login.json["kind"] as? String == "fingerprint", "\(login.stdout)\(login.stderr)")
+    }
+
+    /// Issue 36: a bound device's finger makes a one-time code, and the new device binds with it
+    /// without waiting for approval (which anyone with the password can keep busy).
+    @Test func aSecondDeviceIsBoundWithTheCodeTheFirstInvitesItWith() async throws {
+        let (desk, laptop, server) = try await Self.deskBoundLaptopNot()
+        let account = ["--server", server.address, "--account", "alice"]
+
+        let invited = try await desk.run(["account", "invite"] + account, touches: [.finger("alice-1")])
+        #expect(invited.ok, "\(invited.stdout)\(invited.stderr)")
+        #expect(invited.stderr.contains("Invite a new device for alice"), "the prompt says what the finger does: \(invited.stderr)")
+        let code = try #require(invited.json["code"] as? String)
+        let bound = try await laptop.run(["account", "bind", "--password-stdin", "--binding-code", "--device-name", "laptop"] + account,
+                                         input: Self.password + code + "\n")
+        #expect(bound.ok, "\(bound.stdout)\(bound.stderr)")
         let login = try await laptop.run(["account", "login"] + account, touches: [.finger("alice-1")])
         #expect(login.ok && login.json["kind"] as? String == "fingerprint", "\(login.stdout)\(login.stderr)")
     }

@@ -66,6 +66,18 @@ struct AccountRoutes {
                                                      address: address(request, context)), status: .created)
             }
         }
+        v1.post("invitations/challenges") { request, context in
+            await answer(context) {
+                Replies.ok(try await service.invitationChallenge(try await Replies.decode(ChallengeRequest.self, from: request),
+                                                                 address: address(request, context)), status: .created)
+            }
+        }
+        v1.post("invitations") { request, context in
+            await answer(context) {
+                Replies.ok(try await service.invite(try await Replies.decode(AssertionRequest.self, from: request),
+                                                    address: address(request, context)), status: .created)
+            }
+        }
         v1.delete("devices/:device") { request, context in
             await answer(context) {
                 let session = try await service.session(bearer: bearer(request))

@@ -92,6 +92,7 @@ extension AccountService {
         case .login: "fingerprint-login"
         case .approveDevice: "approve-device"
         case .kioskLogin: "kiosk-login"
+        case .inviteDevice: "invite-device"
         }
         let challengeId = try identifier(request.challengeId, "challengeId")
         guard let signature = Data(base64Encoded: request.signature), signature.count <= 80,

@@ -86,7 +86,8 @@ extension AccountService {
             if try await store.openPendingCount(username: binding.username) >= 3 { break }
         }
         throw AccountError(.rateLimited, "three devices of \(binding.username) are waiting for approval already; "
-                           + "approve or let them expire (\(configuration.approvalSeconds / 60) minutes)",
+                           + "approve or let them expire (\(configuration.approvalSeconds / 60) minutes), or invite this device "
+                           + "from a bound one ('fpbridge account invite' there) and bind it with that binding code",
                            retryAfter: configuration.approvalSeconds)
     }
 

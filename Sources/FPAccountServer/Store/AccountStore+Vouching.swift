@@ -85,6 +85,13 @@ extension AccountStore {
         ])
     }
 
+    /// The same, as a statement guarded like a session's (``sessionStatement(digest:username:kind:expiresAt:)``):
+    /// a bound device's invitation, written with the counter that signed it or not at all.
+    func bindingCodeStatement(digest: String, username: String, expiresAt: Int64) -> SQLStatement {
+        SQLStatement("INSERT INTO binding_codes (code_hash, username, created_at, expires_at) SELECT ?, ?, ?, ? WHERE GUARD",
+                     [.text(digest), .text(username), .int(Clock.milliseconds()), .int(expiresAt)])
+    }
+
     /// Marks the code used if it is the account's, unused and unexpired: exactly one binding gets it.
     func consumeBindingCode(digest: String, username: String) async throws -> Bool {
         let now = Clock.milliseconds()

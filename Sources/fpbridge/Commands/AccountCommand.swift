@@ -22,7 +22,7 @@ struct AccountCommand: AsyncParsableCommand {
         from FPBRIDGE_ACCOUNT_TOKEN, --token-fd or --token-stdin (never the command line, where every local user \
         can read them), or a password prompt.
         """,
-        subcommands: [Register.self, Bind.self, Approve.self, Login.self, Devices.self, Unbind.self, Pay.self, Audit.self])
+        subcommands: [Register.self, Bind.self, Approve.self, Invite.self, Login.self, Devices.self, Unbind.self, Pay.self, Audit.self])
 
     /// Options every account command takes.
     struct ServerOptions: ParsableArguments {
@@ -161,8 +161,8 @@ struct AccountCommand: AsyncParsableCommand {
             discussion: """
             The password alone binds an account's first device, or this device again. Another device prints a \
             pairing code and waits until a bound device approves it ('fpbridge account approve --pairing-code CODE' \
-            there, with a finger), or takes a one-time code from the server's operator (--binding-code, read \
-            without echo, or from FPBRIDGE_ACCOUNT_BINDING_CODE, or as the second line of standard input with --password-stdin).
+            there, with a finger), or takes a one-time code from a bound device ('fpbridge account invite' there) or \
+            from the server's operator (--binding-code, read without echo, or from FPBRIDGE_ACCOUNT_BINDING_CODE, or as the second line of standard input with --password-stdin).
             """)
         @OptionGroup var options: GlobalOptions
         @OptionGroup var server: ServerOptions
@@ -170,7 +170,7 @@ struct AccountCommand: AsyncParsableCommand {
         var deviceName: String?
         @Option(help: "When binding a device again: the id the server gave it (it then insists on the same identity key); write --device-id=ID for an id that starts with '-'.")
         var deviceId: String?
-        @Flag(help: "Ask for a one-time binding code from the server's operator instead of waiting for a bound device's approval.")
+        @Flag(help: "Ask for a one-time binding code ('fpbridge account invite' on a bound device, or the server's operator) instead of waiting for a bound device's approval.")
         var bindingCode = false
         @Flag(help: "Do not wait for approval: print the pairing code and exit (run bind again after approval to see it bound).")
         var noWait = false
@@ -193,7 +193,7 @@ struct AccountCommand: AsyncParsableCommand {
                 options.console.note("""
                     \(username) has a bound device already. On it, approve this one within \(minutes) minutes:
                         fpbridge account approve --pairing-code \(pending.pairingCode)
-                    (or bind with --binding-code from the server's operator).
+                    (or run 'fpbridge account invite' there and bind with --binding-code).
                     """)
                 if noWait {
                     options.console.success("Waiting for approval: pairing code \(pending.pairingCode).",
@@ -239,6 +239,30 @@ struct AccountCommand: AsyncParsableCommand {
             let device = try await AccountCommand.run { try await client.approve(username: username, pairingCode: pairingCode) }
             options.console.success("Approved '\(device.name)' (device \(device.deviceId)) for \(username).",
                                     ["account": .string(username), "device": AccountCommand.json(device)])
+        }
+    }
+
+    struct Invite: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "invite",
+            abstract: "Make a one-time binding code for a new device of the account, with a finger on this bound one.",
+            discussion: """
+            The new device binds with it ('fpbridge account bind --binding-code', which asks for it) without waiting \
+            for approval. Anyone with the password can keep an account's approval slots full; nobody without a finger \
+            on a bound device makes a code. It is valid as long as an approval waits (10 minutes by default), once.
+            """)
+        @OptionGroup var options: GlobalOptions
+        @OptionGroup var server: ServerOptions
+
+        func run() async throws {
+            let client = try server.client(options)
+            let username = server.username(options)
+            let invitation = try await AccountCommand.run { try await client.invite(username: username) }
+            let minutes = max(1, (invitation.expiresAt - Int64(Date().timeIntervalSince1970 * 1000)) / 60_000)
+            options.console.success("One-time binding code for a new device of \(username) (about \(minutes) minutes): \(invitation.code)\n"
+                                    + "On the new device: fpbridge account bind --binding-code (it asks for the code).",
+                                    ["account": .string(username), "code": .string(invitation.code),
+                                     "expiresAt": .int(Int(invitation.expiresAt))])
         }
     }
 
