@@ -116,6 +116,26 @@ import TestSupport
         #expect(try await harness.login(counter: 2).status == 200)
     }
 
+    /// Issue 36: another user of alice's machine (or of her NAT) shares her address. Its forged
+    /// answers, the default 10 a minute and more, never stop alice's own signature from that
+    /// address, for a login or a payment: a failure is counted only after a signature fails.
+    @Test(arguments: Storage.allCases)
+    func forgedAnswersFromASharedAddressDoNotRefuseTheHoldersSignature(storage: Storage) async throws {
+        let harness = try await Harness.start(storage)
+        let challenge = try harness.decode(try await harness.challenge(), as: Challenge.self)
+        var forged = SoftwareDevice().login(challenge, origin: harness.server.origin, counter: 1)
+        forged.credentialId = harness.device.credentialId
+        var statuses: [Int] = []
+        for _ in 1...12 { statuses.append(try await harness.server.request("POST", "/v1/logins", json: forged).status) }
+        #expect(statuses == Array(repeating: 401, count: 10) + [429, 429], "\(statuses)")
+        let honest = try await harness.server.request("POST", "/v1/logins",
+                                                      json: harness.device.login(challenge, origin: harness.server.origin, counter: 1))
+        #expect(honest.status == 200, "\(String(decoding: honest.body, as: UTF8.self))")
+        let payment = try await harness.payment()
+        let confirmed = try #require(harness.device.pay(payment, origin: harness.server.origin, counter: 2))
+        #expect(try await harness.server.request("POST", "/v1/payments/\(payment.paymentId)/confirm", json: confirmed).status == 200)
+    }
+
     @Test(arguments: Storage.allCases)
     func oneChallengeSentToTwoInstancesAtOnceLogsInExactlyOnce(storage: Storage) async throws {
         let directory = TemporaryDirectory()

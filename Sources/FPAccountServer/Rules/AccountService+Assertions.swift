@@ -100,7 +100,6 @@ extension AccountService {
             throw AccountError(.invalidRequest, "'signature' must be a DER signature in base64 and 'counter' at most 2^63-1")
         }
         let badSignatures = Self.badSignatureKeys(address)
-        try await refuseSpentFailures(badSignatures, what: "signatures that did not verify from this address")
         let invalidChallenge = AccountError(.challengeInvalid, "the challenge is unknown, used, expired, or not for this credential; ask for a new one")
         guard let credential = try await store.credential(try identifier(request.credentialId, "credentialId")) else {
             throw invalidChallenge
@@ -120,7 +119,13 @@ extension AccountService {
         do { expected = try await payload(opened) } catch let error as AccountError { throw try await fail(error) }
         guard let key = keys.key(credential.credentialId, pem: credential.publicKey),
               SignatureFormat.verify(signature: signature, counter: request.counter, data: expected.bytes, key: key) else {
-            _ = try await store.hit(badSignatures)
+            // Counted once a signature has failed, never checked before one is read: a signature
+            // that verifies is never refused for bad ones sent from the same address (another
+            // user of a shared machine, everyone behind one NAT; issue 36).
+            let hits = try await store.hit(badSignatures)
+            do {
+                try checkLimits(hits, [configuration.badSignaturesPerAddress], what: "signatures that did not verify from this address")
+            } catch let error as AccountError { throw try await fail(error) }
             throw try await fail(AccountError(.verificationFailed, "the signature does not verify over this challenge; the challenge "
                                               + "is still open, and a signature that does not verify never blocks the device"))
         }
