@@ -76,10 +76,12 @@ package struct RequestTarget: Sendable {
         stateDirectory = service.stateDirectory
     }
 
-    /// An engine context for this target, with the service's print cache.
-    func context(reader: (any FingerprintReader)?, configuration: AuthConfiguration, printCaches: PrintCaches,
-                 tpm: String? = nil) -> AuthenticationContext {
+    /// An engine context for this target, with the service's print cache; with a `turn`, it
+    /// takes `reader` (unopened) through the turn for each step that uses it.
+    func context(reader: (any FingerprintReader)?, turn: (any ReaderTurn)? = nil, configuration: AuthConfiguration,
+                 printCaches: PrintCaches, tpm: String? = nil) -> AuthenticationContext {
         var environment = AuthEnvironment(user: user, reader: reader, stateDirectory: stateDirectory, configuration: configuration)
+        environment.readerTurn = turn
         environment.printCache = printCaches.cache(for: stateDirectory)
         environment.deviceIdentity = tpm.map { TPMDeviceIdentity(tcti: $0, directory: stateDirectory) }
         return AuthenticationContext(environment: environment)

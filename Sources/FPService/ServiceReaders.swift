@@ -16,52 +16,26 @@ struct ServiceReaders: Sendable {
     }
 
     /// Runs `body` with the target's reader, opened and held for it alone; nil when the reader
-    /// is not `required` and there is none, or when the operation does not `usesReader` (it
-    /// then takes no turn at all, and no one waits for it).
-    func with<T: Sendable>(_ target: RequestTarget, required: Bool, wait: Bool, timeout: TimeInterval, usesReader: Bool = true,
+    /// is not `required` and there is none.
+    func with<T: Sendable>(_ target: RequestTarget, required: Bool, wait: Bool, timeout: TimeInterval,
                            _ body: @escaping @Sendable ((any FingerprintReader)?) async throws -> T) async throws -> T {
-        guard usesReader else { return try await body(nil) }
+        guard let turn = try await turn(target, required: required, wait: wait, timeout: timeout) else { return try await body(nil) }
+        return try await turn.withReader(body)
+    }
+
+    /// The target's reader, found but not taken: an engine context given this turn takes the
+    /// reader for each step that scans and holds none while it waits for a passcode. Nil when
+    /// the reader is not `required` and there is none.
+    func turn(_ target: RequestTarget, required: Bool, wait: Bool, timeout: TimeInterval) async throws -> ServiceReaderTurn? {
         let candidate: any FingerprintReader
         do {
             candidate = try await target.reader()
         } catch let error as ReaderError {
             guard !required else { throw AuthError(error) }
-            return try await body(nil)
+            return nil
         }
-        let identity = await candidate.info.identity
-        // The fake reader plays a script given per request: never reused.
-        guard identity.driver != "fake" else {
-            return try await arbiter.withReader(identity, for: target.caller.credentials.uid, wait: wait, timeout: timeout) {
-                try await OpenedReader.with(candidate: { candidate }, required: required, body)
-            }
-        }
-        return try await arbiter.withReader(identity, for: target.caller.credentials.uid, wait: wait, timeout: timeout) {
-            let reader: any FingerprintReader
-            if let warm = await pool.take(identity) {
-                reader = warm
-            } else {
-                do {
-                    try await candidate.open()
-                    reader = candidate
-                } catch let error as ReaderError {
-                    guard !required, OpenedReader.unavailable(error) else { throw AuthError(error) }
-                    return try await body(nil)
-                }
-            }
-            do {
-                let result = try await body(reader)
-                await pool.park(reader, identity)
-                return result
-            } catch {
-                // A reader that failed or went away is closed; the next request opens it afresh.
-                if [.biometryDisconnected, .readerFailure].contains(AuthError(error).code) {
-                    try? await reader.close()
-                } else {
-                    await pool.park(reader, identity)
-                }
-                throw error
-            }
-        }
+        return ServiceReaderTurn(candidate: candidate, identity: await candidate.info.identity, uid: target.caller.credentials.uid,
+                                 required: required, wait: wait, timeout: timeout, arbiter: arbiter, pool: pool)
     }
 
     /// Follows libfprint's readers until the task is cancelled: a reader pulled out is closed

@@ -27,11 +27,11 @@ extension ServiceRoutes {
         }
     }
 
-    private func vault(_ target: RequestTarget, reader: (any FingerprintReader)? = nil,
+    private func vault(_ target: RequestTarget, turn: ServiceReaderTurn? = nil,
                        configuration: AuthConfiguration? = nil) throws(AuthError) -> KeyVault {
         let settings: AuthConfiguration
         if let configuration { settings = configuration } else { settings = try target.configuration() }
-        return context(target, reader: reader, configuration: settings)
+        return context(target, turn: turn, configuration: settings)
             .keys(protection: .service)
     }
 
@@ -74,15 +74,16 @@ extension ServiceRoutes {
         let configuration = try target.configuration()
         let reason = body.reason ?? "Sign with your key"
         return try stream.response(caller: caller, channel: channel) { operation, send in
-            // A passcode-only key needs no reader; the others fail in the engine when none is there.
-            try await readers.with(target, required: false, wait: true, timeout: configuration.scanTimeoutSeconds) { reader in
-                let vault = try vault(target, reader: reader, configuration: configuration)
-                operation.attach(vault.context)
-                let signed = try await Self.forwardingEvents(of: vault.context, to: send) {
-                    try await vault.sign(label: body.label, data: data, reason: reason, prompt: operation.prompt)
-                }
-                return try JSONValue(encoding: WireSignature(signed, protection: .service))
+            // The reader is taken for the scans only: a passcode-only key takes none, and a
+            // user-presence key's passcode fallback holds none while its prompt waits. Keys that
+            // need a match fail in the engine when there is no reader.
+            let turn = try await readers.turn(target, required: false, wait: true, timeout: configuration.scanTimeoutSeconds)
+            let vault = try vault(target, turn: turn, configuration: configuration)
+            operation.attach(vault.context)
+            let signed = try await Self.forwardingEvents(of: vault.context, to: send) {
+                try await vault.sign(label: body.label, data: data, reason: reason, prompt: operation.prompt)
             }
+            return try JSONValue(encoding: WireSignature(signed, protection: .service))
         }
     }
 }

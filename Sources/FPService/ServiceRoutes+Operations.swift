@@ -21,28 +21,36 @@ extension ServiceRoutes {
         let reason = body.reason ?? "Authenticate"
         let options = BiometricOptions(fingers: body.fingers.map(Set.init), maxFailedMatches: body.attempts)
         let needsReader = [.verify, .identify].contains(body.operation)
-        // Unlocking asks for the passcode only: it never holds the reader while the prompt waits.
-        let usesReader = body.operation != .unlock
         return try stream.response(caller: caller, channel: channel) { operation, send in
-            try await readers.with(target, required: needsReader, wait: body.wait ?? true,
-                                   timeout: configuration.scanTimeoutSeconds, usesReader: usesReader) { reader in
-                let context = context(target, reader: reader, configuration: configuration)
-                context.fallbackTitle = body.fallbackTitle
-                context.cancelTitle = body.cancelTitle
-                context.interactionNotAllowed = body.interactionNotAllowed ?? false
-                operation.attach(context)
-                let success = try await Self.forwardingEvents(of: context, to: send) {
-                    switch body.operation {
-                    case .evaluate: try await context.evaluate(policy, reason: reason, prompt: operation.prompt, options: options)
-                    case .recover: try await context.recoverAndEvaluate(reason: reason, prompt: operation.prompt, options: options)
-                    case .verify: try await context.verifyFinger(reason: reason, options: options)
-                    case .identify, .identifyAndProve: try await context.identify(reason: reason, options: options)
-                    case .unlock: try await context.unlockWithPasscode(reason: reason, prompt: operation.prompt)
-                    }
+            // The reader is taken for the scans only: an unlock, a recovery's passcode and the
+            // device-owner fallback's hold none while their prompt waits.
+            let context = try await evaluationContext(body, target, required: needsReader, configuration: configuration,
+                                                      operation: operation)
+            let success = try await Self.forwardingEvents(of: context, to: send) {
+                switch body.operation {
+                case .evaluate: try await context.evaluate(policy, reason: reason, prompt: operation.prompt, options: options)
+                case .recover: try await context.recoverAndEvaluate(reason: reason, prompt: operation.prompt, options: options)
+                case .verify: try await context.verifyFinger(reason: reason, options: options)
+                case .identify, .identifyAndProve: try await context.identify(reason: reason, options: options)
+                case .unlock: try await context.unlockWithPasscode(reason: reason, prompt: operation.prompt)
                 }
-                return try JSONValue(encoding: EvaluationResult(success))
             }
+            return try JSONValue(encoding: EvaluationResult(success))
         }
+    }
+
+    /// The engine context of an evaluation request, attached to its operation (for the buttons),
+    /// with the request's titles and its interaction setting. It takes the reader through a turn,
+    /// for the scans only (``ServiceReaderTurn``).
+    func evaluationContext(_ body: EvaluationRequest, _ target: RequestTarget, required: Bool, configuration: AuthConfiguration,
+                           operation: Operation) async throws -> AuthenticationContext {
+        let turn = try await readers.turn(target, required: required, wait: body.wait ?? true, timeout: configuration.scanTimeoutSeconds)
+        let context = context(target, turn: turn, configuration: configuration)
+        context.fallbackTitle = body.fallbackTitle
+        context.cancelTitle = body.cancelTitle
+        context.interactionNotAllowed = body.interactionNotAllowed ?? false
+        operation.attach(context)
+        return context
     }
 
     func enrollment(_ request: Request, _ caller: Caller, _ channel: any Channel) async throws -> Response {
@@ -56,16 +64,16 @@ extension ServiceRoutes {
                 ? AuthError(.passcodeNotSet, "\(target.user) has no passcode; set one before enrolling a finger") : problem
         }
         return try stream.response(caller: caller, channel: channel) { operation, send in
-            try await readers.with(target, required: true, wait: true, timeout: configuration.scanTimeoutSeconds) { reader in
-                let context = context(target, reader: reader, configuration: configuration)
-                var saved: PrintSummary?
-                for try await update in context.enroll(body.finger, replace: body.replace ?? false, prompt: operation.prompt) {
-                    send(.enrollment(update))
-                    if case .saved(let record) = update { saved = PrintSummary(record) }
-                }
-                guard let saved else { throw AuthError(.readerFailure, "the reader ended the enrollment without a print") }
-                return try JSONValue(encoding: saved)
+            // The reader is taken once the passcode is given, for the scans: the prompt holds none.
+            let turn = try await readers.turn(target, required: true, wait: true, timeout: configuration.scanTimeoutSeconds)
+            let context = context(target, turn: turn, configuration: configuration)
+            var saved: PrintSummary?
+            for try await update in context.enroll(body.finger, replace: body.replace ?? false, prompt: operation.prompt) {
+                send(.enrollment(update))
+                if case .saved(let record) = update { saved = PrintSummary(record) }
             }
+            guard let saved else { throw AuthError(.readerFailure, "the reader ended the enrollment without a print") }
+            return try JSONValue(encoding: saved)
         }
     }
 

@@ -26,19 +26,14 @@ extension ServiceRoutes {
         let reason = body.reason ?? "Log in to \(request.origin)"
         let options = BiometricOptions(maxFailedMatches: body.attempts)
         return try stream.response(caller: caller, channel: channel) { operation, send in
-            try await readers.with(target, required: true, wait: body.wait ?? true, timeout: configuration.scanTimeoutSeconds) { reader in
-                let context = context(target, reader: reader, configuration: configuration)
-                context.fallbackTitle = body.fallbackTitle
-                context.cancelTitle = body.cancelTitle
-                context.interactionNotAllowed = body.interactionNotAllowed ?? false
-                operation.attach(context)
-                let proof = try await Self.forwardingEvents(of: context, to: send) {
-                    try await context.identifyAndProve(request, reason: reason, protection: .service, options: options)
-                }
-                let identity = try context.keys(protection: .service).identity()
-                return try JSONValue(encoding: EvaluationResult(proof.success,
-                                                                proof: WireProof(proof, protection: .service, identityKeyPem: identity)))
+            // The reader is held for the identification's scans; the signature after it needs none.
+            let context = try await evaluationContext(body, target, required: true, configuration: configuration, operation: operation)
+            let proof = try await Self.forwardingEvents(of: context, to: send) {
+                try await context.identifyAndProve(request, reason: reason, protection: .service, options: options)
             }
+            let identity = try context.keys(protection: .service).identity()
+            return try JSONValue(encoding: EvaluationResult(proof.success,
+                                                            proof: WireProof(proof, protection: .service, identityKeyPem: identity)))
         }
     }
 

@@ -65,6 +65,12 @@ struct ServiceRoutes: Sendable {
         target.context(reader: reader, configuration: configuration, printCaches: printCaches, tpm: service.tpm)
     }
 
+    /// An engine context that takes the target's reader only for the steps that use it (``ServiceReaderTurn``):
+    /// none is held while a passcode prompt waits, before the scans, after them or without any.
+    func context(_ target: RequestTarget, turn: ServiceReaderTurn?, configuration: AuthConfiguration) -> AuthenticationContext {
+        target.context(reader: turn?.candidate, turn: turn, configuration: configuration, printCaches: printCaches, tpm: service.tpm)
+    }
+
     // MARK: - Reading state
 
     private func serviceInfo(_ caller: Caller) -> JSONValue {

@@ -27,11 +27,11 @@ private let asNobody = ["/usr/bin/setpriv", "--reuid=nobody", "--regid=nogroup",
                                environment: service.clientEnvironment, input: input, launcher: launcher)
     }
 
-    /// A user with the passcode 2468 and the right index finger "a" enrolled.
-    func enroll(_ service: ServiceProcess, user: String = "alice") async throws {
+    /// A user with the passcode 2468 and the right index finger `print` enrolled.
+    func enroll(_ service: ServiceProcess, user: String = "alice", print: String = "a") async throws {
         #expect(try await run(service, ["passcode", "set", "--passcode-stdin"], user: user, input: "2468\n").status == 0)
         let enrolled = try await run(service, ["enroll", "--finger", "right-index", "--passcode-stdin"], user: user,
-                                     reader: fake(String(repeating: "scan a\n", count: 5)), input: "2468\n")
+                                     reader: fake(String(repeating: "scan \(print)\n", count: 5)), input: "2468\n")
         #expect(enrolled.status == 0, "\(enrolled.stdout)\(enrolled.stderr)")
     }
 
@@ -268,32 +268,12 @@ private let asNobody = ["/usr/bin/setpriv", "--reuid=nobody", "--regid=nogroup",
     @Test func aPasscodeQuestionIsOneLine() async throws {
         let service = try await ServiceProcess(stateDirectory: state)
         #expect(try await run(service, ["passcode", "set", "--passcode-stdin"], input: "2468\n").status == 0)
-        let curl = Process()
-        curl.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
-        curl.arguments = ["-sS", "-N", "--max-time", "30", "--unix-socket", service.socket, "-X", "POST",
-                          "-H", "Content-Type: application/json", "--data-binary", #"{"operation":"unlock","user":"alice"}"#,
-                          "http://localhost/v1/evaluations"]
-        let output = Pipe()
-        curl.standardOutput = output
-        try curl.run()
-        var lines: [[String: Any]] = []
-        var pending = Data()
-        reading: while true {
-            while let end = pending.firstIndex(of: 0x0A) {
-                let line = pending[pending.startIndex..<end]
-                pending = Data(pending[pending.index(after: end)...])
-                guard let object = try JSONSerialization.jsonObject(with: line) as? [String: Any] else { break reading }
-                lines.append(object)
-                if object["type"] as? String == "passcodeRequested", let operation = lines.first?["operation"] as? String {
-                    let answered = try await service.request("POST", "/v1/operations/\(operation)/passcode", body: #"{"passcode":"2468"}"#)
-                    #expect(answered.status == 200, "\(answered.body)")
-                }
+        let lines = try await service.stream("/v1/evaluations", body: #"{"operation":"unlock","user":"alice"}"#) { object, lines in
+            if object["type"] as? String == "passcodeRequested", let operation = lines.first?["operation"] as? String {
+                let answered = try await service.request("POST", "/v1/operations/\(operation)/passcode", body: #"{"passcode":"2468"}"#)
+                #expect(answered.status == 200, "\(answered.body)")
             }
-            let chunk = try await blocking { output.fileHandleForReading.availableData }
-            if chunk.isEmpty { break }
-            pending.append(chunk)
         }
-        try await blocking { curl.waitUntilExit() }
         let questions = lines.filter { $0["type"] as? String == "passcodeRequested"
             || ($0["event"] as? [String: Any])?["kind"] as? String == "passcodeRequested" }
         #expect(questions.count == 1, "\(lines)")

@@ -145,3 +145,36 @@ extension ServiceProcess {
         return APIAnswer(status: status, body: text)
     }
 }
+
+extension ServiceProcess {
+    /// Sends a streamed request (`POST path`) with curl and reads its lines as they come: `onLine`
+    /// sees each one, with every line before it, while the operation waits for what comes next,
+    /// so that a test can act at that very point (answer a prompt, send other requests).
+    /// Returns every line of the stream.
+    public func stream(_ path: String, body: String, timeout: TimeInterval = 30,
+                       onLine: (_ line: [String: Any], _ lines: [[String: Any]]) async throws -> Void) async throws -> [[String: Any]] {
+        let curl = Process()
+        curl.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
+        curl.arguments = ["-sS", "-N", "--max-time", String(Int(timeout)), "--unix-socket", socket, "-X", "POST",
+                          "-H", "Content-Type: application/json", "--data-binary", body, "http://localhost" + path]
+        let output = Pipe()
+        curl.standardOutput = output
+        try curl.run()
+        var lines: [[String: Any]] = []
+        var pending = Data()
+        reading: while true {
+            while let end = pending.firstIndex(of: 0x0A) {
+                let line = pending[pending.startIndex..<end]
+                pending = Data(pending[pending.index(after: end)...])
+                guard let object = try JSONSerialization.jsonObject(with: line) as? [String: Any] else { break reading }
+                lines.append(object)
+                try await onLine(object, lines)
+            }
+            let chunk = try await blocking { output.fileHandleForReading.availableData }
+            if chunk.isEmpty { break }
+            pending.append(chunk)
+        }
+        try await blocking { curl.waitUntilExit() }
+        return lines
+    }
+}

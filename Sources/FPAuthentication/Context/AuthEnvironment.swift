@@ -6,7 +6,8 @@ import FPStore
 public struct AuthEnvironment: Sendable {
     /// The user being authenticated (verification) or enrolling.
     public var user: String
-    /// The opened reader, or nil when none is available.
+    /// The opened reader, or nil when none is available. With a ``readerTurn`` it is the reader
+    /// the turn opens for each step that uses it, unopened until then (its description only).
     public var reader: (any FingerprintReader)?
     /// Where prints, counters, passcode hashes and `config.json` live.
     public var stateDirectory: StateDirectory
@@ -29,6 +30,10 @@ public struct AuthEnvironment: Sendable {
     /// The device identity key when it lives outside `service/` (in a TPM); nil for the
     /// software key sealed under the master key.
     package var deviceIdentity: (any DeviceIdentityKey)?
+
+    /// How the reader is held when the host shares it between requests (``ReaderTurn``); nil when
+    /// the host opened ``reader`` for the whole context (the CLI, `LAContext`).
+    package var readerTurn: (any ReaderTurn)?
 
     /// The clocks lockouts are measured on, read at each decision; tests move them.
     public var clock: @Sendable () -> LockoutClock = LockoutClock.now

@@ -83,10 +83,11 @@ public struct Enrollment: Sendable {
                 ? AuthError(.passcodeNotSet, "\(environment.user) has no passcode; set one before enrolling a finger")
                 : problem
         }
+        // Refused before the user is asked for anything; checked again once the reader is taken.
         let identity = await reader.info.identity
-        let store = environment.prints
-        let existing = try store.print(user: environment.user, reader: identity, finger: finger)
-        if existing != nil && !replace { throw alreadyEnrolled(finger, identity) }
+        if !replace, try environment.prints.print(user: environment.user, reader: identity, finger: finger) != nil {
+            throw alreadyEnrolled(finger, identity)
+        }
         let passcode: PasscodeRecord?
         switch authority {
         case .passcode(let prompt):
@@ -96,6 +97,21 @@ public struct Enrollment: Sendable {
             // Whatever passcode there is now must still be the one at the save.
             do { passcode = try environment.passcodes.record(user: environment.user) } catch { throw AuthError(error) }
         }
+        // The reader is taken only now, for the scans: the passcode prompt held none.
+        try await context.withReader { reader in
+            guard let reader else { throw AuthError(.biometryNotAvailable, "no fingerprint reader is available") }
+            try await scanAndSave(finger, replace: replace, passcode: passcode, reader: reader, emit: emit)
+        }
+    }
+
+    /// The scans and the save, with the reader held.
+    private func scanAndSave(_ finger: Finger, replace: Bool, passcode: PasscodeRecord?, reader: any FingerprintReader,
+                             emit: @escaping @Sendable (EnrollmentUpdate) -> Void) async throws {
+        let identity = await reader.info.identity
+        let store = environment.prints
+        // Read again: the finger may have been enrolled while the prompt waited without the reader.
+        let existing = try store.print(user: environment.user, reader: identity, finger: finger)
+        if existing != nil && !replace { throw alreadyEnrolled(finger, identity) }
         if let existing, existing.storedOnDevice { try await deleteFromSensor(existing, reader: reader) }
         let info = await reader.info
         emit(.presentFinger(info.scanType, stages: info.enrollStages))
@@ -194,21 +210,25 @@ public struct Enrollment: Sendable {
     @discardableResult
     func deleteFromSensor(_ records: [PrintRecord]) async -> [PrintRecord] {
         let stored = records.filter(\.storedOnDevice)
-        guard let reader = environment.reader, !stored.isEmpty else { return stored }
-        let identity = await reader.info.identity
-        var left: [PrintRecord] = []
-        for record in stored {
-            guard record.reader == identity else {
-                left.append(record)
-                continue
+        guard environment.reader != nil, !stored.isEmpty else { return stored }
+        let left = try? await context.withReader { reader -> [PrintRecord] in
+            guard let reader else { return stored }
+            let identity = await reader.info.identity
+            var left: [PrintRecord] = []
+            for record in stored {
+                guard record.reader == identity else {
+                    left.append(record)
+                    continue
+                }
+                do {
+                    try await deleteFromSensor(record, reader: reader)
+                } catch {
+                    left.append(record)  // cleanup only: the file is gone, so the copy matches nothing
+                }
             }
-            do {
-                try await deleteFromSensor(record, reader: reader)
-            } catch {
-                left.append(record)  // cleanup only: the file is gone, so the copy matches nothing
-            }
+            return left
         }
-        return left
+        return left ?? stored
     }
 
     private func delete(_ records: [PrintRecord]) async throws(AuthError) -> [PrintRecord] {
@@ -216,11 +236,13 @@ public struct Enrollment: Sendable {
             let store = environment.prints
             for record in records {
                 if record.storedOnDevice {
-                    guard let reader = environment.reader, await reader.info.identity == record.reader else {
-                        throw AuthError(.biometryNotAvailable,
-                                        "the \(record.finger.rawValue) print lives on reader \(record.reader); connect it to delete the print there")
+                    try await context.withReader { reader in
+                        guard let reader, await reader.info.identity == record.reader else {
+                            throw AuthError(.biometryNotAvailable,
+                                            "the \(record.finger.rawValue) print lives on reader \(record.reader); connect it to delete the print there")
+                        }
+                        try await deleteFromSensor(record, reader: reader)
                     }
-                    try await deleteFromSensor(record, reader: reader)
                 }
                 try store.withLock {
                     if try store.delete(user: record.user, reader: record.reader, finger: record.finger) {

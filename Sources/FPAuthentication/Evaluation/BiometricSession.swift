@@ -22,8 +22,14 @@ struct BiometricSession {
     private var configuration: AuthConfiguration { environment.configuration }
     private var rules: LockoutRules { environment.lockoutRules }
 
+    /// Runs the evaluation with the reader held for it alone: a passcode asked for after it (the
+    /// device-owner fallback) holds none.
     func run() async throws -> AuthSuccess {
-        guard let reader = environment.reader else {
+        try await context.withReader { reader in try await self.run(on: reader) }
+    }
+
+    private func run(on reader: (any FingerprintReader)?) async throws -> AuthSuccess {
+        guard let reader else {
             throw AuthError(.biometryNotAvailable, "no fingerprint reader is available")
         }
         let info = await reader.info
