@@ -23,7 +23,8 @@ struct KioskCommand: AsyncParsableCommand {
 
         ROUTES
           GET /          the page (English; ?lang=zh for Chinese)
-          GET /events    Server-Sent Events: {state, message, parameters, countdown, user}
+          GET /events    Server-Sent Events: {state, message, parameters, countdown, user}; with
+                         --server a welcome also carries session, to the pages watching at that moment only
           POST /pin      {"user": "...", "pin": "..."}: checked by fpbridged at once
           POST /wake     a touch of the screen: a resting reader is armed at once when its heat allows
 

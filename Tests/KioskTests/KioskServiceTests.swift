@@ -107,6 +107,11 @@ struct KioskServiceTests {
         let welcome = try await touch(rig, kiosk, "whorl", until: "welcome")
         let token = try #require(welcome?["session"] as? String, "\(kiosk.snapshots)\n\(kiosk.log)")
         #expect(welcome?["user"] as? String == "alice")
+        // A page that connects after the welcome (within its 4 s on the screen) gets the welcome, not the session.
+        let late = try await kiosk.request("GET", "/events", seconds: 1.5)
+        let first = late.body.split(separator: "\n").first { $0.hasPrefix("data: ") } ?? ""
+        #expect(first.contains(#""state":"welcome""#) && first.contains(#""user":"alice""#), "\(late.body)")
+        #expect(!late.body.contains(token) && !late.body.contains(#""session""#), "a late page got the session: \(late.body)")
         let me = try await server.request("GET", "/v1/me", token: token)
         #expect(me.status == 200 && me.json["username"] as? String == "alice" && me.json["kind"] as? String == "kiosk", "\(me.body)")
         Spawn.stop(watching)
