@@ -1,7 +1,8 @@
 import Synchronization
 
 /// What the page shows now, and the pages watching it (`GET /events`). The identify loop
-/// writes it; each watcher gets the current snapshot at once and every change after.
+/// writes it; each watcher gets the current snapshot at once and every change after (a login
+/// session only while it watches: see ``show(_:)``).
 package final class KioskBoard: Sendable {
     private struct State {
         var snapshot = KioskSnapshot(.starting, message: "starting")
@@ -24,12 +25,19 @@ package final class KioskBoard: Sendable {
     }
 
     /// Shows a new state to every page; a snapshot equal to the one shown is not sent again.
+    ///
+    /// A login session goes to the pages watching now and is not kept: the board's snapshot,
+    /// which a page that connects later gets first and which is sent again every 10 s, has
+    /// none. The session is handed off the moment it is sent, so it has no lifetime here to
+    /// limit; a page that was not watching at the welcome never sees it.
     package func show(_ snapshot: KioskSnapshot) {
         let now = clock.now
+        var kept = snapshot
+        kept.session = nil
         let (watchers, sent) = state.withLock { state -> ([AsyncStream<KioskSnapshot>.Continuation], KioskSnapshot?) in
             let ends = snapshot.countdown.map { now + $0 }
             if state.snapshot == snapshot, ends == nil, state.countdownEnds == nil { return ([], nil) }
-            state.snapshot = snapshot
+            state.snapshot = kept
             state.countdownEnds = ends
             return (Array(state.watchers.values), snapshot)
         }

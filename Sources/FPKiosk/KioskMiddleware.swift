@@ -16,6 +16,30 @@ struct PlainErrorMiddleware<Context: RequestContext>: RouterMiddleware {
     }
 }
 
+/// Only the page's users (``PageUsers``) get an answer, on every route: the event stream
+/// carries the welcomed user's login session, and the PIN pad, the wake and the demo's touches
+/// act on the reader. Everyone else is refused with their uid named, and so is a connection
+/// whose owner cannot be found: no answer rests on a lookup that failed.
+struct PageUserMiddleware: RouterMiddleware {
+    let pageUsers: PageUsers
+
+    func handle(_ request: Request, context: KioskRequestContext,
+                next: (Request, KioskRequestContext) async throws -> Response) async throws -> Response {
+        guard let client = context.client, let server = context.server else {
+            return KioskReply.failure(.forbidden, "This kiosk answers TCP connections on loopback only.")
+        }
+        let uid: uid_t
+        do { uid = try LoopbackPeerOwner.uid(client: client, server: server) } catch {
+            return KioskReply.failure(.forbidden, "This kiosk cannot tell which user is connecting, so it does not answer: \(error).")
+        }
+        guard pageUsers.allows(uid) else {
+            return KioskReply.failure(.forbidden, "This kiosk answers only its page's users: \(pageUsers). This connection "
+                                      + "belongs to uid \(uid); the kiosk's --page-user option adds a browser's user.")
+        }
+        return try await next(request, context)
+    }
+}
+
 /// Requests that change something (`POST`) come from the kiosk's own page: another site open in
 /// the browser must not type PINs here (spending the kiosk's PIN budget), and a name that points
 /// at 127.0.0.1 (DNS rebinding) must not reach the kiosk at all. A browser always sends Origin

@@ -8,13 +8,16 @@ package struct KioskServer: Sendable {
     package let backend: any KioskBackend
     package let demo: DemoTouch?
     package let clock: any KioskClock
+    /// Whose processes get an answer: the kiosk's own user and `--page-user`.
+    package let pageUsers: PageUsers
 
     package init(listen: ListenAddress, backend: any KioskBackend, demo: DemoTouch? = nil,
-                 clock: any KioskClock = SystemKioskClock()) {
+                 clock: any KioskClock = SystemKioskClock(), pageUsers: PageUsers) {
         self.listen = listen
         self.backend = backend
         self.demo = demo
         self.clock = clock
+        self.pageUsers = pageUsers
     }
 
     /// Serves until the task is cancelled; `ready` gets the page's URL once the port is open.
@@ -26,8 +29,10 @@ package struct KioskServer: Sendable {
             loop.log = { logger.info("\($0)") }
             return loop
         }()
-        let router = Router()
+        let router = Router(context: KioskRequestContext.self)
         router.add(middleware: PlainErrorMiddleware())
+        // Before anything else looks at the request: another user learns nothing but the refusal.
+        router.add(middleware: PageUserMiddleware(pageUsers: pageUsers))
         router.add(middleware: SameOriginMiddleware())
         KioskRoutes(board: board, wake: wake, pinPad: PinPad(backend: backend, board: board), demo: demo).register(on: router)
         let listen = listen

@@ -33,6 +33,7 @@ package struct KioskSnapshot: Codable, Sendable, Equatable {
     /// Who was welcomed.
     package var user: String?
     /// Their session at the login server (`--server`), for the page's app: `#session[data-session]`.
+    /// Sent once, to the pages watching at the welcome; never kept by the board (``KioskBoard/show(_:)``).
     package var session: String?
 
     package init(_ state: KioskState, message: String, parameters: [String: String] = [:],

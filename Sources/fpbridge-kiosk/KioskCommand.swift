@@ -17,9 +17,14 @@ struct KioskCommand: AsyncParsableCommand {
         challenge (identify-and-prove, with the user's key bound to that server) and the welcome \
         carries the server's session.
 
+        Only processes of the kiosk's own user and of the users --page-user names get an answer \
+        (the owner of each loopback connection is read from /proc/self/net/tcp and tcp6); every \
+        other local user is refused with 403 on every route.
+
         ROUTES
           GET /          the page (English; ?lang=zh for Chinese)
-          GET /events    Server-Sent Events: {state, message, parameters, countdown, user}
+          GET /events    Server-Sent Events: {state, message, parameters, countdown, user}; with
+                         --server a welcome also carries session, to the pages watching at that moment only
           POST /pin      {"user": "...", "pin": "..."}: checked by fpbridged at once
           POST /wake     a touch of the screen: a resting reader is armed at once when its heat allows
 
@@ -41,6 +46,10 @@ struct KioskCommand: AsyncParsableCommand {
                                valueName: "url"))
     var server: String?
 
+    @Option(help: ArgumentHelp("A user whose browser shows the page, by name or uid (repeatable). The kiosk's own user is always allowed; every other local user is refused.",
+                               valueName: "user"))
+    var pageUser: [String] = []
+
     @Option(help: ArgumentHelp("Play touches on libfprint's virtual reader listening here (demo and tests).",
                                valueName: "path", visibility: .hidden))
     var demoTouchSocket: String?
@@ -60,6 +69,8 @@ struct KioskCommand: AsyncParsableCommand {
         do { address = try ListenAddress(parsing: listen) } catch { throw ValidationError(error.description) }
         guard service.hasPrefix("/") else { throw ValidationError("--service must be the absolute path of fpbridged's socket") }
         if demoPrints != nil, demoTouchSocket == nil { throw ValidationError("--demo-prints needs --demo-touch-socket") }
+        let pageUsers: PageUsers
+        do { pageUsers = try PageUsers(naming: pageUser) } catch { throw ValidationError(error.description) }
         var loginServer: LoginServer?
         if let server {
             do { loginServer = try LoginServer(url: server) } catch { throw ValidationError(error.description) }
@@ -68,7 +79,8 @@ struct KioskCommand: AsyncParsableCommand {
         let demo = demoTouchSocket.map { DemoTouch(socket: $0, prints: demoPrints, fingers: fingers) }
         var logger = Logger(label: "fpbridge-kiosk")
         logger.logLevel = verbose ? .info : .warning
-        let server = KioskServer(listen: address, backend: ServiceBackend(socket: service, server: loginServer), demo: demo)
+        let server = KioskServer(listen: address, backend: ServiceBackend(socket: service, server: loginServer), demo: demo,
+                                 pageUsers: pageUsers)
         let serving = Task {
             try await server.run(logger: logger) { url in
                 // The one line on stdout: scripts and tests read the URL from it.

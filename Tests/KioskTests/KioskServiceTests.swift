@@ -96,17 +96,55 @@ struct KioskServiceTests {
         let kiosk = try await KioskProcess(service: rig.socket, arguments: ["--server", server.address],
                                            launcher: KioskRig.asKioskMember)
 
+        // Another local user's process watches the event stream throughout (issue 36: it read
+        // every session as it was issued, and with one, the account).
+        let directory = TemporaryDirectory()
+        let intruder = directory.file("intruder-events")
+        let watching = try kiosk.startReadingEvents(launcher: KioskProcess.asUser(4242), into: intruder)
+        defer { Spawn.stop(watching) }
+
         // One touch: identified, the server's challenge signed, and a session the server accepts.
         let welcome = try await touch(rig, kiosk, "whorl", until: "welcome")
         let token = try #require(welcome?["session"] as? String, "\(kiosk.snapshots)\n\(kiosk.log)")
         #expect(welcome?["user"] as? String == "alice")
+        // A page that connects after the welcome (within its 4 s on the screen) gets the welcome, not the session.
+        let late = try await kiosk.request("GET", "/events", seconds: 1.5)
+        let first = late.body.split(separator: "\n").first { $0.hasPrefix("data: ") } ?? ""
+        #expect(first.contains(#""state":"welcome""#) && first.contains(#""user":"alice""#), "\(late.body)")
+        #expect(!late.body.contains(token) && !late.body.contains(#""session""#), "a late page got the session: \(late.body)")
         let me = try await server.request("GET", "/v1/me", token: token)
         #expect(me.status == 200 && me.json["username"] as? String == "alice" && me.json["kind"] as? String == "kiosk", "\(me.body)")
+        Spawn.stop(watching)
+        let seen = (try? String(contentsOfFile: intruder, encoding: .utf8)) ?? ""
+        #expect(!seen.contains(token) && !seen.contains("data:"), "uid 4242 read the stream: \(seen)")
+        #expect(seen.hasSuffix("403") && seen.contains("belongs to uid 4242;"), "\(seen)")
 
         // bob's finger is his, but he has no sign-in at this server: told so, not taken for a stranger.
         let bob = try await touch(rig, kiosk, "loop-right", until: "notRecognised")
         #expect(bob?["message"] as? String == "notBound" && (bob?["parameters"] as? [String: String])?["user"] == "bob",
                 "\(kiosk.snapshots)\n\(kiosk.log)")
+    }
+
+    /// The kiosk runs as this test's user (root); uid 65534 is another local user. Every route
+    /// refuses it, naming its uid, before anything else happens; `--page-user` lets it in.
+    @Test func anotherLocalUserIsRefusedOnEveryRouteUnlessNamedAsThePagesUser() async throws {
+        let kiosk = try await KioskProcess(service: "/nonexistent/fpbridged.sock", arguments: ["--demo-touch-socket", "/nonexistent/reader"])
+        let nobody = KioskProcess.asUser(65534)
+        for (method, path, json) in [("GET", "/", nil), ("GET", "/kiosk.js", nil), ("GET", "/events", nil),
+                                     ("POST", "/pin", #"{"user": "alice", "pin": "2468"}"#), ("POST", "/wake", "{}"),
+                                     ("POST", "/demo/touch", #"{"finger": "alice"}"#), ("GET", "/nothing", nil)] {
+            let refused = try await kiosk.request(method, path, json: json, launcher: nobody, seconds: 5)
+            #expect(refused.status == 403 && refused.body.contains("This connection belongs to uid 65534;")
+                    && !refused.body.contains("data:"), "\(method) \(path): \(refused)")
+        }
+        let own = try await kiosk.request("GET", "/")
+        #expect(own.status == 200 && own.body.contains("<html"), "the kiosk's own user: \(own.status)")
+
+        let named = try await KioskProcess(service: "/nonexistent/fpbridged.sock", arguments: ["--page-user", "nobody"])
+        #expect(try await named.request("GET", "/", launcher: nobody).status == 200)
+        let unknown = try await Fpbridge.runCommand([KioskProcess.executable, "--page-user", "no-such-user-here"],
+                                                   environment: ProcessInfo.processInfo.environment, timeout: 20)
+        #expect(unknown.status == 2 && unknown.stderr.contains("--page-user no-such-user-here: no such user"), "\(unknown.stderr)")
     }
 
     @Test func theKioskRefusesAnAddressOffLoopbackAndAnswersInPlainWords() async throws {

@@ -99,11 +99,14 @@ public final class KioskProcess: Sendable {
         URL(fileURLWithPath: Fpbridge.executable).deletingLastPathComponent().appendingPathComponent("fpbridge-kiosk").path
     }
 
-    /// Starts the kiosk for fpbridged at `service`; `launcher` runs it as another user.
+    /// Starts the kiosk for fpbridged at `service`; `launcher` runs it as another user, and then
+    /// this test's user is the page's (`--page-user`), as a browser's user is on a kiosk whose
+    /// service runs as an account of its own: the test's curl and Chromium are the page.
     public init(service: String, arguments: [String] = [], launcher: [String] = []) async throws {
         chmod(directory.path, 0o755)
         let output = directory.file("kiosk.out"), log = directory.file("kiosk.log")
-        pid = try Spawn.start(launcher + [Self.executable, "--service", service, "--listen", "127.0.0.1:0", "--verbose"] + arguments,
+        let page = launcher.isEmpty ? [] : ["--page-user", String(geteuid())]
+        pid = try Spawn.start(launcher + [Self.executable, "--service", service, "--listen", "127.0.0.1:0", "--verbose"] + page + arguments,
                               stdout: output, stderr: log)
         let deadline = Date().addingTimeInterval(20)
         var found: String?
@@ -156,14 +159,31 @@ public final class KioskProcess: Sendable {
 
     /// `POST path` with a JSON body; the status and the answer's JSON.
     public func post(_ path: String, _ json: String) async throws -> (status: Int, body: [String: Any]) {
-        let result = try await Fpbridge.runCommand(
-            ["/usr/bin/curl", "-s", "-X", "POST", "-H", "Content-Type: application/json", "--data-binary", json,
-             "-w", "\n%{http_code}", url + path.drop { $0 == "/" }],
-            environment: ProcessInfo.processInfo.environment, timeout: 30)
-        let lines = result.stdout.split(separator: "\n", omittingEmptySubsequences: false)
-        let status = lines.last.flatMap { Int($0) } ?? 0
-        let body = lines.dropLast().joined(separator: "\n")
+        let (status, body) = try await request("POST", path, json: json)
         let object = (try? JSONSerialization.jsonObject(with: Data(body.utf8))) as? [String: Any] ?? [:]
         return (status, object)
+    }
+
+    /// `METHOD path` by curl, run by `launcher` (another user: ``asUser(_:)``), cut off after
+    /// `seconds` (an event stream does not end by itself); the status and the body as it came.
+    public func request(_ method: String, _ path: String, json: String? = nil, launcher: [String] = [],
+                        seconds: Double = 25) async throws -> (status: Int, body: String) {
+        var curl = ["/usr/bin/curl", "-sN", "--max-time", String(seconds), "-X", method, "-w", "\n%{http_code}"]
+        if let json { curl += ["-H", "Content-Type: application/json", "--data-binary", json] }
+        let result = try await Fpbridge.runCommand(launcher + curl + [url + path.drop { $0 == "/" }],
+                                                   environment: ProcessInfo.processInfo.environment, timeout: seconds + 10)
+        let lines = result.stdout.split(separator: "\n", omittingEmptySubsequences: false)
+        return (lines.last.flatMap { Int($0) } ?? 0, lines.dropLast().joined(separator: "\n"))
+    }
+
+    /// Runs a command as the local user `uid` (group `uid` too, no other groups).
+    public static func asUser(_ uid: uid_t) -> [String] {
+        ["/usr/bin/setpriv", "--reuid=\(uid)", "--regid=\(uid)", "--clear-groups"]
+    }
+
+    /// The event stream as `launcher` reads it into `file`, from now until `Spawn.stop` of the
+    /// pid returned: a page of another user watching throughout.
+    public func startReadingEvents(launcher: [String], into file: String) throws -> pid_t {
+        try Spawn.start(launcher + ["/usr/bin/curl", "-sN", "-w", "\n%{http_code}", url + "events"], stdout: file, stderr: file + ".err")
     }
 }
