@@ -214,7 +214,7 @@ let package = Package(
         ),
         .target(name: "FPFuzzing", dependencies: ["FPCore", "FPReaders", "FPStore", "FPAuthentication"]),
         .executableTarget(name: "fpbridge-fuzz", dependencies: ["FPFuzzing"]),
-        .target(name: "TestSupport", dependencies: ["FPCore"], path: "Tests/TestSupport"),
+        .target(name: "TestSupport", dependencies: ["FPCore", "CLibfprint"], path: "Tests/TestSupport"),
         .testTarget(name: "FPReadersTests", dependencies: ["FPReaders", "TestSupport"]),
         .testTarget(name: "FPImagingTests", dependencies: ["FPImaging", "TestSupport"]),
         .testTarget(name: "FPStoreTests", dependencies: ["FPStore", "TestSupport"]),

@@ -8,7 +8,8 @@ extension Bozorth3Scorer {
     /// Level `t` is a list S[t] (in `levelItems`, from `levelStart[t]` to the next level's
     /// start or the end) and a cursor; S[0] is a cluster's compatibility list, S[t+1] the
     /// part of S[t] from its cursor on that is compatible with the element at the cursor.
-    mutating func combineClusters() -> Int32 {
+    /// Nil when the steps left (`stepsLeft`) run out first.
+    mutating func combineClusters() -> Int32? {
         var result: Int32 = 0
         for e in 0..<clusterCount {
             if result >= clusters[e].total { continue }
@@ -22,9 +23,13 @@ extension Bozorth3Scorer {
             var headSizes: [Int32] = [0]
             var t = 0, b = 0, n = 1
             while true {
+                stepsLeft -= 1
+                if stepsLeft < 0 { return nil }
                 let start = levelStart[t]
                 let count = levelItems.count - start
                 if count - levelCursor[t] > 1 {
+                    // The scan below costs as many steps as the list has left.
+                    stepsLeft -= count - levelCursor[t]
                     let x = Int(levelItems[start + levelCursor[t]])
                     var bound: Int32 = 0
                     let lastOfX = compatibility.last[x]

@@ -65,6 +65,8 @@ struct Bozorth3Scorer: @unchecked Sendable {
     var levelStart: [Int] = []
     var levelCursor: [Int] = []
     var best: Int32 = 0
+    /// Passes and COMBINE steps this comparison may still take.
+    var stepsLeft = 0
 
     init() {
         let rows = Bozorth3Correspondences.cap
@@ -95,8 +97,10 @@ struct Bozorth3Scorer: @unchecked Sendable {
         clusterRotation = arena.make(Self.clusterLimit, 0)
     }
 
-    /// The score of a probe against a stored sample, as libfprint's bozorth3 gives it.
-    mutating func score(probe probeTable: Bozorth3PairTable, stored storedTable: Bozorth3PairTable) -> Int {
+    /// The score of a probe against a stored sample, as libfprint's bozorth3 gives it; nil
+    /// when it would take more than `steps` passes and COMBINE steps (§6.7: bozorth3 has no
+    /// bound of its own, so past a limit no real print needs there is no answer to give).
+    mutating func score(probe probeTable: Bozorth3PairTable, stored storedTable: Bozorth3PairTable, steps: Int) -> Int? {
         // Fewer than 10 minutiae on either side scores 0. The library decides it after
         // pairing; with a fresh correspondence list the pairing changes nothing else.
         if probeTable.minutiae.count < 10 || storedTable.minutiae.count < 10 { return 0 }
@@ -104,9 +108,14 @@ struct Bozorth3Scorer: @unchecked Sendable {
         probe = probeTable.minutiae
         stored = storedTable.minutiae
         reset()
-        guard findClusters() else { return Self.overflowScore }
+        stepsLeft = steps
+        switch findClusters() {
+        case .finished: break
+        case .overflow: return Self.overflowScore
+        case .overWorkLimit: return nil
+        }
         if best < 8 { return Int(best) }
-        return Int(combineClusters())
+        return combineClusters().map(Int.init)
     }
 
     /// The slot of a (probe minutia, stored minutia) pair in `firstEnding`.
@@ -161,8 +170,11 @@ struct Bozorth3Scorer: @unchecked Sendable {
         passId = 0
     }
 
-    /// The passes of every start row. Returns false on a queue overflow.
-    private mutating func findClusters() -> Bool {
+    /// How the search for clusters ended.
+    enum ClusterSearch { case finished, overflow, overWorkLimit }
+
+    /// The passes of every start row.
+    private mutating func findClusters() -> ClusterSearch {
         let list = self.list
         let rows = list.count
         let pk = list.probeFirst, gk = list.storedFirst, pj = list.probeSecond, gj = list.storedSecond
@@ -178,6 +190,8 @@ struct Bozorth3Scorer: @unchecked Sendable {
             groups = 0
             var previousGroups: Int32 = 0
             while true {
+                stepsLeft -= 1
+                if stepsLeft < 0 { return .overWorkLimit }
                 passId += 1
                 queue[0] = start
                 queueCount = 1
@@ -185,7 +199,7 @@ struct Bozorth3Scorer: @unchecked Sendable {
                 // The start group: the rows that share the start row's (pk, gk).
                 var x = k
                 repeat {
-                    guard add(probePoint: pj[x], storedPoint: gj[x], row: x) else { return false }
+                    guard add(probePoint: pj[x], storedPoint: gj[x], row: x) else { return .overflow }
                     x += 1
                     // Past the end bozorth3 reads rows an earlier comparison left; in a fresh
                     // list they are zero and never match (minutiae are numbered from 1).
@@ -206,7 +220,7 @@ struct Bozorth3Scorer: @unchecked Sendable {
                         firstEnding[slot] = Int32(r)
                         while r >= 0 {
                             if pk[r] != start && gk[r] != target {
-                                guard add(probePoint: pk[r], storedPoint: gk[r], row: r) else { return false }
+                                guard add(probePoint: pk[r], storedPoint: gk[r], row: r) else { return .overflow }
                             }
                             r = Int(nextEnding[r])
                         }
@@ -217,17 +231,19 @@ struct Bozorth3Scorer: @unchecked Sendable {
                             var y = max(Int(first), grown)
                             let end = Int(runEnd[slot])
                             while y < end {
-                                guard add(probePoint: pj[y], storedPoint: gj[y], row: y) else { return false }
+                                guard add(probePoint: pj[y], storedPoint: gj[y], row: y) else { return .overflow }
                                 y += 1
                             }
                         }
                     }
                     q += 1
                 }
+                // A pass costs about as much as the rows it took.
+                stepsLeft -= memberCount
                 evaluatePass()
                 release(previousGroups: previousGroups)
                 let exhausted = !nextAlternative()
-                if clusterCount >= Self.clusterLimit { return true }   // Q8: no cleanup
+                if clusterCount >= Self.clusterLimit { return .finished }   // Q8: no cleanup
                 previousGroups = groups
                 if exhausted { break }
             }
@@ -238,7 +254,7 @@ struct Bozorth3Scorer: @unchecked Sendable {
                 b -= 1
             }
         }
-        return true
+        return .finished
     }
 
     /// Proposes "probe minutia `probePoint` is stored minutia `storedPoint`", from row `row`

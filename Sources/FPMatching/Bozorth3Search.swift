@@ -30,8 +30,11 @@ public struct Bozorth3Print: Sendable {
 
     /// Whether `probe` matches this print as libfprint decides: some sample, taken in
     /// order, scores at least `threshold` (libfprint stops at the first that does).
-    func matches(_ probe: Bozorth3PairTable, threshold: Int, with matcher: inout Bozorth3Matcher) -> Bool {
-        distinctSamples.contains { matcher.score(probe: probe, stored: $0) >= threshold }
+    func matches(_ probe: Bozorth3PairTable, threshold: Int, with matcher: inout Bozorth3Matcher) throws(Bozorth3.WorkLimitExceeded) -> Bool {
+        for sample in distinctSamples where try matcher.score(probe: probe, stored: sample) >= threshold {
+            return true
+        }
+        return false
     }
 }
 
@@ -56,7 +59,9 @@ public enum Bozorth3Search {
     /// on Swift's cooperative pool, so a long search does not hold up other tasks.
     ///
     /// - Throws: `CancellationError` when the task is cancelled; the workers stop at
-    ///   their next print.
+    ///   their next print. ``Undecided`` when a print's comparison exceeded
+    ///   ``Bozorth3/stepLimit`` and no print before it matched: that print might match, so
+    ///   no later one may be answered in its place.
     public static func firstMatch(
         probe: Bozorth3PairTable, gallery: [Bozorth3Print], threshold: Int, workers: Int = defaultWorkers
     ) async throws -> Result {
@@ -88,7 +93,16 @@ public enum Bozorth3Search {
             shared.cancelled.store(true, ordering: .releasing)
         }
         let best = shared.best.load(ordering: .acquiring)
+        let undecided = shared.undecided.load(ordering: .acquiring)
+        if undecided < best { throw Undecided(index: undecided) }
         return Result(index: best == Int.max ? nil : best, compared: shared.compared.load(ordering: .acquiring))
+    }
+
+    /// A print the search could not compare within ``Bozorth3/stepLimit``, with no match
+    /// before it in gallery order.
+    public struct Undecided: Error, Sendable, Hashable {
+        /// Its gallery index.
+        public let index: Int
     }
 
     /// One worker a core that is online.
@@ -107,6 +121,8 @@ private final class SearchState: Sendable {
     let next = Atomic<Int>(0)
     /// The lowest index that matched so far (Int.max: none).
     let best = Atomic<Int>(Int.max)
+    /// The lowest index whose comparison exceeded its steps (Int.max: none).
+    let undecided = Atomic<Int>(Int.max)
     let compared = Atomic<Int>(0)
     let cancelled = Atomic<Bool>(false)
 
@@ -114,18 +130,25 @@ private final class SearchState: Sendable {
         var matcher = Bozorth3Matcher()
         while !cancelled.load(ordering: .relaxed) {
             let index = next.wrappingAdd(1, ordering: .relaxed).oldValue
-            // Indices are taken in increasing order: past a known match nothing can be first.
-            guard index < gallery.count, index < best.load(ordering: .relaxed) else { return }
-            let matched = gallery.print(index).matches(probe, threshold: threshold, with: &matcher)
-            compared.add(1, ordering: .relaxed)
-            if matched { lower(to: index) }
+            // Indices are taken in increasing order: past a known match, or a print that could
+            // not be compared, nothing can be first.
+            guard index < gallery.count, index < best.load(ordering: .relaxed),
+                  index < undecided.load(ordering: .relaxed) else { return }
+            do {
+                let matched = try gallery.print(index).matches(probe, threshold: threshold, with: &matcher)
+                compared.add(1, ordering: .relaxed)
+                if matched { lower(best, to: index) }
+            } catch {
+                compared.add(1, ordering: .relaxed)
+                lower(undecided, to: index)
+            }
         }
     }
 
-    private func lower(to index: Int) {
-        var current = best.load(ordering: .relaxed)
+    private func lower(_ value: borrowing Atomic<Int>, to index: Int) {
+        var current = value.load(ordering: .relaxed)
         while index < current {
-            let (exchanged, original) = best.compareExchange(expected: current, desired: index, ordering: .acquiringAndReleasing)
+            let (exchanged, original) = value.compareExchange(expected: current, desired: index, ordering: .acquiringAndReleasing)
             if exchanged { return }
             current = original
         }

@@ -1,3 +1,8 @@
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// The state directory's one cross-process lock. Every read-modify-write of
 /// counters, passcodes and prints takes it once (flock locks are per open file,
 /// so taking it twice in one process would deadlock: never nest).
@@ -8,11 +13,22 @@ package struct StateLock: Sendable {
         self.directory = directory
     }
 
+    /// The lock file, `.lock` in the state directory.
+    package var path: String { directory.file(".lock") }
+
     package func withLock<T>(_ body: () throws -> T) throws -> T {
         try directory.checkRoot()
-        return try FileLock(path: directory.file(".lock")).withLock {
+        return try FileLock(path: path).withLock {
             try Self.$isHeld.withValue(true, operation: body)
         }
+    }
+
+    /// Why the lock cannot be taken, nil when it can (a regular file, or none yet: the first
+    /// lock makes it). Anything else at `.lock` (a folder, a FIFO, a link) refuses every
+    /// count, so every check, until a repair moves it aside: status and repair say so
+    /// instead of reading the counters as if the lock worked.
+    package func problem() -> String? {
+        FileLock.problem(at: path)
     }
 
     /// True inside ``withLock(_:)`` on this task: what runs there must not take the lock again.

@@ -18,10 +18,15 @@ public struct LockoutStatus: Sendable, Hashable, Codable {
     public let passcodeRetryAfter: TimeInterval?
     /// Why the engine explains the lockout, nil when not locked.
     public let message: String?
+    /// The state directory's lock file, when it is unusable (not a regular file): nothing
+    /// can be counted, so every check is refused until a repair moves it aside, whatever
+    /// the counter says. Nil from a service that predates it.
+    public let unusableLock: String?
 
     /// A status as the engine computes it (or as a service reported it to its client).
     package init(failures: Int?, attemptsLeftBeforeLockout: Int, lockedOut: Bool, retryAfter: TimeInterval?,
-                 damagedCounter: String?, passcodeFailures: Int?, passcodeRetryAfter: TimeInterval?, message: String?) {
+                 damagedCounter: String?, passcodeFailures: Int?, passcodeRetryAfter: TimeInterval?, message: String?,
+                 unusableLock: String? = nil) {
         self.failures = failures
         self.attemptsLeftBeforeLockout = attemptsLeftBeforeLockout
         self.lockedOut = lockedOut
@@ -30,5 +35,6 @@ public struct LockoutStatus: Sendable, Hashable, Codable {
         self.passcodeFailures = passcodeFailures
         self.passcodeRetryAfter = passcodeRetryAfter
         self.message = message
+        self.unusableLock = unusableLock
     }
 }

@@ -103,4 +103,16 @@ final class EngineHarness: Sendable {
             return error.code
         }
     }
+
+    /// Verifies alice's finger once (one failed match allowed) and returns the error code
+    /// (nil on a match).
+    func verifyOnce(_ script: String = "scan alice-1") async throws -> AuthErrorCode? {
+        let context = try await context(script)
+        do {
+            _ = try await context.verifyFinger(reason: "x", options: BiometricOptions(maxFailedMatches: 1))
+            return nil
+        } catch {
+            return error.code
+        }
+    }
 }

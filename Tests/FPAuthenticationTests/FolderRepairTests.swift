@@ -13,16 +13,6 @@ import TestSupport
     enum Folder: String, CaseIterable, Sendable { case counters, passcodes, printsOfAlice = "prints/alice" }
     enum Damage: String, CaseIterable, Sendable { case regularFile, symbolicLink, openToOthers, otherOwner }
 
-    func verify(_ harness: EngineHarness) async throws -> AuthErrorCode? {
-        let context = try await harness.context("scan alice-1")
-        do {
-            _ = try await context.verifyFinger(reason: "x", options: BiometricOptions(maxFailedMatches: 1))
-            return nil
-        } catch {
-            return error.code
-        }
-    }
-
     func damage(_ path: String, _ damage: Damage, aside: String) throws {
         switch damage {
         case .regularFile:
@@ -63,16 +53,16 @@ import TestSupport
         switch folder {
         case .counters:
             // Every count was lost with the folder: locked out, and her passcode unlocks.
-            #expect(try await verify(harness) == .biometryLockout)
+            #expect(try await harness.verifyOnce() == .biometryLockout)
             _ = try await harness.context("", reader: false).unlockWithPasscode(reason: "x", prompt: ListedPasscodes(["2468"]))
-            #expect(try await verify(harness) == nil)
+            #expect(try await harness.verifyOnce() == nil)
         case .passcodes:
             #expect(passcode == nil)
             #expect(prints.isEmpty, "no print without a passcode")
         case .printsOfAlice:
             #expect(passcode != nil)
             #expect(prints.isEmpty)
-            #expect(try await verify(harness) == .biometryNotEnrolled)
+            #expect(try await harness.verifyOnce() == .biometryNotEnrolled)
         }
     }
 
@@ -106,7 +96,7 @@ import TestSupport
         #expect(Set(findings.map(\.path)).isSuperset(of: [stray, counter]), "\(findings.map(\.path))")
         _ = try repair.repair(findings)
         #expect(try repair.findings().isEmpty)
-        #expect(try await verify(harness) == .biometryLockout, "the lost counter is a locked one")
+        #expect(try await harness.verifyOnce() == .biometryLockout, "the lost counter is a locked one")
     }
 }
 

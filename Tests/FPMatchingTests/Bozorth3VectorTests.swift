@@ -32,8 +32,9 @@ import Testing
         sortedAsStored(points.map { NBISMinutia(x: $0.x + dx, y: $0.y + dy, theta: $0.theta) })
     }
 
-    static func score(_ probe: [NBISMinutia], _ stored: [NBISMinutia]) -> Int {
-        Bozorth3.score(probe: Bozorth3PairTable(minutiae: probe), stored: Bozorth3PairTable(minutiae: stored))
+    /// The score, nil when the comparison exceeded its steps (which fails every expectation here).
+    static func score(_ probe: [NBISMinutia], _ stored: [NBISMinutia]) -> Int? {
+        try? Bozorth3.score(probe: Bozorth3PairTable(minutiae: probe), stored: Bozorth3PairTable(minutiae: stored))
     }
 
     let a = generated(seed: 1, count: 40)
@@ -86,10 +87,10 @@ import Testing
         #expect(Self.score(grid, grid) == 72)
     }
 
-    @Test func emptyAndOversizedSamples() {
+    @Test func emptyAndOversizedSamples() throws {
         let empty = Bozorth3PairTable(minutiae: [])
         #expect(empty.usedRows == 0)
-        #expect(Bozorth3.score(probe: empty, stored: empty) == 0)
+        #expect(try Bozorth3.score(probe: empty, stored: empty) == 0)
         #expect(Self.score([NBISMinutia(x: 1, y: 2, theta: 3)], a) == 0)
         // libfprint refuses to load a sample of more than 200; the table keeps the first 200.
         let many = Self.generated(seed: 9, count: 230)

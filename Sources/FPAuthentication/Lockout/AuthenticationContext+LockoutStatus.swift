@@ -5,17 +5,23 @@ import FoundationEssentials
 // reading it from the counters is the engine's.
 extension AuthenticationContext {
     /// The lockout state of the user (verification) or of a reader (identification).
+    ///
+    /// A lock file that cannot be taken refuses every check (no failure could be counted),
+    /// so the status says so, locked out and why, instead of what the counter alone says.
     public func lockoutStatus(_ scope: CounterScope) -> LockoutStatus {
         let rules = environment.lockoutRules
         let counter = counter(scope)
         let path = environment.counters.path(for: scope)
         let block = rules.biometricBlock(counter, scope: scope, path: path)
         let passcodeUntil = rules.passcodeRetryAfter(counter)
+        let lock = StateLock(directory: environment.stateDirectory)
+        let lockProblem = lock.problem().map { "\(lock.path): \($0) (repair it: fpbridge repair --yes)" }
         return LockoutStatus(failures: counter.damaged ? nil : counter.biometricFailures,
-                             attemptsLeftBeforeLockout: block == nil ? rules.attemptsLeft(counter, scope: scope) : 0,
-                             lockedOut: block != nil, retryAfter: block?.retryAfter,
+                             attemptsLeftBeforeLockout: block == nil && lockProblem == nil ? rules.attemptsLeft(counter, scope: scope) : 0,
+                             lockedOut: block != nil || lockProblem != nil, retryAfter: block?.retryAfter,
                              damagedCounter: counter.damaged ? path : nil,
                              passcodeFailures: counter.damaged ? nil : counter.passcodeFailures,
-                             passcodeRetryAfter: passcodeUntil, message: block?.message)
+                             passcodeRetryAfter: passcodeUntil, message: block?.message ?? lockProblem,
+                             unusableLock: lockProblem == nil ? nil : lock.path)
     }
 }

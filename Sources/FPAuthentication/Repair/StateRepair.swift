@@ -12,7 +12,8 @@ import Glibc
 /// locked out (the owner's passcode then unlocks it); a damaged passcode by
 /// none, together with that user's prints, which cannot stay without one
 /// (the user sets a passcode and enrolls again); a damaged print by nothing; a
-/// damaged or out-of-range `config.json` by the defaults.
+/// damaged or out-of-range `config.json` by the defaults; a lock file that is not a
+/// regular file by a new one on next use.
 public struct StateRepair: Sendable {
     /// One damaged file and what the repair does about it.
     public struct Finding: Sendable, Hashable {
@@ -33,6 +34,9 @@ public struct StateRepair: Sendable {
             /// A folder (`counters/`, `passcodes/`, `prints/USER`, …) that is not a directory,
             /// belongs to another user or is open to others: nothing in it can be trusted.
             case folder
+            /// The state directory's lock file (`.lock`) is not a regular file: no count can
+            /// be recorded, so every check is refused until it is moved aside.
+            case lock
         }
         /// What kind of file it is.
         public let kind: Kind
@@ -47,6 +51,7 @@ public struct StateRepair: Sendable {
             case .passcode: "remove it and that user's prints (set a passcode and enroll again)"
             case .print: "remove it (enroll the finger again)"
             case .config: "move it aside (the defaults apply until a new config.json is written)"
+            case .lock: "move it aside (a new lock file is made on next use)"
             case .key: "remove it (the key is lost: make a new one and register it again wherever it was used)"
             case .serviceKey: "move it aside (a new one is made on next use; keys sealed under an old master key are lost, "
                 + "and servers that know this device by its old identity key must bind it again)"
@@ -85,6 +90,8 @@ public struct StateRepair: Sendable {
         // Folders first: nothing below an unusable folder is read (others may have planted it).
         let folders = try StateFolders(directory: stateDirectory).problems()
         var findings = folders.map { Finding(kind: .folder, path: $0.path, problem: $0.reason, user: $0.user, area: $0.area) }
+        let lock = StateLock(directory: stateDirectory)
+        if let problem = lock.problem() { findings.append(Finding(kind: .lock, path: lock.path, problem: problem, user: nil)) }
         // A folder is listed only when neither it nor a folder above it is unusable; a user's
         // files are read only when no folder of theirs, above or below, is.
         func usable(_ path: String) -> Bool { !folders.contains { path == $0.path || path.hasPrefix($0.path + "/") } }
@@ -149,13 +156,19 @@ public struct StateRepair: Sendable {
         let quarantine = Quarantine(directory: stateDirectory)
         var moved: [String] = []
         do {
-            try StateLock(directory: stateDirectory).withLock {
+            // An unusable lock cannot be taken, so it is moved aside first, without it: while
+            // it is there no process can take the lock either, so none is writing.
+            let lock = StateLock(directory: stateDirectory)
+            if findings.contains(where: { $0.kind == .lock }), lock.problem() != nil {
+                moved.append(try quarantine.move(lock.path))
+            }
+            try lock.withLock {
                 // Folders before files (a file in a moved folder is gone with it), in FolderLoss's order.
                 let folders = findings.filter { $0.kind == .folder }.sorted { FolderLoss.order($0) < FolderLoss.order($1) }
                 for finding in folders where Self.present(finding.path) {
                     moved += try FolderLoss(stateDirectory: stateDirectory).repair(finding)
                 }
-                for finding in findings where finding.kind != .folder && Self.present(finding.path) {
+                for finding in findings where finding.kind != .folder && finding.kind != .lock && Self.present(finding.path) {
                     if finding.kind == .counter {
                         // Swapped for a locked counter in one step: never a moment with none.
                         let locked = LockoutRules.lockedByRepair(prints: try prints.everyRecord())
@@ -180,7 +193,7 @@ public struct StateRepair: Sendable {
                                 continue
                             }
                         }
-                    case .print, .config, .key, .serviceKey, .folder:
+                    case .print, .config, .key, .serviceKey, .folder, .lock:
                         continue
                     }
                 }

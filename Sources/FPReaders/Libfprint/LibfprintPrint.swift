@@ -46,9 +46,10 @@ enum LibfprintPrint {
     }
 
     /// libfprint reads the template inside the print by position, trusting its type:
-    /// a raw print must hold a variant, an NBIS print `(a(aiaiai))` with at most
-    /// ``maximumMinutiae`` minutiae per sample, equal columns. Found by fuzzing: a
-    /// well-formed print whose template had another type still aborted the process.
+    /// a raw print must hold a variant, an NBIS print `(a(aiaiai))` with equal columns.
+    /// Found by fuzzing: a well-formed print whose template had another type still aborted
+    /// the process. An NBIS print must also hold only what libfprint can make
+    /// (``NBISLimits``): bozorth3 would spend hours on some of the rest.
     private static func checkContents(of print: OpaquePointer) throws(ReaderError) {
         let kind = g_variant_get_child_value(print, 0)!
         defer { g_variant_unref(kind) }
@@ -64,16 +65,19 @@ enum LibfprintPrint {
             guard contentType == "(a(aiaiai))" else { throw .invalidPrint("its minutiae have the wrong type (\(contentType))") }
             let samples = g_variant_get_child_value(contents, 0)!
             defer { g_variant_unref(samples) }
-            for index in 0..<g_variant_n_children(samples) {
-                let sample = g_variant_get_child_value(samples, index)!
+            let sampleCount = Int(g_variant_n_children(samples))
+            guard sampleCount <= NBISLimits.maximumSamples else {
+                throw .invalidPrint("it holds \(sampleCount) samples (libfprint enrolls at most \(NBISLimits.maximumSamples))")
+            }
+            for index in 0..<sampleCount {
+                let sample = g_variant_get_child_value(samples, gsize(index))!
                 defer { g_variant_unref(sample) }
-                let counts = (0..<3).map { column in
-                    let values = g_variant_get_child_value(sample, gsize(column))!
-                    defer { g_variant_unref(values) }
-                    return Int(g_variant_n_children(values))
+                let columns = (0..<3).map { int32s(sample, $0) }
+                guard columns[1].count == columns[0].count, columns[2].count == columns[0].count else {
+                    throw .invalidPrint("its minutiae are damaged (\(columns.map(\.count)) values in a sample)")
                 }
-                guard counts.allSatisfy({ $0 == counts[0] }), counts[0] <= maximumMinutiae else {
-                    throw .invalidPrint("its minutiae are damaged (\(counts) values in a sample)")
+                if let problem = NBISLimits.problem(x: columns[0], y: columns[1], theta: columns[2]) {
+                    throw .invalidPrint("sample \(index + 1) cannot come from libfprint: \(problem)")
                 }
             }
         default:
@@ -81,11 +85,18 @@ enum LibfprintPrint {
         }
     }
 
+    /// The int32 array at `index` of `tuple`, copied (an `ai` column of a checked print).
+    static func int32s(_ tuple: OpaquePointer, _ index: gsize) -> [Int32] {
+        let child = g_variant_get_child_value(tuple, index)!
+        defer { g_variant_unref(child) }
+        var count: gsize = 0
+        guard let values = g_variant_get_fixed_array(child, &count, gsize(MemoryLayout<Int32>.size)) else { return [] }
+        return Array(UnsafeBufferPointer(start: values.assumingMemoryBound(to: Int32.self), count: Int(count)))
+    }
+
     /// libfprint's `FpiPrintType` values that a stored print may have.
     private static let rawKind: Int32 = 1
     static let nbisKind: Int32 = 2
-    /// NBIS keeps at most this many minutiae per sample (`MAX_BOZORTH_MINUTIAE`).
-    static let maximumMinutiae = 200
 
     /// A new `FpPrint` (owned by the caller) from serialised bytes, checked to belong to `device`.
     @GLibLoop

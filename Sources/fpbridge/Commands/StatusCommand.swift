@@ -43,10 +43,10 @@ struct StatusCommand: AsyncParsableCommand {
             "passcode": [
                 "set": .bool(report.passcode == "set"),
                 "damaged": .bool(report.passcode.hasPrefix("damaged")),
-                "refused": .bool(status.damagedCounter != nil),
+                "refused": .bool(status.damagedCounter != nil || status.unusableLock != nil),
                 "failures": status.passcodeFailures.map(JSONValue.int) ?? .null,
                 "attemptsBeforeLockout": .int(report.passcodeAttemptsBeforeLockout),
-                "lockedOut": .bool(status.passcodeRetryAfter != nil),
+                "lockedOut": .bool(status.passcodeRetryAfter != nil || status.unusableLock != nil),
                 "retryAfter": status.passcodeRetryAfter.map(JSONValue.double) ?? .null,
             ],
             "enrollmentStateHash": .optional(report.enrollmentStateHash),
@@ -62,6 +62,7 @@ struct StatusCommand: AsyncParsableCommand {
         text += "\npasscode: \(report.passcode)"
         if let failures = status.passcodeFailures { text += ", \(failures) wrong in a row" }
         if status.damagedCounter != nil { text += ", REFUSED until the counter is repaired" }
+        if status.unusableLock != nil { text += ", REFUSED until the lock file is repaired" }
         if let retryAfter = status.passcodeRetryAfter { text += ", locked for \(Int(retryAfter)) more seconds" }
         text += "\nenrollment state hash: \(report.enrollmentStateHash ?? (report.damagedPrints.isEmpty ? "none (no prints)" : "unknown (damaged prints)"))"
         for damaged in report.damagedPrints { text += "\ndamaged print: \(damaged)" }
@@ -82,6 +83,7 @@ struct StatusCommand: AsyncParsableCommand {
             "counterDamaged": .bool(status.damagedCounter != nil),
         ]
         if let path = status.damagedCounter { fields["counterPath"] = .string(path) }
+        if let path = status.unusableLock { fields["unusableLock"] = .string(path) }
         fields.merge(extra) { $1 }
         return .object(fields)
     }

@@ -44,6 +44,10 @@ extension LoopDevice {
                                                         count: prints.count, threshold: plan.threshold) { prints[$0].print }
         } catch is CancellationError {
             throw ReaderError.cancelled
+        } catch let undecided as Bozorth3Search.Undecided {
+            // That print might match, so no later one may be answered instead: fail closed.
+            throw ReaderError.invalidPrint("enrolled print \(undecided.index + 1) of \(gallery.count) takes more than "
+                + "\(Bozorth3.stepLimit) steps to compare, far more than any real print has needed (a crafted print?)")
         }
         let elapsed = clock.now - started
         lastIdentification = IdentificationCost(

@@ -20,7 +20,8 @@ struct NBISTemplate: Sendable {
         self = try LibfprintPrint.withCheckedVariant(data, Self.init(checked:))
     }
 
-    /// Reads a print the check accepted, so `(a(aiaiai))` and equal columns are known.
+    /// Reads a print the check accepted, so `(a(aiaiai))`, equal columns and values within
+    /// ``NBISLimits`` are known.
     private init(checked print: OpaquePointer) {
         driver = Self.string(print, 1)
         deviceID = Self.string(print, 2)
@@ -39,7 +40,7 @@ struct NBISTemplate: Sendable {
         samples = (0..<g_variant_n_children(list)).map { index in
             let sample = g_variant_get_child_value(list, index)!
             defer { g_variant_unref(sample) }
-            let columns = (0..<3).map { Self.int32s(sample, $0) }
+            let columns = (0..<3).map { LibfprintPrint.int32s(sample, $0) }
             return (0..<columns[0].count).map { NBISMinutia(x: columns[0][$0], y: columns[1][$0], theta: columns[2][$0]) }
         }
     }
@@ -48,13 +49,5 @@ struct NBISTemplate: Sendable {
         let child = g_variant_get_child_value(tuple, index)!
         defer { g_variant_unref(child) }
         return String(cString: g_variant_get_string(child, nil))
-    }
-
-    private static func int32s(_ tuple: OpaquePointer, _ index: gsize) -> [Int32] {
-        let child = g_variant_get_child_value(tuple, index)!
-        defer { g_variant_unref(child) }
-        var count: gsize = 0
-        guard let values = g_variant_get_fixed_array(child, &count, gsize(MemoryLayout<Int32>.size)) else { return [] }
-        return Array(UnsafeBufferPointer(start: values.assumingMemoryBound(to: Int32.self), count: Int(count)))
     }
 }
