@@ -188,11 +188,13 @@ public struct FingerprintLogin: Sendable {
 
     /// Unbinds a device (a password session); this device's key is deleted when it is this device.
     public func unbind(deviceId: String, username: String, session token: String) async throws(FingerprintLoginError) {
+        // The unbound device's credential, read first: this device's key goes only when it is that
+        // credential (a machine's identity alone may be another local user's or an older binding's).
+        let unbound = try await devices(session: token).first { $0.deviceId == deviceId }?.credentialId
         let _: Unbinding = try await http.send(.DELETE, "/v1/devices/\(deviceId)", token: token, as: Unbinding.self)
-        if let key = try? await keyring.key(label: keyLabel(username: username)),
-           let identity = try? P256.Signing.PublicKey(pemRepresentation: key.identityKeyPEM),
-           let statement = AttestationFormat.decode(key.attestationStatement),
-           [KeyIdentifiers.deviceId(identity, localUser: statement.user), KeyIdentifiers.identityId(identity)].contains(deviceId) {
+        if let unbound, let key = try? await keyring.key(label: keyLabel(username: username)),
+           let publicKey = try? P256.Signing.PublicKey(pemRepresentation: key.publicKeyPEM),
+           KeyIdentifiers.credentialId(publicKey) == unbound {
             try? await keyring.deleteKey(label: keyLabel(username: username))
         }
     }

@@ -35,3 +35,41 @@ import TestSupport
         #expect(refusal?.needsRebinding == true, "bob: \(String(describing: refusal))")
     }
 }
+
+/// Issue 36 through two real fpbridged (two machines): alice's desk invites her laptop with a
+/// finger, the laptop binds with that code; unbinding a device deletes a machine's local key
+/// only when that key is the unbound device's credential.
+@Suite struct InvitationThroughTheServiceTests {
+    static let password = "correct horse battery"
+
+    @Test func theDeskInvitesTheLaptopAndUnbindingDeletesOnlyTheUnboundDevicesKey() async throws {
+        let (desk, laptop) = (try await EnrolledService(), try await EnrolledService())
+        let server = try await LoginServerProcess()
+        let url = URL(string: server.address)!
+        let atDesk = FingerprintLogin(server: url, keyring: ServiceKeyring(socket: desk.service.socket))
+        let atLaptop = FingerprintLogin(server: url, keyring: ServiceKeyring(socket: laptop.service.socket))
+        try await atDesk.register(username: "alice", password: Self.password)
+        guard case .bound(let deskDevice) = try await atDesk.bind(username: "alice", password: Self.password, deviceName: "desk") else {
+            Issue.record("the first device waits for approval")
+            return
+        }
+        async let invited = atDesk.invite(username: "alice")
+        _ = try await VirtualReaderDriver.send(desk.reader, ["SCAN me"])
+        let code = try await invited.code
+        guard case .bound(let laptopDevice) = try await atLaptop.bind(username: "alice", password: Self.password, deviceName: "laptop",
+                                                                      bindingCode: code, requestApproval: false) else {
+            Issue.record("the invited laptop waits for approval")
+            return
+        }
+        #expect(laptopDevice.deviceId != deskDevice.deviceId)
+
+        let label = atDesk.keyLabel(username: "alice")
+        let session = try await atDesk.passwordLogin(username: "alice", password: Self.password).token
+        // The desk unbinds the laptop: the desk keeps its key.
+        try await atDesk.unbind(deviceId: laptopDevice.deviceId, username: "alice", session: session)
+        #expect(try await ServiceKeyring(socket: desk.service.socket).key(label: label) != nil)
+        // The desk unbinds itself: its key goes.
+        try await atDesk.unbind(deviceId: deskDevice.deviceId, username: "alice", session: session)
+        #expect(try await ServiceKeyring(socket: desk.service.socket).key(label: label) == nil)
+    }
+}

@@ -56,8 +56,11 @@ extension AccountService {
                 throw try await refuse(.deviceMismatch, "device \(claimed) was bound with another identity key; this key is not attested by it")
             }
             guard claimed == deviceId else {
-                throw try await refuse(.deviceMismatch, "device \(claimed) was bound by another local user of this machine; "
-                                       + "this key belongs to local user \(localUser), a device of its own")
+                let why = claimed == KeyIdentifiers.identityId(identity)
+                    ? "was bound before the server told a machine's local users apart, so it is not known as local user \(localUser)'s"
+                    : "was bound by another local user of this machine"
+                throw try await refuse(.deviceMismatch, "device \(claimed) \(why); this key belongs to local user \(localUser), "
+                                       + "a device of its own: bind it without --device-id, with an approval, an invitation or a binding code")
             }
         }
         guard statement.publicKey == key.x963Representation.base64EncodedString() else {

@@ -109,8 +109,12 @@ extension AccountStore {
     func isTrusted(identityKey: String, localUser: String?) async throws -> Bool {
         guard let row = try await database.read("SELECT local_users FROM trusted_identities WHERE identity_key = ?",
                                                 [.text(identityKey)]).first else { return false }
-        guard let users = row.text(0) else { return true }
-        return localUser.map { users.split(separator: "\n").contains(Substring($0)) } ?? false
+        switch row.values.first {
+        case .null: return true
+        case .text(let users): return localUser.map { users.split(separator: "\n").contains(Substring($0)) } ?? false
+        // Anything else is not a list the administrator wrote: trusted for nobody.
+        case .int, nil: return false
+        }
     }
 
     /// Registers an identity key (PEM, as the server stores it) for `localUsers` (empty: every
