@@ -48,9 +48,18 @@ public struct ApprovalChallenge: Codable, Sendable, Hashable {
     public var newCredentialId: String
     /// The pairing code it was found by.
     public var pairingCode: String
+    /// The new device's local user and its machine's identity key (PEM), when the server knows
+    /// them: not signed themselves, but ``deviceId`` (which is) is derived from both, so a client
+    /// that checks `KeyIdentifiers.deviceId(_:localUser:)` may show whose device it approves.
+    public var localUser: String?
+    /// See ``localUser``.
+    public var identityKey: String?
 
     /// A challenge with what it approves.
-    public init(challenge: Challenge, pendingId: String, deviceId: String, name: String, newCredentialId: String, pairingCode: String) {
+    public init(challenge: Challenge, pendingId: String, deviceId: String, name: String, newCredentialId: String, pairingCode: String,
+                localUser: String? = nil, identityKey: String? = nil) {
+        self.localUser = localUser
+        self.identityKey = identityKey
         self.challenge = challenge
         self.pendingId = pendingId
         self.deviceId = deviceId

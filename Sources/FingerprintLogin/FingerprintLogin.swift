@@ -159,12 +159,29 @@ public struct FingerprintLogin: Sendable {
               PromptText.isShowable(approval.name, length: AccountLimits.deviceNameLength) else {
             throw .transport("the server described the device to approve in a way a prompt cannot show as it is signed")
         }
+        let whose = try await whoseDevice(approval, username: username)
         let payload = AssertionPayload.approval(approval.approval, origin: origin, challenge: approval.challenge.challenge,
                                                 credentialId: credentialId)
         let signed = try await sign(username: username, payload: payload,
-                                    reason: reason ?? "Approve the new device '\(approval.name)' (pairing code \(pairingCode)) "
+                                    reason: reason ?? "Approve the new device '\(approval.name)'\(whose) (pairing code \(pairingCode)) "
                                         + "for \(username) at \(server.host ?? origin)")
         return try await http.send(.POST, "/v1/approvals", body: assertion(approval.challenge, signed), as: BoundDevice.self)
+    }
+
+    /// Whose the device to approve is, for the prompt: its local user, checked against the signed
+    /// device id (derived from the identity key and the user), and "of this machine" when it shares
+    /// this device's identity key: another person of a shared machine asking to be alice's device
+    /// must not pass for alice's new laptop. Empty when the server does not say.
+    private func whoseDevice(_ approval: ApprovalChallenge, username: String) async throws(FingerprintLoginError) -> String {
+        guard let user = approval.localUser, let pem = approval.identityKey else { return "" }
+        guard AccountLimits.isLocalUser(user), let identity = try? P256.Signing.PublicKey(pemRepresentation: pem),
+              KeyIdentifiers.deviceId(identity, localUser: user) == approval.deviceId else {
+            throw .transport("the server named a local user for the device to approve that its device id does not match")
+        }
+        let own = try? await keyring.key(label: keyLabel(username: username))
+        let sameMachine = own.flatMap { try? P256.Signing.PublicKey(pemRepresentation: $0.identityKeyPEM) }?.x963Representation
+            == identity.x963Representation
+        return sameMachine ? " of local user \(user) on THIS machine" : " of local user \(user)"
     }
 
     /// Invites, from this bound device, a new device of `username`: a finger signs the

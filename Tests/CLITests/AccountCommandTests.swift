@@ -97,9 +97,25 @@ import TestSupport
 
         let approved = try await desk.run(["account", "approve", "--pairing-code", code] + account, touches: [.finger("alice-1")])
         #expect(approved.ok, "\(approved.stdout)\(approved.stderr)")
-        #expect(approved.stderr.contains("Approve the new device 'laptop' (pairing code \(code))"), "the prompt names it: \(approved.stderr)")
+        #expect(approved.stderr.contains("Approve the new device 'laptop' of local user alice (pairing code \(code))"),
+                "the prompt names it and whose it is: \(approved.stderr)")
         let login = try await laptop.run(["account", "login"] + account, touches: [.finger("alice-1")])
         #expect(login.ok && login.json["kind"] as? String == "fingerprint", "\(login.stdout)\(login.stderr)")
+    }
+
+    /// Issue 36: another person of alice's own machine asks to be her device, under her device's
+    /// name. The approval prompt says whose it is and that it is this machine: no look-alike
+    /// name passes for a new laptop.
+    @Test func anApprovalForAnotherLocalUserOfThisMachineSaysSo() async throws {
+        let (desk, _, server) = try await Self.deskBoundLaptopNot()
+        let account = ["--server", server.address, "--account", "alice"]
+        try await desk.enroll("right-index", id: "mallory-1", user: "mallory")
+        let waiting = try await desk.run(["account", "bind", "--password-stdin", "--device-name", "desk", "--no-wait"] + account,
+                                         user: "mallory", input: Self.password)
+        let code = try #require(waiting.json["pairingCode"] as? String, "\(waiting.stdout)\(waiting.stderr)")
+        let approved = try await desk.run(["account", "approve", "--pairing-code", code] + account, touches: [.finger("alice-1")])
+        #expect(approved.stderr.contains("Approve the new device 'desk' of local user mallory on THIS machine (pairing code \(code))"),
+                "\(approved.stderr)")
     }
 
     /// Issue 36: a bound device's finger makes a one-time code, and the new device binds with it

@@ -125,7 +125,8 @@ extension AccountService {
         let challenge = try await issueChallenge(for: credential, purpose: .approveDevice, payment: nil, pendingId: pending.pendingId,
                                                  address: address)
         return ApprovalChallenge(challenge: challenge, pendingId: pending.pendingId, deviceId: pending.binding.deviceId,
-                                 name: pending.binding.name, newCredentialId: pending.binding.credentialId, pairingCode: pending.pairingCode)
+                                 name: pending.binding.name, newCredentialId: pending.binding.credentialId, pairingCode: pending.pairingCode,
+                                 localUser: pending.binding.localUser, identityKey: pending.binding.localUser.map { _ in pending.binding.identityKey })
     }
 
     /// `POST /v1/approvals`: a bound device's signature over exactly the pending request
