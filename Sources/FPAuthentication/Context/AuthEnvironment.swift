@@ -6,7 +6,7 @@ import FPStore
 public struct AuthEnvironment: Sendable {
     /// The user being authenticated (verification) or enrolling.
     public var user: String
-    /// The opened reader, or nil when none is available. With a ``readerTurn`` it is the reader
+    /// The opened reader, or nil when none is available. With a reader turn (a host that shares its reader) it is the reader
     /// the turn opens for each step that uses it, unopened until then (its description only).
     public var reader: (any FingerprintReader)?
     /// Where prints, counters, passcode hashes and `config.json` live.
