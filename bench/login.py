@@ -18,7 +18,7 @@ def start_server(binary, database, log_dir):
     err = open(os.path.join(log_dir, "server.err"), "w")
     # Limits raised so that the rate limiter is not what is measured.
     process = subprocess.Popen([binary, "--port", "0", "--database", database, "--password-cost", "10",
-                                "--challenges-per-credential", "100000000", "--challenges-per-account", "100000000",
+                                "--challenges-per-credential", "100000000",
                                 "--challenges-per-address", "100000000", "--password-logins-per-address", "100000",
                                 "--registrations-per-address", "100000"], stdout=out, stderr=err)
     deadline = time.time() + 30
