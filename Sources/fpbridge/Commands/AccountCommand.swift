@@ -17,8 +17,9 @@ struct AccountCommand: AsyncParsableCommand {
         it signs only after a match and is invalidated when a finger is enrolled or removed). 'login' and 'pay' sign \
         the server's single-use challenge with it after a match; 'pay' shows amount and payee in the prompt. When the \
         key was invalidated, or the server froze or blocked it, log in with the password and bind again. The password \
-        alone binds only an account's first device, or this device again: another waits for 'approve' on a bound device, or takes a \
-        binding code from the server's operator (--binding-code). Sessions for 'devices', 'pay' and 'audit' come \
+        alone binds only an account's first device, or this device (the same local user of this machine) again: \
+        another waits for 'approve' on a bound device, or takes a one-time binding code (--binding-code) that \
+        'invite' makes on a bound device with a finger, or that the server's operator gives. Sessions for 'devices', 'pay' and 'audit' come \
         from FPBRIDGE_ACCOUNT_TOKEN, --token-fd or --token-stdin (never the command line, where every local user \
         can read them), or a password prompt.
         """,
