@@ -150,7 +150,7 @@ public struct FingerprintLogin: Sendable {
     /// `pairingCode`: the prompt names it, and the signature covers exactly that request,
     /// name and key. Returns the new device as bound.
     public func approve(username: String, pairingCode: String, reason: String? = nil) async throws(FingerprintLoginError) -> BoundDevice {
-        let credentialId = try await credentialId(username: username)
+        let (own, credentialId) = try await boundKey(username: username)
         let approval = try await http.send(.POST, "/v1/approvals/challenges",
                                            body: ApprovalChallengeRequest(username: username, credentialId: credentialId,
                                                                           pairingCode: pairingCode),
@@ -159,7 +159,7 @@ public struct FingerprintLogin: Sendable {
               PromptText.isShowable(approval.name, length: AccountLimits.deviceNameLength) else {
             throw .transport("the server described the device to approve in a way a prompt cannot show as it is signed")
         }
-        let whose = try await whoseDevice(approval, username: username)
+        let whose = try whoseDevice(approval, ownIdentityPEM: own.identityKeyPEM)
         let payload = AssertionPayload.approval(approval.approval, origin: origin, challenge: approval.challenge.challenge,
                                                 credentialId: credentialId)
         let signed = try await sign(username: username, payload: payload,
@@ -172,14 +172,13 @@ public struct FingerprintLogin: Sendable {
     /// device id (derived from the identity key and the user), and "of this machine" when it shares
     /// this device's identity key: another person of a shared machine asking to be alice's device
     /// must not pass for alice's new laptop. Empty when the server does not say.
-    private func whoseDevice(_ approval: ApprovalChallenge, username: String) async throws(FingerprintLoginError) -> String {
+    private func whoseDevice(_ approval: ApprovalChallenge, ownIdentityPEM: String) throws(FingerprintLoginError) -> String {
         guard let user = approval.localUser, let pem = approval.identityKey else { return "" }
         guard AccountLimits.isLocalUser(user), let identity = try? P256.Signing.PublicKey(pemRepresentation: pem),
               KeyIdentifiers.deviceId(identity, localUser: user) == approval.deviceId else {
             throw .transport("the server named a local user for the device to approve that its device id does not match")
         }
-        let own = try? await keyring.key(label: keyLabel(username: username))
-        let sameMachine = own.flatMap { try? P256.Signing.PublicKey(pemRepresentation: $0.identityKeyPEM) }?.x963Representation
+        let sameMachine = (try? P256.Signing.PublicKey(pemRepresentation: ownIdentityPEM))?.x963Representation
             == identity.x963Representation
         return sameMachine ? " of local user \(user) on THIS machine" : " of local user \(user)"
     }
@@ -257,12 +256,17 @@ public struct FingerprintLogin: Sendable {
     }
 
     private func credentialId(username: String) async throws(FingerprintLoginError) -> String {
+        try await boundKey(username: username).credentialId
+    }
+
+    /// This device's key for `username` and its credential id, or why there is none.
+    private func boundKey(username: String) async throws(FingerprintLoginError) -> (key: DeviceKey, credentialId: String) {
         let key: DeviceKey?
         do { key = try await keyring.key(label: keyLabel(username: username)) } catch { throw Self.device(error) }
         guard let key, let publicKey = try? P256.Signing.PublicKey(pemRepresentation: key.publicKeyPEM) else {
             throw .notBound("this device is not bound for \(username) at \(origin): bind it first (password, then a new key)")
         }
-        return KeyIdentifiers.credentialId(publicKey)
+        return (key, KeyIdentifiers.credentialId(publicKey))
     }
 
     private func sign(username: String, payload: AssertionPayload, reason: String) async throws(FingerprintLoginError) -> DeviceSignature {
