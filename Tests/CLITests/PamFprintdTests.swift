@@ -99,7 +99,8 @@ import TestSupport
         #expect(try await bus.lockout("nobody")["lockedOut"] as? Bool == true)
         let socket = bus.service!.socket
         // The user themselves, say, with PAM's variables set by hand.
-        let forged = try await bus.run(["/usr/bin/env", "PAM_USER=nobody", "PAM_TYPE=auth", Fpbridge.executable,
+        let copies = TemporaryDirectory()
+        let forged = try await bus.run(["/usr/bin/env", "PAM_USER=nobody", "PAM_TYPE=auth", try Fpbridge.executableForOtherUsers(in: copies),
                                         "pam-password-proved", "--service", socket],
                                        launcher: ["/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"])
         #expect(forged.status == 2 && forged.stderr.contains("only root may"), "\(forged.stdout)\(forged.stderr)")

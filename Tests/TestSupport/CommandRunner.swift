@@ -36,6 +36,16 @@ public enum Fpbridge {
         return candidates.first { FileManager.default.isExecutableFile(atPath: $0) } ?? candidates.last!
     }()
 
+    /// A copy of ``executable`` that another uid can run, in `directory` (made 0755): the build
+    /// folder may sit below a folder only its owner can enter (a clone in `mktemp -d`'s 0700 one).
+    public static func executableForOtherUsers(in directory: TemporaryDirectory) throws -> String {
+        chmod(directory.path, 0o755)
+        let copy = directory.file("fpbridge")
+        if !FileManager.default.fileExists(atPath: copy) { try FileManager.default.copyItem(atPath: executable, toPath: copy) }
+        chmod(copy, 0o755)
+        return copy
+    }
+
     /// This process's environment without any libfprint or fpbridge setting, so that a
     /// test sees only what it sets; emulation mode on, as in libfprint's own tests.
     public static func childEnvironment(_ extra: [String: String]) -> [String: String] {
