@@ -4,7 +4,25 @@
 # documentation, and a fuzzing smoke run. Fails when any of them fails.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+
+# Each stage's wall time, printed as a table when the script ends (pass or fail), so that a CI
+# log says where its minutes went (issue 41: CI must stay under its budget).
+stage_times=()
+stage_started=$SECONDS
+stage_name="setup (packages, debug build)"
+next_stage() {
+  stage_times+=("$(printf '%6ds  %s' $((SECONDS - stage_started)) "$stage_name")")
+  stage_name=$1
+  stage_started=$SECONDS
+}
+print_stage_times() {
+  stage_times+=("$(printf '%6ds  %s' $((SECONDS - stage_started)) "$stage_name")")
+  echo "=== time per stage (total ${SECONDS}s) ==="
+  printf '%s\n' "${stage_times[@]}"
+}
+
 bash scripts/setup.sh
+next_stage "test packages (fprintd, chromium, swtpm)"
 
 # Debian's fprintd tools and pam_fprintd.so run against fpbridged's D-Bus face (fprintd itself
 # only as the reference, on a private bus). Installing libpam-fprintd lets pam-auth-update
@@ -29,11 +47,12 @@ bash scripts/install-packages.sh swtpm swtpm-tools libtss2-dev
 # stopped and removed when this script ends.
 pg_dir=$(mktemp -d /tmp/fpbridge-postgres-XXXXXX)
 chmod 755 "$pg_dir"
-trap 'bash scripts/postgres.sh stop "$pg_dir/cluster"; rm -rf "$pg_dir"' EXIT
+trap 'bash scripts/postgres.sh stop "$pg_dir/cluster"; rm -rf "$pg_dir"; print_stage_times' EXIT
 FPBRIDGE_TEST_POSTGRES=$(bash scripts/postgres.sh start "$pg_dir/cluster")
 export FPBRIDGE_TEST_POSTGRES
 
 # The whole log scrolls past; a failure is repeated at the end, where a reader of the tail sees it.
+next_stage "swift test"
 test_log="$pg_dir/swift-test.log"
 if ! swift test --skip-build --no-parallel 2>&1 | tee "$test_log"; then
   echo "=== swift test failed; the failures, repeated from above ==="
@@ -44,19 +63,24 @@ fi
 
 # The release build (what `make install` installs) doing the main job once: the optimizer can
 # break what the debug build under test does right.
+next_stage "release build and smoke"
 bash scripts/release-smoke.sh
 
 # Hostile input against the real fpbridged over its socket: every answer 2xx/4xx in the
 # documented shape (api/fpbridged.openapi.yaml), slow and vanished clients, 100 at once.
+next_stage "API fuzz"
 bash scripts/api-fuzz.sh
 
 # The README's kiosk demo, as a newcomer runs it: alice's touch welcomed, a stranger's refused.
+next_stage "kiosk demo"
 KIOSK_PORT=0 bash scripts/kiosk-demo.sh --check
 
 # A downstream package (Examples/FingerprintLogin) built against the products and run on the fake reader.
+next_stage "example package"
 bash scripts/example.sh
 
 # Every public declaration documented, and DocC without a warning.
+next_stage "doc checks and DocC"
 python3 scripts/doc-coverage.py
 # The library layers never import Foundation proper (Package.swift: foundationEssentialsOnly).
 python3 scripts/essentials-check.py
@@ -65,7 +89,9 @@ bash scripts/client-links-check.sh
 bash scripts/docs.sh
 
 # The benchmark builds and every measured command runs (2 rounds; it asserts no time).
+next_stage "bench smoke"
 bash bench/run.sh --smoke
 
 # Fuzzing smoke: every parser under libFuzzer for a short budget (FPBRIDGE_FUZZ_SECONDS, default 30 s each).
+next_stage "fuzz smoke"
 bash scripts/fuzz.sh "${FPBRIDGE_FUZZ_SECONDS:-30}"
