@@ -9,10 +9,20 @@ extension FprintdFace {
         var kind: FprintdDevice.Kind
         /// The status signal (`VerifyStatus`, `EnrollStatus`).
         var signal: String
-        /// The final status for an engine error; nil when the client ended it (no status).
-        var result: @Sendable (AuthErrorCode) -> String?
+        /// The final status for an engine error, a cancel included: every action that started
+        /// ends with one status with `done`, as fprintd's do.
+        var result: @Sendable (AuthErrorCode) -> String
         /// The status when the work succeeded.
         var success: String
+    }
+
+    /// The engine's own report that an action's work succeeded. The action's success status is
+    /// sent for this and for nothing else: a work that returns without one (an engine stream
+    /// that a cancel ended looks finished to the loop reading it) failed, so that a cancel can
+    /// never be told as a success (fail closed).
+    enum Proof: Sendable {
+        case matched(AuthSuccess)
+        case saved(PrintRecord)
     }
 
     /// The claiming client of a Start call, its user as an engine target, and that target's
@@ -30,7 +40,7 @@ extension FprintdFace {
     /// stays until its Stop.
     func begin(_ action: Action, _ device: FprintdDevice, _ call: BusCall, target: RequestTarget, configuration: AuthConfiguration,
                busy: String, afterAnswer: @escaping @Sendable () async -> Void = {},
-               work: @escaping @Sendable (AuthenticationContext) async throws -> Void) throws(BusError) {
+               work: @escaping @Sendable (AuthenticationContext) async throws -> Proof?) throws(BusError) {
         if sleep.isSleeping { throw BusError(.internalError, "the machine is going to sleep; try again after it wakes") }
         let operation = Operation(owner: target.caller.credentials.uid, prompt: RemotePrompt(send: { _ in }))
         let reply = call.reply
@@ -53,24 +63,30 @@ extension FprintdFace {
 
     private func run(_ action: Action, _ device: FprintdDevice, id: UInt64, reply: BusReply, target: RequestTarget,
                      configuration: AuthConfiguration, operation: Operation, afterAnswer: @escaping @Sendable () async -> Void,
-                     work: @escaping @Sendable (AuthenticationContext) async throws -> Void) async {
+                     work: @escaping @Sendable (AuthenticationContext) async throws -> Proof?) async {
         registry.add(operation)
         defer { registry.remove(operation) }
         let started = Atomic<Bool>(false)
         do {
-            try await readers.with(target, required: true, wait: true, timeout: 5) { [self] reader in
+            let proof = try await readers.with(target, required: true, wait: true, timeout: 5) { [self] reader in
                 let context = target.context(reader: reader, configuration: configuration, printCaches: printCaches)
                 operation.attach(context)
-                await reply.values([])
+                // Started before the answer goes: a cancel that comes once the client may have
+                // it ends the action with a status, never with a second answer.
                 started.store(true, ordering: .releasing)
+                await reply.values([])
                 await afterAnswer()
-                try await work(context)
+                return try await work(context)
+            }
+            guard proof != nil else {
+                if Task.isCancelled || operation.isCancelled { throw CancellationError() }
+                throw AuthError(.readerFailure, "the reader ended the \(action.kind) without a result")
             }
             await finish(device, id, action.signal, action.success)
         } catch {
             let problem = operation.outcome(error)
             if started.load(ordering: .acquiring) {
-                if let result = action.result(problem.code) { await finish(device, id, action.signal, result) }
+                await finish(device, id, action.signal, action.result(problem.code))
             } else {
                 // The reader never became this call's: the call itself fails.
                 device.finished(id)

@@ -23,18 +23,22 @@ extension FprintdFace {
                 case .presentFinger: await setFinger(device, present: false, needed: true)
                 case .stage(let completed, let total) where completed < total:
                     await emit(device, "EnrollStatus", [.string("enroll-stage-passed"), .bool(false)])
-                case .stage, .saved: break
+                case .stage: break
+                case .saved(let record): return .saved(record)
                 case .retry(let reason):
                     await emit(device, "EnrollStatus", [.string(Self.retryResult("enroll", reason)), .bool(false)])
                 }
             }
+            // The stream ended without a saved print: cancelled, or the engine gave up.
+            return nil
         }
     }
 
-    /// fprintd's final enroll result for an engine error; nil when the client ended it.
-    static func enrollResult(_ code: AuthErrorCode) -> String? {
+    /// fprintd's final enroll result for an engine error; a client's Stop or Release fails
+    /// the enrollment, as with fprintd.
+    static func enrollResult(_ code: AuthErrorCode) -> String {
         switch code {
-        case .userCancel, .appCancel: nil
+        case .userCancel, .appCancel: "enroll-failed"
         case .alreadyEnrolled: "enroll-duplicate"
         case .biometryDisconnected: "enroll-disconnected"
         case .readerFailure, .systemCancel: "enroll-unknown-error"

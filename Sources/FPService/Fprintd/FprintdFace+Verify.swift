@@ -24,10 +24,10 @@ extension FprintdFace {
         let action = Action(kind: .verify, signal: "VerifyStatus", result: Self.verifyResult, success: "verify-match")
         try begin(action, device, call, target: target, configuration: configuration, busy: "Verification already in progress",
                   afterAnswer: { [self] in await emit(device, "VerifyFingerSelected", [.string(selected)]) }) { [self] context in
-            _ = try await EngineEvents.forwarding(of: context, to: { [self] event in await signal(event, device) }) {
+            .matched(try await EngineEvents.forwarding(of: context, to: { [self] event in await signal(event, device) }) {
                 try await context.verifyFinger(reason: "Verify your fingerprint",
                                                options: BiometricOptions(fingers: wanted, maxFailedMatches: 1))
-            }
+            })
         }
     }
 
@@ -45,11 +45,11 @@ extension FprintdFace {
                         + "authenticate with your password (or fpbridge unlock) to use it again")
     }
 
-    /// fprintd's final verify result for an engine error; nil when the client ended it (no status).
-    static func verifyResult(_ code: AuthErrorCode) -> String? {
+    /// fprintd's final verify result for an engine error; a client's Stop or Release ends it
+    /// as no match, as with fprintd (counted as nothing: the engine saw a cancel).
+    static func verifyResult(_ code: AuthErrorCode) -> String {
         switch code {
-        case .authenticationFailed, .biometryLockout: "verify-no-match"
-        case .userCancel, .appCancel: nil
+        case .authenticationFailed, .biometryLockout, .userCancel, .appCancel: "verify-no-match"
         case .biometryDisconnected: "verify-disconnected"
         default: "verify-unknown-error"
         }
