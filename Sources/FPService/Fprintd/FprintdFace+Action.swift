@@ -41,7 +41,6 @@ extension FprintdFace {
     func begin(_ action: Action, _ device: FprintdDevice, _ call: BusCall, target: RequestTarget, configuration: AuthConfiguration,
                busy: String, afterAnswer: @escaping @Sendable () async -> Void = {},
                work: @escaping @Sendable (AuthenticationContext) async throws -> Proof?) throws(BusError) {
-        if sleep.isSleeping { throw BusError(.internalError, "the machine is going to sleep; try again after it wakes") }
         let operation = Operation(owner: target.caller.credentials.uid, prompt: RemotePrompt(send: { _ in }))
         let reply = call.reply
         // The task is made and recorded in the one step that checks the device is free: a
@@ -68,6 +67,14 @@ extension FprintdFace {
         defer { registry.remove(operation) }
         let started = Atomic<Bool>(false)
         do {
+            // While the machine prepares to sleep the Start is accepted and then fails, as
+            // fprintd's does on its suspended device: a client waiting for the status hears why.
+            if sleep.isSleeping {
+                started.store(true, ordering: .releasing)
+                await reply.values([])
+                await afterAnswer()
+                throw AuthError(.systemCancel, "the machine is going to sleep; try again after it wakes")
+            }
             let proof = try await readers.with(target, required: true, wait: true, timeout: 5) { [self] reader in
                 let context = target.context(reader: reader, configuration: configuration, printCaches: printCaches)
                 operation.attach(context)
