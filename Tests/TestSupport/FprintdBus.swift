@@ -316,6 +316,17 @@ public final class RunningClient: @unchecked Sendable {
         return true
     }
 
+    /// Waits until `count(output)` reaches `count` (at most `timeout` seconds); false if it never
+    /// does. For a client that repeats a step: the nth final status, say.
+    public func waitFor(count: Int, timeout: TimeInterval = 30, _ counted: (String) -> Int) async throws -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        while counted(output) < count {
+            guard Date() < deadline else { return false }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        return true
+    }
+
     /// Waits for the process to end (at most `timeout` seconds, then kills it); its exit status.
     public func finish(timeout: TimeInterval = 60) async throws -> Int32 {
         let deadline = Date().addingTimeInterval(timeout)

@@ -9,9 +9,10 @@ extension FprintdFace {
         var kind: FprintdDevice.Kind
         /// The status signal (`VerifyStatus`, `EnrollStatus`).
         var signal: String
-        /// The final status for an engine error, a cancel included: every action that started
-        /// ends with one status with `done`, as fprintd's do.
-        var result: @Sendable (AuthErrorCode) -> String
+        /// Which of ``FprintdEnding/Names`` is this action's final status when it fails, a
+        /// cancel included: every action that started ends with one status with `done`, as
+        /// fprintd's do.
+        var ending: KeyPath<FprintdEnding.Names, String> & Sendable
         /// The status when the work succeeded.
         var success: String
     }
@@ -93,7 +94,7 @@ extension FprintdFace {
         } catch {
             let problem = operation.outcome(error)
             if started.load(ordering: .acquiring) {
-                await finish(device, id, action.signal, action.result(problem.code))
+                await finish(device, id, action.signal, FprintdEnding.names(problem)[keyPath: action.ending])
             } else {
                 // The reader never became this call's: the call itself fails.
                 device.finished(id)

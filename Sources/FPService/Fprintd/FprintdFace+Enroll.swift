@@ -16,7 +16,7 @@ extension FprintdFace {
         // complete, so that a cancelled or failed enrollment loses nothing. A print that cannot
         // be read stops it here (fail closed), as it would any other method.
         _ = try enrolled(device, user: holder.user)
-        let action = Action(kind: .enroll, signal: "EnrollStatus", result: Self.enrollResult, success: "enroll-completed")
+        let action = Action(kind: .enroll, signal: "EnrollStatus", ending: \.enroll, success: "enroll-completed")
         try begin(action, device, call, target: target, configuration: configuration, busy: "Enrollment already in progress") { [self] context in
             for try await update in context.enrollAuthorizedByDesktop(finger, replace: true) {
                 switch update {
@@ -31,18 +31,6 @@ extension FprintdFace {
             }
             // The stream ended without a saved print: cancelled, or the engine gave up.
             return nil
-        }
-    }
-
-    /// fprintd's final enroll result for an engine error; a client's Stop or Release fails
-    /// the enrollment, as with fprintd.
-    static func enrollResult(_ code: AuthErrorCode) -> String {
-        switch code {
-        case .userCancel, .appCancel: "enroll-failed"
-        case .alreadyEnrolled: "enroll-duplicate"
-        case .biometryDisconnected: "enroll-disconnected"
-        case .readerFailure, .systemCancel: "enroll-unknown-error"
-        default: "enroll-failed"
         }
     }
 }
