@@ -90,11 +90,12 @@ extension FprintdFace {
                 if Task.isCancelled || operation.isCancelled { throw CancellationError() }
                 throw AuthError(.readerFailure, "the reader ended the \(action.kind) without a result")
             }
-            await finish(device, id, action.signal, action.success)
+            await finish(device, id, action.signal, action.success, scanResult: action.kind == .verify)
         } catch {
             let problem = operation.outcome(error)
             if started.load(ordering: .acquiring) {
-                await finish(device, id, action.signal, FprintdEnding.names(problem)[keyPath: action.ending])
+                await finish(device, id, action.signal, FprintdEnding.names(problem)[keyPath: action.ending],
+                             scanResult: action.kind == .verify && problem.code == .authenticationFailed)
             } else {
                 // The reader never became this call's: the call itself fails.
                 device.finished(id)
@@ -105,13 +106,17 @@ extension FprintdFace {
         }
     }
 
-    /// The last status of an action (`done` true), then the finger no longer needed, in
-    /// fprintd's order: a client waiting for the result gets it first.
-    private func finish(_ device: FprintdDevice, _ id: UInt64, _ signal: String, _ result: String) async {
+    /// The last status of an action (`done` true) and the finger no longer needed, in
+    /// fprintd's order (`FprintdPropertyTests`): a verification's match or no match is told as
+    /// the scan is read (fprintd's match callback), before the reader's operation ends and
+    /// clears `finger-needed`; every other end (an enrollment's, an error, a Stop) is told
+    /// once the operation ended, after it.
+    private func finish(_ device: FprintdDevice, _ id: UInt64, _ signal: String, _ result: String, scanResult: Bool) async {
         device.state.withLock { state in
             if state.running?.id == id { state.running?.done = true }
         }
+        if !scanResult { await setFinger(device, present: false, needed: false) }
         await emit(device, signal, [.string(result), .bool(true)])
-        await setFinger(device, present: false, needed: false)
+        if scanResult { await setFinger(device, present: false, needed: false) }
     }
 }
