@@ -8,4 +8,7 @@ public enum ReaderChange: Sendable, Hashable {
     case added(ReaderInfo)
     /// The reader was unplugged.
     case removed(ReaderIdentity)
+    /// What the reader says of itself changed while plugged in (its number of enrollment
+    /// stages, its scan type), as its driver announced it.
+    case changed(ReaderInfo)
 }

@@ -95,7 +95,7 @@ private extension AsyncStream where Element == ReaderChange {
         let task = Task {
             for await change in self {
                 let changeDriver = switch change {
-                case .present(let info), .added(let info): info.identity.driver
+                case .present(let info), .added(let info), .changed(let info): info.identity.driver
                 case .removed(let identity): identity.driver
                 }
                 if changeDriver == driver { continuation.yield(change) }

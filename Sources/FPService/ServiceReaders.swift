@@ -44,7 +44,7 @@ struct ServiceReaders: Sendable {
         guard let changes = try? await ReaderSelection.libfprint(driver: nil).watch() else { return }
         for await change in changes {
             switch change {
-            case .present: break
+            case .present, .changed: break
             case .added(let info):
                 logger.info("reader plugged in: \(info.identity) (\(info.name))")
             case .removed(let identity):

@@ -52,12 +52,20 @@ private final class WatchBox {
         owned.release()
     }
 
-    /// Listens for the reader being pulled out while open.
+    /// Listens for the reader being pulled out while open, and for its driver changing its
+    /// stage count or scan type (a reader's own, or the virtual readers' SET_ENROLL_STAGES).
     func follow(_ device: DevicePointer) {
         guard let pointer else { return }
-        let handler = fpb_signal_connect(UnsafeMutableRawPointer(device), "removed",
-                                         unsafeBitCast(deviceUnplugged, to: GCallback.self), pointer)
-        deviceHandlers.append((device, handler))
+        let raw = UnsafeMutableRawPointer(device)
+        deviceHandlers.append((device, fpb_signal_connect(raw, "removed", unsafeBitCast(deviceUnplugged, to: GCallback.self), pointer)))
+        for property in ["notify::nr-enroll-stages", "notify::scan-type"] {
+            deviceHandlers.append((device, fpb_signal_connect(raw, property, unsafeBitCast(deviceChanged, to: GCallback.self), pointer)))
+        }
+    }
+
+    func changed(_ device: DevicePointer) {
+        guard !reportedGone.contains(device) else { return }
+        emit(.changed(LoopDevice.describe(device)))
     }
 
     func added(_ device: DevicePointer) {
@@ -96,6 +104,14 @@ private let deviceRemoved: ContextSignal = { _, device, data in
         guard let box = WatchBox.from(data), let device = DevicePointer(bitPattern: device) else { return }
         box.gone(device)
         box.letGo(device)
+    }
+}
+
+/// GObject's `notify` (the device, the property's spec, the data).
+private let deviceChanged: ContextSignal = { device, _, data in
+    GLibLoop.assumeIsolated { [device = UInt(bitPattern: device), data = UInt(bitPattern: data)] in
+        guard let box = WatchBox.from(data), let device = DevicePointer(bitPattern: device) else { return }
+        box.changed(device)
     }
 }
 

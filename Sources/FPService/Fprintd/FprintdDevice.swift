@@ -37,15 +37,19 @@ final class FprintdDevice: Sendable {
         var running: Running?
         var fingerPresent = false
         var fingerNeeded = false
+        /// The reader's stage count and scan type now (``FprintdFace`` follows their changes).
+        var enrollStages: Int
+        var scanType: ScanType
     }
 
     let path: String
     let info: ReaderInfo
-    let state = Mutex(State())
+    let state: Mutex<State>
 
     init(path: String, info: ReaderInfo) {
         self.path = path
         self.info = info
+        state = Mutex(State(enrollStages: info.enrollStages, scanType: info.scanType))
     }
 
     /// The value of a Device property now.
@@ -53,8 +57,10 @@ final class FprintdDevice: Sendable {
         let state = self.state.withLock { $0 }
         switch name {
         case "name": return .string(info.name)
-        case "num-enroll-stages": return .int32(state.holder == nil ? -1 : Int32(info.enrollStages))
-        case "scan-type": return .string(info.scanType == .swipe ? "swipe" : "press")
+        // The reader's count, claimed or not, as fprintd reports it (its interface documents -1
+        // while unclaimed, but fprintd itself never says -1; clients read it after a claim).
+        case "num-enroll-stages": return .int32(Int32(state.enrollStages))
+        case "scan-type": return .string(state.scanType == .swipe ? "swipe" : "press")
         case "finger-present": return .bool(state.fingerPresent)
         case "finger-needed": return .bool(state.fingerNeeded)
         default: return nil

@@ -93,7 +93,6 @@ extension FprintdFace {
             return true
         }
         if !kept { await bus.unwatch(watch) }
-        await propertiesChanged(device, ["num-enroll-stages"])
         return []
     }
 
@@ -119,7 +118,6 @@ extension FprintdFace {
         await readers.pool.unpin(device.info.identity)
         if let bus = connection { await bus.unwatch(holder.watch) }
         await setFinger(device, present: false, needed: false)
-        await propertiesChanged(device, ["num-enroll-stages"])
         return true
     }
 

@@ -70,6 +70,7 @@ final class FprintdFace: Sendable {
                 switch change {
                 case .present(let info), .added(let info): await add(info, bus: bus)
                 case .removed(let identity): await remove(identity, bus: bus)
+                case .changed(let info): await changed(info)
                 }
             }
         } onCancel: {
@@ -114,6 +115,19 @@ final class FprintdFace: Sendable {
         await bus.emit(path: FprintdInterface.rootPath, interface: FprintdInterface.objectManager, signal: "InterfacesAdded",
                        [.objectPath(path), .dictionary(key: "s", value: "a{sv}", [BusEntry(key: .string(FprintdInterface.device),
                                                                                            value: device.properties)])])
+    }
+
+    /// A reader's stage count or scan type changed: its properties follow, as fprintd's follow
+    /// its device's, claimed or not.
+    private func changed(_ info: ReaderInfo) async {
+        guard let device = devices.withLock({ $0.first { $0.info.identity == info.identity } }) else { return }
+        let names = device.state.withLock { state in
+            var names: [String] = []
+            if state.enrollStages != info.enrollStages { state.enrollStages = info.enrollStages; names.append("num-enroll-stages") }
+            if state.scanType != info.scanType { state.scanType = info.scanType; names.append("scan-type") }
+            return names
+        }
+        if !names.isEmpty { await propertiesChanged(device, names) }
     }
 
     private func remove(_ identity: ReaderIdentity, bus: BusExport) async {

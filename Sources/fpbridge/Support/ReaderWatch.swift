@@ -33,6 +33,7 @@ enum ReaderWatch {
         let (event, fields, text): (String, JSONValue, String) = switch change {
         case .present(let info): ("present", ReadersCommand.json(info), "present  \(info.identity)\t\(info.name)")
         case .added(let info): ("added", ReadersCommand.json(info), "added    \(info.identity)\t\(info.name)")
+        case .changed(let info): ("changed", ReadersCommand.json(info), "changed  \(info.identity)\t\(info.name)")
         case .removed(let identity):
             ("removed", ["driver": .string(identity.driver), "deviceId": .string(identity.deviceID)], "removed  \(identity)")
         }
