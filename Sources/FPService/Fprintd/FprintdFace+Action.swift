@@ -107,10 +107,12 @@ extension FprintdFace {
     }
 
     /// The last status of an action (`done` true) and the finger no longer needed, in
-    /// fprintd's order (`FprintdPropertyTests`): a verification's match or no match is told as
-    /// the scan is read (fprintd's match callback), before the reader's operation ends and
-    /// clears `finger-needed`; every other end (an enrollment's, an error, a Stop) is told
-    /// once the operation ended, after it.
+    /// fprintd's order on `virtual_device` (`FprintdPropertyTests`): a verification's match or
+    /// no match is told as the scan is read (fprintd's match callback), before the reader's
+    /// operation ends and clears `finger-needed`; every other end (an enrollment's, an error, a
+    /// Stop) is told once the operation ended, after it. fprintd's properties are libfprint's
+    /// finger-status flags, which image readers clear at the capture, before the result:
+    /// following those flags themselves is left (issue 37, item 4).
     private func finish(_ device: FprintdDevice, _ id: UInt64, _ signal: String, _ result: String, scanResult: Bool) async {
         device.state.withLock { state in
             if state.running?.id == id { state.running?.done = true }
