@@ -157,6 +157,10 @@ public struct Enrollment: Sendable {
         let store = environment.prints
         let identity = record.reader, finger = record.finger
         return try store.withLock { () throws -> PrintRecord? in
+            // A cancel that came after the last scan, while this waited for the lock included,
+            // saves nothing: whoever cancelled (the fprintd face's Stop, Release or sleep) tells
+            // its client the enrollment failed.
+            try Task.checkCancellation()
             guard try environment.passcodes.record(user: environment.user) == passcode else {
                 throw AuthError(.passcodeNotSet, "\(environment.user)'s passcode was removed or changed during the enrollment; "
                                 + "the print was not saved (enter the new passcode and enroll again)")
