@@ -40,6 +40,34 @@ let matchDecided: FpMatchCb = { _, match, scan, data, error in
 /// the scan's print (borrowed) and a retry error (libfprint's), into the operation's answer.
 typealias MatchDecision<T> = (_ match: OpaquePointer?, _ scan: OpaquePointer?, _ error: UnsafeMutablePointer<GError>?) throws -> T
 
+/// What one operation decided in its match callback, and whether it was answered before the end.
+@GLibLoop
+private final class EarlyAnswer<T: Sendable> {
+    var decided: Result<T, any Error>?
+    var finished = false
+    var lingering: LingeringOperation?
+}
+
+/// Work for the loop at low priority: after every event and idle already due (a finish
+/// callback among them).
+@GLibLoop
+enum LoopIdle {
+    private final class Work {
+        let run: () -> Void
+        init(_ run: @escaping () -> Void) { self.run = run }
+    }
+
+    static func low(_ run: @escaping () -> Void) {
+        let data = Unmanaged.passRetained(Work(run)).toOpaque()
+        g_idle_add_full(G_PRIORITY_LOW, { data in
+            GLibLoop.assumeIsolated { [data = UInt(bitPattern: data)] in
+                Unmanaged<Work>.fromOpaque(UnsafeRawPointer(bitPattern: data)!).takeRetainedValue().run()
+            }
+            return 0  // G_SOURCE_REMOVE
+        }, data, nil)
+    }
+}
+
 /// An operation that answered from its match callback and still runs in libfprint: an image
 /// reader waits for the finger to lift before it ends the operation. The device takes no other
 /// operation until it ends (libfprint would refuse it as busy).
@@ -167,9 +195,10 @@ extension LoopDevice {
         let device = pointer
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
-                var answered: LingeringOperation?
+                let answer = EarlyAnswer<T>()
                 let box = OperationBox { [self] result in
-                    guard let early = answered else {
+                    answer.finished = true
+                    guard let early = answer.lingering else {
                         continuation.resume(with: Result { try finish(device, result) })
                         return
                     }
@@ -187,11 +216,23 @@ extension LoopDevice {
                         // or the finger timeout) is left to the finish callback, which reports
                         // the cancellation, as it did before answers came early.
                         let cancelled = g_cancellable_is_cancelled(cancellable.pointer.assumingMemoryBound(to: GCancellable.self)) != 0
-                        guard answered == nil, !cancelled else { return }
-                        let early = LingeringOperation(cancellable: cancellable)
-                        answered = early
-                        self.lingering = early
-                        continuation.resume(with: Result { try decision(match, scan, error) })
+                        guard answer.decided == nil, !cancelled else { return }
+                        // Read now: libfprint's pointers are borrowed for the callback only.
+                        answer.decided = Result { try decision(match, scan, error) }
+                        // Given once the loop has nothing more urgent to do, and only while the
+                        // finger is still on the sensor: that is what the reader waits for (an
+                        // image reader, until the lift). An operation that ends at once finishes
+                        // first and answers as it always did, so the reader is idle when its answer
+                        // is known and takes the next command in a new operation (virtual_device
+                        // reports twice when a scan reaches it between its report and its end).
+                        LoopIdle.low { [self] in
+                            let present = fp_device_get_finger_status(device).rawValue & FP_FINGER_STATUS_PRESENT.rawValue != 0
+                            guard !answer.finished, present, let decided = answer.decided else { return }
+                            let early = LingeringOperation(cancellable: cancellable)
+                            answer.lingering = early
+                            self.lingering = early
+                            continuation.resume(with: decided)
+                        }
                     }
                 }
                 box.keep.append(cancellable)
