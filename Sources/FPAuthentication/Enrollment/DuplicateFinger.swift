@@ -33,9 +33,8 @@ enum DuplicateFinger {
     /// own finger always; another user's only where ``AuthEnvironment/mayNameOtherUsersPrints``
     /// (it tells who is enrolled).
     static func refusal(_ finger: Finger, heldBy holder: PrintRecord, _ environment: AuthEnvironment) -> AuthError {
-        let held = holder.user == environment.user
-            ? "\(holder.user)'s \(holder.finger.rawValue)"
-            : environment.mayNameOtherUsersPrints ? "\(holder.user)'s \(holder.finger.rawValue)" : "another user's finger"
+        let held = holder.user == environment.user || environment.mayNameOtherUsersPrints
+            ? "\(holder.user)'s \(holder.finger.rawValue)" : "another user's finger"
         return AuthError(.alreadyEnrolled, "this finger is already enrolled on \(holder.reader) as \(held); a finger is "
                          + "enrolled once, so it was not enrolled as \(environment.user)'s \(finger.rawValue) (nothing was saved)")
     }
