@@ -138,8 +138,17 @@ class Check:
         return self.wait('the fingerprint dialog', lambda: self.dialog_page()[0] == 'prints'
                          and self.find(DIALOG, 'Scan new fingerprint', 'label'))
 
+    def add_button(self):
+        """The gallery's 'Scan new fingerprint' menu button (each listed finger has one too)."""
+        for node in self.nodes(DIALOG):
+            if node.role == 'grid cell':
+                inside = list(node.walk())
+                if any(label.role == 'label' and label.name == 'Scan new fingerprint' for label in inside):
+                    return next((button for button in inside if button.role == 'button' and 'click' in button.actions), None)
+        return None
+
     def start_enrolling(self, shot_menu):
-        self.press(DIALOG, 'GtkMenuButton')
+        self.wait('"Scan new fingerprint"', self.add_button).do('click')
         menu_item = self.wait('the finger menu', lambda: self.find(DIALOG, '_Right index finger Right index finger', 'button'))
         if shot_menu:
             self.shot('finger-menu')
@@ -220,7 +229,11 @@ class Check:
                         file.write(''.join(f'{node}\n' for node in window.walk()))
             except Exception:
                 pass  # the failure is reported; its screenshot is a help, not a condition
-            self.results.append((name, False, str(error)))
+            try:
+                shown = [node.name for node in self.nodes(DIALOG) if node.role == 'label' and node.name.startswith('Failed to')]
+            except Exception:
+                shown = []
+            self.results.append((name, False, str(error) + (f' (the dialog says: {"; ".join(shown)})' if shown else '')))
             return False
 
     def enroll_list_delete(self):
