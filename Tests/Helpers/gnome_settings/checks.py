@@ -325,41 +325,80 @@ class Check:
                 return False
         return True
 
+    # The suspend, at several points of an enrollment: (stages shown before it, whether it comes
+    # while the daemon waits for the finger or right after a stage was shown). Whether a daemon
+    # that takes a cancelled scan's end for success (issue 37) does so depends on where the scan
+    # was: today's fpbridged did in 11 of 12 rounds right after a stage and in 3 of 6 while
+    # waiting, so one round could pass by chance. Every round must show a failure.
+    SUSPEND_ROUNDS = ((2, False), (0, True), (1, False), (1, True))
+
+    def back_to_prints(self):
+        """Leaves an enrollment page as a user would: Done after a success, Cancel otherwise."""
+        if self.dialog_page()[0] != 'enrolling':
+            return
+        done = self.find(DIALOG, '_Done Done', 'button')
+        self.press(DIALOG, '_Done Done' if done and done.sensitive else '_Cancel Cancel')
+        self.wait('the prints page', lambda: self.dialog_page()[0] == 'prints')
+
+    def suspend_round(self, stages_before, waiting, round_number):
+        """An enrollment with stages_before stages shown, then logind's PrepareForSleep(true)
+        (once the daemon waits for the finger again when waiting, else at once): the panel must
+        show a failure, and nothing may be stored; then the machine wakes."""
+        if not self.window(DIALOG):
+            self.open_dialog()
+        self.back_to_prints()
+        self.start_enrolling(shot_menu=False)
+        box = self.icon_box()
+        finger = Finger(self.desktop.reader_socket, self.image)  # returns once the reader is open: the scan is on
+        try:
+            for stage in range(1, stages_before + 1):
+                time.sleep(0.4)  # the next swipe once the last one's stage has been taken
+                status, shown = self.scan(finger, box, f'suspend-{round_number}-stage-{stage}')
+                if not status or status[0] != 'enroll-stage-passed' or shown != 'stage shown':
+                    raise StepFailed(f'stage {stage} before the suspend: the bus {status}, the panel {shown!r}')
+        finally:
+            finger.close()
+        if waiting:
+            self.wait('the daemon waiting for the finger (finger-needed)', self.desktop.finger_needed, timeout=10)
+        going = self.enroll_result()
+        if going:
+            raise StepFailed(f'the enrollment ended before the suspend: the panel shows {going!r}')
+        before = len(self.desktop.enroll_statuses())
+        self.desktop.prepare_for_sleep(True)
+        try:
+            shown = self.wait('a final status after PrepareForSleep(true)', self.enroll_result, timeout=15)
+        except StepFailed as error:
+            shown = f'nothing ({error})'
+        time.sleep(0.5)  # the panel's last word, in the screenshot
+        path = self.shot(f'suspend-{round_number}-after-{stages_before}-stages')
+        said = self.desktop.enroll_statuses()[before:]
+        self.desktop.prepare_for_sleep(False)
+        stored = self.desktop.enrolled_fingers(USER)
+        where = f'suspended after {stages_before} stage(s){", waiting for the finger" if waiting else ""}'
+        if shown == 'complete':
+            raise StepFailed(f'{where}: the panel shows the enrollment as a success ("Complete", Done sensitive) '
+                             f'(the daemon sent {said}; it stored {stored or "no print"}); see {path}')
+        if shown not in FAILURES:
+            raise StepFailed(f'{where}: the panel shows no failure: {shown} (the daemon sent {said}); see {path}')
+        if stored:
+            raise StepFailed(f'{where}: the panel shows {shown!r}, yet the daemon stored {stored}')
+        return f'{where}: "{shown}" (the daemon sent {said}), nothing stored'
+
     def suspend_during_enrollment(self):
-        """Two stages, then logind's PrepareForSleep(true): the panel must show a failure."""
+        rounds = []
+
         def suspend():
-            if not self.window(DIALOG):
-                self.open_dialog()
-            self.start_enrolling(shot_menu=False)
-            box = self.icon_box()
-            finger = Finger(self.desktop.reader_socket, self.image)
-            try:
-                for stage in (1, 2):
-                    time.sleep(0.4)
-                    status, shown = self.scan(finger, box, f'before-suspend-stage-{stage}')
-                    if not status or status[0] != 'enroll-stage-passed' or shown != 'stage shown':
-                        raise StepFailed(f'stage {stage} before the suspend: the bus {status}, the panel {shown!r}')
-            finally:
-                finger.close()
-            before = len(self.desktop.enroll_statuses())
-            self.desktop.prepare_for_sleep(True)
-            try:
-                shown = self.wait('a final status after PrepareForSleep(true)', self.enroll_result, timeout=15)
-            except StepFailed as error:
-                shown = f'nothing ({error})'
-            time.sleep(0.5)  # the panel's last word, in the screenshot
-            path = self.shot('after-suspend')
-            said = self.desktop.enroll_statuses()[before:]
-            self.desktop.prepare_for_sleep(False)
-            stored = self.desktop.enrolled_fingers(USER)
-            if shown == 'complete':
-                raise StepFailed(f'the panel shows the enrollment as a success ("Complete", Done sensitive) after the suspend '
-                                 f'(the daemon sent {said}; it stored {stored or "no print"}); see {path}')
-            if shown not in FAILURES:
-                raise StepFailed(f'the panel shows no failure after the suspend: {shown} (the daemon sent {said})')
-            if stored:
-                raise StepFailed(f'the panel shows {shown!r}, yet the daemon stored {stored}')
-            return f'the panel shows "{shown}" (the daemon sent {said}); nothing stored'
+            failed = []
+            for number, (stages, waiting) in enumerate(self.SUSPEND_ROUNDS, 1):
+                try:
+                    rounds.append(self.suspend_round(stages, waiting, number))
+                except StepFailed as error:
+                    path = self.shot(f'suspend-{number}-failed')
+                    rounds.append(f'FAILED: {error} (screenshot {os.path.basename(path)})')
+                    failed.append(number)
+            if failed:
+                raise StepFailed(f'{len(failed)} of {len(rounds)} rounds: ' + ' | '.join(rounds))
+            return ' | '.join(rounds)
 
         return self.step('suspend during enrollment', suspend)
 

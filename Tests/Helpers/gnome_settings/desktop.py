@@ -249,6 +249,12 @@ class Desktop:
             raise SetupError(f'ListEnrolledFingers: {result.stderr}')
         return [part.strip(" '") for part in result.stdout.strip()[2:-3].split(',') if part.strip(" '")]
 
+    def finger_needed(self):
+        """The device's finger-needed property: true while a scan waits for the finger."""
+        result = self.gdbus('-d', 'net.reactivated.Fprint', '-o', '/net/reactivated/Fprint/Device/0', '-m',
+                            'org.freedesktop.DBus.Properties.Get', 'net.reactivated.Fprint.Device', 'finger-needed')
+        return 'true' in result.stdout
+
     def alive(self, name):
         return any(n == name and p.poll() is None for n, p, _ in self.processes)
 
