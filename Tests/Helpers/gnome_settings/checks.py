@@ -38,6 +38,7 @@ class Check:
         self.results = []  # (step, passed, detail)
         self.shot_number = 0
         self.dialog_path = None  # the fingerprint dialog's accessible window, once opened
+        self.round_shot = None  # the screenshot of the current suspend round's outcome
 
     # Looking at the panel.
 
@@ -344,6 +345,7 @@ class Check:
         """An enrollment with stages_before stages shown, then logind's PrepareForSleep(true)
         (once the daemon waits for the finger again when waiting, else at once): the panel must
         show a failure, and nothing may be stored; then the machine wakes."""
+        self.round_shot = None
         if not self.window(DIALOG):
             self.open_dialog()
         self.back_to_prints()
@@ -370,7 +372,7 @@ class Check:
         except StepFailed as error:
             shown = f'nothing ({error})'
         time.sleep(0.5)  # the panel's last word, in the screenshot
-        path = self.shot(f'suspend-{round_number}-after-{stages_before}-stages')
+        path = self.round_shot = self.shot(f'suspend-{round_number}-after-{stages_before}-stages')
         said = self.desktop.enroll_statuses()[before:]
         self.desktop.prepare_for_sleep(False)
         stored = self.desktop.enrolled_fingers(USER)
@@ -393,7 +395,8 @@ class Check:
                 try:
                     rounds.append(self.suspend_round(stages, waiting, number))
                 except StepFailed as error:
-                    path = self.shot(f'suspend-{number}-failed')
+                    # A round that ended before its suspend has no screenshot of its own yet.
+                    path = self.round_shot or self.shot(f'suspend-{number}-failed')
                     rounds.append(f'FAILED: {error} (screenshot {os.path.basename(path)})')
                     failed.append(number)
             if failed:
