@@ -66,6 +66,11 @@ build_ahead=$!
 trap 'kill -- -$build_ahead 2>/dev/null; bash scripts/postgres.sh stop "$pg_dir/cluster"; rm -rf "$pg_dir"; print_stage_times' EXIT
 python3 scripts/swift-test.py
 
+# GNOME Settings enrolling, listing and deleting a finger through fpbridged's D-Bus face, and a
+# suspend during an enrollment shown as a failure; a screenshot of each step in the folder it prints.
+next_stage "GNOME Settings"
+bash scripts/gnome-settings-check.sh
+
 # What is still building when the tests end is waited for here.
 next_stage "the later stages' builds, what was left of them"
 if ! wait $build_ahead; then
@@ -74,11 +79,6 @@ if ! wait $build_ahead; then
   exit 1
 fi
 grep "^build-ahead:" "$pg_dir/build-ahead.log"
-
-# GNOME Settings enrolling, listing and deleting a finger through fpbridged's D-Bus face, and a
-# suspend during an enrollment shown as a failure; a screenshot of each step in the folder it prints.
-next_stage "GNOME Settings"
-bash scripts/gnome-settings-check.sh
 
 # The release build (what `make install` installs) doing the main job once: the optimizer can
 # break what the debug build under test does right.
