@@ -161,8 +161,9 @@ def main():
         merged = recorded_times()
         merged.update({suite: seconds for suite, _, seconds, _ in results})
         with open(TIMES, "w") as f:
-            f.write("# Seconds each suite took alone in its process (scripts/swift-test.py --record), slowest first:\n")
-            f.write("# the runner starts the slowest first. Approximate: re-record when suites change much.\n")
+            f.write("# Seconds each suite took in its own process in the run that recorded them (scripts/swift-test.py\n")
+            f.write("# --record, several at a time), slowest first: the runner starts the slowest first. Re-record\n")
+            f.write("# when suites change much; a suite missing here counts as 60 s.\n")
             for suite, seconds in sorted(merged.items(), key=lambda kv: -kv[1]):
                 f.write(f"{seconds:.1f} {suite}\n")
         if not args.patterns and not args.fast:
