@@ -72,3 +72,26 @@ public enum ReaderError: Error, Sendable, Hashable, CustomStringConvertible {
         }
     }
 }
+
+extension ReaderError {
+    /// libfprint's device error this is, carried on in ``AuthError/readerFault``; nil for what
+    /// is no device error (no reader, a cancel, a timeout, our own stored bytes, the fake
+    /// reader's script).
+    public var fault: ReaderFault? {
+        switch self {
+        case .notSupported: .notSupported
+        case .notOpen: .notOpen
+        case .alreadyOpen: .alreadyOpen
+        case .busy: .busy
+        case .removed: .removed
+        case .tooHot: .tooHot
+        case .dataInvalid: .dataInvalid
+        case .printNotFound: .dataNotFound
+        case .storageFull: .dataFull
+        case .duplicatePrint: .dataDuplicate
+        case .protocolError: .protocolError
+        case .general: .general
+        case .noReader, .permissionDenied, .cancelled, .timedOut, .invalidPrint, .scriptEnded, .invalidSelection, .invalidScript: nil
+        }
+    }
+}

@@ -45,6 +45,9 @@ package final class Operation: Sendable {
         task.withLock { $0 }?.cancel()
     }
 
+    /// Whether the operation was cancelled (a button, a lost client, sleep).
+    package var isCancelled: Bool { reason.withLock { $0 } != nil }
+
     /// The error an operation ended by a button or a lost client reports, whatever the engine saw.
     func outcome(_ error: any Error) -> AuthError {
         CancelReason.outcome(error, reason: reason.withLock { $0 })

@@ -13,6 +13,9 @@ actor ReaderPool {
     /// How long an idle reader stays open.
     let idleSeconds: Double
     private var parked: [ReaderIdentity: Parked] = [:]
+    /// Readers kept open whatever their idle time, with how many holders (a D-Bus client's
+    /// claim, from Claim to Release, as fprintd keeps its device open).
+    private var pinned: [ReaderIdentity: Int] = [:]
     /// Closes take the reader's turn like any operation: a request that lands as the idle
     /// reader closes waits for the close instead of meeting a device half closed.
     private let arbiter: ReaderArbiter
@@ -29,7 +32,7 @@ actor ReaderPool {
         return entry.reader
     }
 
-    /// Keeps an open reader for the next operation, closing it once idle.
+    /// Keeps an open reader for the next operation, closing it once idle (unless pinned).
     func park(_ reader: any FingerprintReader, _ identity: ReaderIdentity) {
         if let earlier = parked.removeValue(forKey: identity) {
             earlier.closer.cancel()
@@ -37,10 +40,27 @@ actor ReaderPool {
         }
         let closer = Task {
             try? await Task.sleep(for: .seconds(self.idleSeconds))
-            guard !Task.isCancelled else { return }
+            guard !Task.isCancelled, await self.pinned[identity] == nil else { return }
             await self.closeWhenFree(identity)
         }
         parked[identity] = Parked(reader: reader, closer: closer)
+    }
+
+    /// Keeps the reader for `identity` open once it is parked, until as many ``unpin(_:)``.
+    func pin(_ identity: ReaderIdentity) {
+        pinned[identity, default: 0] += 1
+    }
+
+    /// Gives a pin up; with the last one the reader is closed as soon as it is free (at once
+    /// when nobody uses it), as fprintd closes its device at Release.
+    func unpin(_ identity: ReaderIdentity) async {
+        guard let count = pinned[identity] else { return }
+        if count > 1 {
+            pinned[identity] = count - 1
+            return
+        }
+        pinned[identity] = nil
+        await closeWhenFree(identity)
     }
 
     /// Closes the reader kept for `identity` in the reader's turn: idle long enough, or

@@ -9,6 +9,10 @@ with its connection). Steps come as arguments; each result and every signal is a
   objects                GetManagedObjects on /net/reactivated/Fprint
   get:PROPERTY           a Device property                    -> "PROPERTY = VALUE"
   wait:SIGNAL[:FIRST]    until that signal (with that first argument) arrives, at most 30 s
+  done:SIGNAL            until that signal arrives with its last argument true (a final
+                         VerifyStatus/EnrollStatus), at most 30 s; "timeout ..." and exit 3 if none
+  wait:Proceed           until the test says go on (FprintdBus.proceed(): a Proceed signal on
+                         the Device interface), when it must act between two steps
   sleep:SECONDS
   vanish                 leave the bus at once, releasing nothing
 
@@ -100,17 +104,18 @@ def main(steps):
             elif kind == "get":
                 value = device().Get(DEVICE, rest, dbus_interface="org.freedesktop.DBus.Properties")
                 say(f"{rest} = {plain(value)}")
-            elif kind == "wait":
+            elif kind == "wait" or kind == "done":
                 name, _, first = rest.partition(":")
                 end = time.monotonic() + 30
                 def found():
                     return next((index for index, s in enumerate(seen)
-                                 if s[0] == name and (not first or (len(s) > 1 and s[1] == first))), None)
+                                 if s[0] == name and (not first or (len(s) > 1 and s[1] == first))
+                                 and (kind == "wait" or s[-1] == "True")), None)
                 while found() is None and time.monotonic() < end:
                     pump(0.02)
                 index = found()
                 if index is None:
-                    say(f"timeout waiting for {rest}")
+                    say(f"timeout waiting for {kind} {rest}")
                     return 3
                 # What came after it stays for the next wait.
                 del seen[:index + 1]

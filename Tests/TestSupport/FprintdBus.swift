@@ -47,8 +47,10 @@ public final class FprintdBus: Sendable {
     ///   - readerEnvironment: where the daemon finds its readers (libfprint's `virtual_device` on
     ///     ``readerSocket`` by default; a ``USBTestbed``'s environment, say).
     ///   - reader: fpbridged's `--reader`.
+    ///   - driver: the virtual reader of libfprint both daemons use (`virtual_device`,
+    ///     `virtual_device_storage`, `virtual_image`) when no `readerEnvironment` is given.
     public init(_ daemon: Daemon = .fpbridged, allowed: [String] = FprintdBus.allActions, installedPolicy: Bool = false,
-                readerEnvironment: [String: String]? = nil, reader: String = "libfprint:virtual_device",
+                readerEnvironment: [String: String]? = nil, reader: String? = nil, driver: String = "virtual_device",
                 serviceArguments: [String] = []) async throws {
         directory = TemporaryDirectory()
         chmod(directory.path, 0o755)
@@ -99,6 +101,7 @@ public final class FprintdBus: Sendable {
             processes.append(mock)
         }
         readerSocket = TemporaryDirectory.socketPath()
+        let readerVariable = "FP_" + driver.uppercased()
         let environment = ["DBUS_SYSTEM_BUS_ADDRESS": address]
         let actions = "[" + allowed.map { "'\($0)'" }.joined(separator: ",") + "]"
         while try await Self.gdbus(["call", "--system", "-d", "org.freedesktop.PolicyKit1", "-o", "/org/freedesktop/PolicyKit1/Authority",
@@ -113,8 +116,8 @@ public final class FprintdBus: Sendable {
         }
         switch daemon {
         case .fpbridged:
-            serviceStart = ((readerEnvironment ?? ["FP_VIRTUAL_DEVICE": readerSocket]).merging(["DBUS_SYSTEM_BUS_ADDRESS": address]) { $1 },
-                            ["--dbus", "on", "--reader", reader] + serviceArguments)
+            serviceStart = ((readerEnvironment ?? [readerVariable: readerSocket]).merging(["DBUS_SYSTEM_BUS_ADDRESS": address]) { $1 },
+                            ["--dbus", "on", "--reader", reader ?? "libfprint:\(driver)"] + serviceArguments)
             current = Mutex(try await ServiceProcess(environment: serviceStart.environment, arguments: serviceStart.arguments))
         case .fprintd:
             serviceStart = ([:], [])
@@ -123,8 +126,8 @@ public final class FprintdBus: Sendable {
             fprintd.executableURL = URL(fileURLWithPath: "/usr/libexec/fprintd")
             fprintd.arguments = ["-t"]
             fprintd.environment = ProcessInfo.processInfo.environment.merging(
-                ["DBUS_SYSTEM_BUS_ADDRESS": address, "FP_VIRTUAL_DEVICE": readerSocket,
-                 "FP_DRIVERS_WHITELIST": "virtual_device", "STATE_DIRECTORY": try directory.privateDirectory("fprintd-state")]) { $1 }
+                ["DBUS_SYSTEM_BUS_ADDRESS": address, readerVariable: readerSocket,
+                 "FP_DRIVERS_WHITELIST": driver, "STATE_DIRECTORY": try directory.privateDirectory("fprintd-state")]) { $1 }
             fprintd.standardOutput = FileHandle.nullDevice
             fprintd.standardError = FileHandle.nullDevice
             try fprintd.run()
@@ -223,6 +226,25 @@ public final class FprintdBus: Sendable {
         guard result.status == 0 else { throw ServiceProcessError(message: "EmitSignal failed: \(result.stderr)") }
     }
 
+    /// Waits until no delay inhibitor is held: the daemon announced it is ready for sleep
+    /// (fprintd and fpbridged each hold one while awake and drop it once prepared).
+    public func waitUntilReadyForSleep(timeout: TimeInterval = 10) async throws {
+        let deadline = Date().addingTimeInterval(timeout)
+        while try await Self.gdbus(["call", "--system", "-d", "org.freedesktop.login1", "-o", "/org/freedesktop/login1",
+                                    "-m", "org.freedesktop.login1.Manager.ListInhibitors"], environment).stdout.contains("'delay'") {
+            guard Date() < deadline else { throw ServiceProcessError(message: "the daemon kept its sleep inhibitor") }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+    }
+
+    /// Lets a test client go on past its `wait:Proceed` step (a signal on the bus, which the
+    /// client hears as it hears the daemon's): the test did what had to come in between.
+    public func proceed() async throws {
+        let result = try await Self.gdbus(["emit", "--system", "-o", "/net/reactivated/Fprint/Test",
+                                           "-s", "net.reactivated.Fprint.Device.Proceed"], environment)
+        guard result.status == 0 else { throw ServiceProcessError(message: "emit Proceed failed: \(result.stderr)") }
+    }
+
     /// Makes the polkit mock take `seconds` over every answer (it still says yes): a password
     /// dialog left open, as the daemon sees it.
     public func slowPolkit(_ seconds: Double) async throws {
@@ -288,6 +310,17 @@ public final class RunningClient: @unchecked Sendable {
     public func waitFor(_ text: String, timeout: TimeInterval = 30) async throws -> Bool {
         let deadline = Date().addingTimeInterval(timeout)
         while !output.contains(text) {
+            guard Date() < deadline else { return false }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        return true
+    }
+
+    /// Waits until `count(output)` reaches `count` (at most `timeout` seconds); false if it never
+    /// does. For a client that repeats a step: the nth final status, say.
+    public func waitFor(count: Int, timeout: TimeInterval = 30, _ counted: (String) -> Int) async throws -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        while counted(output) < count {
             guard Date() < deadline else { return false }
             try await Task.sleep(for: .milliseconds(20))
         }

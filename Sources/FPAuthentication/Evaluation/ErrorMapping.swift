@@ -17,25 +17,27 @@ extension AuthError {
 
     init(reader error: ReaderError) {
         let message = error.description
+        let fault = error.fault
         switch error {
         case .noReader, .permissionDenied: self = AuthError(.biometryNotAvailable, message)
-        case .notSupported: self = AuthError(.notSupported, message)
-        case .busy: self = AuthError(.readerBusy, message)
-        case .removed: self = AuthError(.biometryDisconnected, message)
+        case .notSupported: self = AuthError(.notSupported, message, readerFault: fault)
+        case .busy: self = AuthError(.readerBusy, message, readerFault: fault)
+        case .removed: self = AuthError(.biometryDisconnected, message, readerFault: fault)
         case .tooHot(let seconds):
-            self = AuthError(.readerTooHot, message, retryAfter: seconds.map { max(1, $0.rounded(.up)) } ?? ReaderTemperature.coolingTime)
+            self = AuthError(.readerTooHot, message, retryAfter: seconds.map { max(1, $0.rounded(.up)) } ?? ReaderTemperature.coolingTime,
+                             readerFault: fault)
         case .cancelled: self = AuthError(.systemCancel, message)
         case .timedOut: self = AuthError(.timedOut, message)
         // The sensor's own storage disagreeing with ours is a reader-side state, not a usage error.
-        case .printNotFound: self = AuthError(.readerFailure, message + " (the sensor's storage no longer holds it)")
+        case .printNotFound: self = AuthError(.readerFailure, message + " (the sensor's storage no longer holds it)", readerFault: fault)
         case .duplicatePrint:
             self = AuthError(.readerFailure, message + " (the sensor already holds this finger, perhaps from other software; "
-                             + "clearing the sensor's storage removes it)")
+                             + "clearing the sensor's storage removes it)", readerFault: fault)
         case .invalidPrint: self = AuthError(.stateDamaged, message)
         case .scriptEnded: self = AuthError(.scriptEnded, message)
         case .invalidScript, .invalidSelection: self = AuthError(.invalidInput, message)
         case .notOpen, .alreadyOpen, .storageFull, .protocolError, .general, .dataInvalid:
-            self = AuthError(.readerFailure, message)
+            self = AuthError(.readerFailure, message, readerFault: fault)
         }
     }
 

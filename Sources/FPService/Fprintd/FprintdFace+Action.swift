@@ -9,10 +9,21 @@ extension FprintdFace {
         var kind: FprintdDevice.Kind
         /// The status signal (`VerifyStatus`, `EnrollStatus`).
         var signal: String
-        /// The final status for an engine error; nil when the client ended it (no status).
-        var result: @Sendable (AuthErrorCode) -> String?
+        /// Which of ``FprintdEnding/Names`` is this action's final status when it fails, a
+        /// cancel included: every action that started ends with one status with `done`, as
+        /// fprintd's do.
+        var ending: KeyPath<FprintdEnding.Names, String> & Sendable
         /// The status when the work succeeded.
         var success: String
+    }
+
+    /// The engine's own report that an action's work succeeded. The action's success status is
+    /// sent for this and for nothing else: a work that returns without one (an engine stream
+    /// that a cancel ended looks finished to the loop reading it) failed, so that a cancel can
+    /// never be told as a success (fail closed).
+    enum Proof: Sendable {
+        case matched(AuthSuccess)
+        case saved(PrintRecord)
     }
 
     /// The claiming client of a Start call, its user as an engine target, and that target's
@@ -30,8 +41,7 @@ extension FprintdFace {
     /// stays until its Stop.
     func begin(_ action: Action, _ device: FprintdDevice, _ call: BusCall, target: RequestTarget, configuration: AuthConfiguration,
                busy: String, afterAnswer: @escaping @Sendable () async -> Void = {},
-               work: @escaping @Sendable (AuthenticationContext) async throws -> Void) throws(BusError) {
-        if sleep.isSleeping { throw BusError(.internalError, "the machine is going to sleep; try again after it wakes") }
+               work: @escaping @Sendable (AuthenticationContext) async throws -> Proof?) throws(BusError) {
         let operation = Operation(owner: target.caller.credentials.uid, prompt: RemotePrompt(send: { _ in }))
         let reply = call.reply
         // The task is made and recorded in the one step that checks the device is free: a
@@ -53,24 +63,39 @@ extension FprintdFace {
 
     private func run(_ action: Action, _ device: FprintdDevice, id: UInt64, reply: BusReply, target: RequestTarget,
                      configuration: AuthConfiguration, operation: Operation, afterAnswer: @escaping @Sendable () async -> Void,
-                     work: @escaping @Sendable (AuthenticationContext) async throws -> Void) async {
+                     work: @escaping @Sendable (AuthenticationContext) async throws -> Proof?) async {
         registry.add(operation)
         defer { registry.remove(operation) }
         let started = Atomic<Bool>(false)
         do {
-            try await readers.with(target, required: true, wait: true, timeout: 5) { [self] reader in
+            // While the machine prepares to sleep the Start is accepted and then fails, as
+            // fprintd's does on its suspended device: a client waiting for the status hears why.
+            if sleep.isSleeping {
+                started.store(true, ordering: .releasing)
+                await reply.values([])
+                await afterAnswer()
+                throw AuthError(.systemCancel, "the machine is going to sleep; try again after it wakes")
+            }
+            let proof = try await readers.with(target, required: true, wait: true, timeout: 5) { [self] reader in
                 let context = target.context(reader: reader, configuration: configuration, printCaches: printCaches)
                 operation.attach(context)
-                await reply.values([])
+                // Started before the answer goes: a cancel that comes once the client may have
+                // it ends the action with a status, never with a second answer.
                 started.store(true, ordering: .releasing)
+                await reply.values([])
                 await afterAnswer()
-                try await work(context)
+                return try await work(context)
             }
-            await finish(device, id, action.signal, action.success)
+            guard proof != nil else {
+                if Task.isCancelled || operation.isCancelled { throw CancellationError() }
+                throw AuthError(.readerFailure, "the reader ended the \(action.kind) without a result")
+            }
+            await finish(device, id, action.signal, action.success, scanResult: action.kind == .verify)
         } catch {
             let problem = operation.outcome(error)
             if started.load(ordering: .acquiring) {
-                if let result = action.result(problem.code) { await finish(device, id, action.signal, result) }
+                await finish(device, id, action.signal, FprintdEnding.names(problem)[keyPath: action.ending],
+                             scanResult: action.kind == .verify && problem.code == .authenticationFailed)
             } else {
                 // The reader never became this call's: the call itself fails.
                 device.finished(id)
@@ -81,13 +106,17 @@ extension FprintdFace {
         }
     }
 
-    /// The last status of an action (`done` true), then the finger no longer needed, in
-    /// fprintd's order: a client waiting for the result gets it first.
-    private func finish(_ device: FprintdDevice, _ id: UInt64, _ signal: String, _ result: String) async {
+    /// The last status of an action (`done` true) and the finger no longer needed, in
+    /// fprintd's order (`FprintdPropertyTests`): a verification's match or no match is told as
+    /// the scan is read (fprintd's match callback), before the reader's operation ends and
+    /// clears `finger-needed`; every other end (an enrollment's, an error, a Stop) is told
+    /// once the operation ended, after it.
+    private func finish(_ device: FprintdDevice, _ id: UInt64, _ signal: String, _ result: String, scanResult: Bool) async {
         device.state.withLock { state in
             if state.running?.id == id { state.running?.done = true }
         }
+        if !scanResult { await setFinger(device, present: false, needed: false) }
         await emit(device, signal, [.string(result), .bool(true)])
-        await setFinger(device, present: false, needed: false)
+        if scanResult { await setFinger(device, present: false, needed: false) }
     }
 }

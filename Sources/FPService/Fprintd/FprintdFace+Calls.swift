@@ -71,10 +71,18 @@ extension FprintdFace {
     // MARK: - Claim and Release
 
     private func claim(_ device: FprintdDevice, _ sender: String, user: String, caller: Caller, bus: BusExport) async throws -> [BusValue] {
-        _ = try target(user, caller: caller)
+        let target = try target(user, caller: caller)
         try device.state.withLock { state throws(BusError) in
             guard state.holder == nil else { throw BusError(.alreadyInUse, "Device was already claimed") }
             state.holder = FprintdDevice.Holder(sender: sender, user: user, caller: caller)
+        }
+        // The reader is opened now and kept open until the claim ends, as fprintd's device is:
+        // a reader that cannot be opened fails the Claim, not a later Start.
+        do { try await open(device, target) } catch {
+            device.state.withLock { state in
+                if state.holder?.sender == sender { state.holder = nil }
+            }
+            throw BusError(.internalError, "Open failed with error: \(AuthError(error).message)")
         }
         // A client that leaves the bus gives its claim up: what it ran is cancelled (nothing it
         // did not see finish is counted) and the device is free again.
@@ -108,10 +116,26 @@ extension FprintdFace {
             return (holder, state.running)
         }) else { return false }
         if let running { await end(device, running) }
+        await readers.pool.unpin(device.info.identity)
         if let bus = connection { await bus.unwatch(holder.watch) }
         await setFinger(device, present: false, needed: false)
         await propertiesChanged(device, ["num-enroll-stages"])
         return true
+    }
+
+    /// Opens the device's reader for a claim and pins it open (``ReaderPool/pin(_:)``). A reader
+    /// busy with another operation is open already; socket clients keep their turns.
+    private func open(_ device: FprintdDevice, _ target: RequestTarget) async throws {
+        let identity = device.info.identity
+        await readers.pool.pin(identity)
+        do {
+            try await readers.with(target, required: true, wait: false, timeout: 0) { _ in }
+        } catch where AuthError(error).code == .readerBusy {
+            return
+        } catch {
+            await readers.pool.unpin(identity)
+            throw error
+        }
     }
 
     /// Cancels an action and waits for it to end, then clears it (if it is still the one).

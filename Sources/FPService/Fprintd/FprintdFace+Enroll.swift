@@ -16,29 +16,21 @@ extension FprintdFace {
         // complete, so that a cancelled or failed enrollment loses nothing. A print that cannot
         // be read stops it here (fail closed), as it would any other method.
         _ = try enrolled(device, user: holder.user)
-        let action = Action(kind: .enroll, signal: "EnrollStatus", result: Self.enrollResult, success: "enroll-completed")
+        let action = Action(kind: .enroll, signal: "EnrollStatus", ending: \.enroll, success: "enroll-completed")
         try begin(action, device, call, target: target, configuration: configuration, busy: "Enrollment already in progress") { [self] context in
             for try await update in context.enrollAuthorizedByDesktop(finger, replace: true) {
                 switch update {
                 case .presentFinger: await setFinger(device, present: false, needed: true)
                 case .stage(let completed, let total) where completed < total:
                     await emit(device, "EnrollStatus", [.string("enroll-stage-passed"), .bool(false)])
-                case .stage, .saved: break
+                case .stage: break
+                case .saved(let record): return .saved(record)
                 case .retry(let reason):
                     await emit(device, "EnrollStatus", [.string(Self.retryResult("enroll", reason)), .bool(false)])
                 }
             }
-        }
-    }
-
-    /// fprintd's final enroll result for an engine error; nil when the client ended it.
-    static func enrollResult(_ code: AuthErrorCode) -> String? {
-        switch code {
-        case .userCancel, .appCancel: nil
-        case .alreadyEnrolled: "enroll-duplicate"
-        case .biometryDisconnected: "enroll-disconnected"
-        case .readerFailure, .systemCancel: "enroll-unknown-error"
-        default: "enroll-failed"
+            // The stream ended without a saved print: cancelled, or the engine gave up.
+            return nil
         }
     }
 }

@@ -43,14 +43,36 @@ extension FprintdFace {
         return try await remove(device, user: holder.user, caller: holder.caller, finger: finger)
     }
 
+    /// Deletes in the device's turn. A deletion of the same client's that runs already is
+    /// waited for, as fprintd runs a client's deletions in turn; anything else running is
+    /// `AlreadyInUse`.
     private func remove(_ device: FprintdDevice, user: String, caller: Caller, finger: Finger?) async throws -> [BusValue] {
-        let id = try device.state.withLock { state throws(BusError) -> UInt64 in
-            guard state.running == nil else { throw BusError(.alreadyInUse, "Another operation is already in progress") }
-            let running = FprintdDevice.Running(kind: .delete)
-            state.running = running
-            return running.id
+        while true {
+            let (turn, work) = try device.state.withLock { state throws(BusError) -> (Task<Void, Never>?, Task<Result<[BusValue], any Error>, Never>?) in
+                if let running = state.running {
+                    guard running.kind == .delete, let task = running.task else {
+                        throw BusError(.alreadyInUse, "Another operation is already in progress")
+                    }
+                    return (task, nil)
+                }
+                var running = FprintdDevice.Running(kind: .delete)
+                let id = running.id
+                let work = Task { [self] () -> Result<[BusValue], any Error> in
+                    defer { device.finished(id) }
+                    do { return .success(try await deletePrints(device, user: user, caller: caller, finger: finger)) } catch {
+                        return .failure(error)
+                    }
+                }
+                running.task = Task { _ = await work.value }
+                state.running = running
+                return (nil, work)
+            }
+            if let work { return try await work.value.get() }
+            await turn?.value
         }
-        defer { device.finished(id) }
+    }
+
+    private func deletePrints(_ device: FprintdDevice, user: String, caller: Caller, finger: Finger?) async throws -> [BusValue] {
         let target = try target(user, caller: caller)
         do {
             let configuration = try target.configuration()

@@ -21,13 +21,13 @@ extension FprintdFace {
         let probe = target.context(reader: nil, configuration: configuration, printCaches: printCaches)
         if let refusal = lockoutRefusal(probe, holder.user) { throw refusal }
         let selected = wanted.flatMap { $0.count == 1 ? $0.first.map(FprintdFinger.name) : nil } ?? "any"
-        let action = Action(kind: .verify, signal: "VerifyStatus", result: Self.verifyResult, success: "verify-match")
+        let action = Action(kind: .verify, signal: "VerifyStatus", ending: \.verify, success: "verify-match")
         try begin(action, device, call, target: target, configuration: configuration, busy: "Verification already in progress",
                   afterAnswer: { [self] in await emit(device, "VerifyFingerSelected", [.string(selected)]) }) { [self] context in
-            _ = try await EngineEvents.forwarding(of: context, to: { [self] event in await signal(event, device) }) {
+            .matched(try await EngineEvents.forwarding(of: context, to: { [self] event in await signal(event, device) }) {
                 try await context.verifyFinger(reason: "Verify your fingerprint",
                                                options: BiometricOptions(fingers: wanted, maxFailedMatches: 1))
-            }
+            })
         }
     }
 
@@ -43,16 +43,6 @@ extension FprintdFace {
         guard status.lockedOut else { return nil }
         return BusError(.noEnrolledPrints, "Fingerprint is locked out for \(user) after too many failed attempts; "
                         + "authenticate with your password (or fpbridge unlock) to use it again")
-    }
-
-    /// fprintd's final verify result for an engine error; nil when the client ended it (no status).
-    static func verifyResult(_ code: AuthErrorCode) -> String? {
-        switch code {
-        case .authenticationFailed, .biometryLockout: "verify-no-match"
-        case .userCancel, .appCancel: nil
-        case .biometryDisconnected: "verify-disconnected"
-        default: "verify-unknown-error"
-        }
     }
 
     /// An engine event as signals and property changes while a scan runs.

@@ -132,11 +132,14 @@ final class FprintdFace: Sendable {
             await task.value
             deadline.cancel()
         }
-        let watch = device.state.withLock { state in
+        let holder = device.state.withLock { state in
             defer { state.holder = nil }
-            return state.holder?.watch ?? 0
+            return state.holder
         }
-        await bus.unwatch(watch)
+        if let holder {
+            await readers.pool.unpin(identity)
+            await bus.unwatch(holder.watch)
+        }
         await bus.unregister(path: device.path)
         await bus.emit(path: FprintdInterface.rootPath, interface: FprintdInterface.objectManager, signal: "InterfacesRemoved",
                        [.objectPath(device.path), .strings([FprintdInterface.device])])

@@ -1,0 +1,60 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// The Device properties in step with the signals, in the order a client sees them, measured
+/// against fprintd 1.94.2 and fpbridged alike on libfprint's `virtual_device`: `finger-needed`
+/// is cleared before the final status, and `num-enroll-stages` is the reader's stage count,
+/// claimed or not, following a reader whose count changes.
+@Suite(.serialized) struct FprintdPropertyTests {
+    /// The client's lines without the answers to calls: the signals and property changes.
+    static func events(_ output: String) -> [String] {
+        output.split(separator: "\n").map(String.init).filter { $0.hasPrefix("signal ") || $0.hasPrefix("changed ") }
+    }
+
+    /// Whether `first` comes before `second` in `lines` (both there).
+    static func order(_ lines: [String], _ first: String, before second: String) -> Bool {
+        guard let a = lines.firstIndex(of: first), let b = lines.firstIndex(of: second) else { return false }
+        return a < b
+    }
+
+    @Test(arguments: [FprintdBus.Daemon.fprintd, .fpbridged])
+    func fingerNeededIsClearedBeforeACompletedEnrollmentsFinalStatus(daemon: FprintdBus.Daemon) async throws {
+        let bus = try await FprintdBus(daemon)
+        let client = try bus.startClient(["call:Claim:root", "call:EnrollStart:right-index-finger", "done:EnrollStatus",
+                                          "call:EnrollStop", "call:Release"])
+        #expect(try await client.waitFor("changed finger-needed=True"), "\(client.output)")
+        _ = try await VirtualReaderDriver.send(bus.readerSocket, Array(repeating: "SCAN p1", count: 5))
+        #expect(try await client.finish() == 0, "\(client.output)")
+        let lines = Self.events(client.output)
+        #expect(FprintdFinalStatusTests.finals("EnrollStatus", client.output) == ["enroll-completed"], "\(client.output)")
+        #expect(Self.order(lines, "changed finger-needed=False", before: "signal EnrollStatus enroll-completed True"), "\(lines)")
+    }
+
+    @Test(arguments: [FprintdBus.Daemon.fprintd, .fpbridged], ["EnrollStop", "VerifyStop"])
+    func fingerNeededIsClearedBeforeTheFinalStatusOfAStoppedAction(daemon: FprintdBus.Daemon, stop: String) async throws {
+        let bus = try await FprintdBus(daemon)
+        try #require(try await bus.enroll().status == 0)
+        let (start, signal, final) = stop == "EnrollStop"
+            ? ("call:EnrollStart:left-thumb", "EnrollStatus", "signal EnrollStatus enroll-failed True")
+            : ("call:VerifyStart:any", "VerifyStatus", "signal VerifyStatus verify-no-match True")
+        let result = try await bus.client(["call:Claim:root", start, "wait:changed:finger-needed", "call:\(stop)", "done:\(signal)",
+                                           "call:Release"])
+        let lines = Self.events(result.stdout)
+        #expect(Self.order(lines, "changed finger-needed=False", before: final), "\(lines)")
+    }
+
+    /// fprintd tells a verification's result from the match callback, as the scan is read:
+    /// before the operation ends and the finger is no longer needed.
+    @Test(arguments: [FprintdBus.Daemon.fprintd, .fpbridged], [("p1", "verify-match"), ("p2", "verify-no-match")])
+    func aVerificationsResultComesBeforeFingerNeededIsCleared(daemon: FprintdBus.Daemon, scan: (print: String, result: String)) async throws {
+        let bus = try await FprintdBus(daemon)
+        try #require(try await bus.enroll().status == 0)
+        let client = try bus.startClient(["call:Claim:root", "call:VerifyStart:any", "done:VerifyStatus", "call:VerifyStop", "call:Release"])
+        #expect(try await client.waitFor("changed finger-needed=True"), "\(client.output)")
+        _ = try await VirtualReaderDriver.send(bus.readerSocket, ["SCAN \(scan.print)"])
+        #expect(try await client.finish() == 0, "\(client.output)")
+        let lines = Self.events(client.output)
+        #expect(Self.order(lines, "signal VerifyStatus \(scan.result) True", before: "changed finger-needed=False"), "\(lines)")
+    }
+}
