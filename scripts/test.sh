@@ -101,6 +101,8 @@ bash scripts/example.sh
 # Every public declaration documented, and DocC without a warning.
 next_stage "doc checks and DocC"
 python3 scripts/doc-coverage.py
+# README's module table is the one Package.swift generates (about a second: swift package dump-package).
+python3 scripts/module-table.py --check
 # The library layers never import Foundation proper (Package.swift: foundationEssentialsOnly).
 python3 scripts/essentials-check.py
 # A client of the service links neither libfprint nor GLib (FPVocabulary, FPLocalAPI, FPServiceClient).
