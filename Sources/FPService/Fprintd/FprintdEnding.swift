@@ -34,7 +34,7 @@ package enum FprintdEnding {
 
     /// The table: libfprint's device error -> fprintd's names. Measured against fprintd 1.94.2
     /// (`FprintdDeviceErrorTests`); removed, too hot and a duplicate on the sensor are named as
-    /// fprintd names them since 1.94.5 (README: where it differs from fprintd on purpose).
+    /// fprintd names them since 1.94.5 (docs/desktop.md: where it differs from fprintd on purpose).
     package static func names(_ fault: ReaderFault) -> Names {
         switch fault {
         case .protocolError, .removed, .tooHot: Names(enroll: "enroll-disconnected", verify: "verify-disconnected")
