@@ -57,8 +57,8 @@ let package = Package(
         // tpm2-tss, for the device identity key in a TPM 2.0 (fpbridged --tpm). Its headers are
         // in /usr/include; its pkg-config adds -pthread, which SwiftPM refuses with a warning.
         .systemLibrary(name: "CTSS2", providers: [.apt(["libtss2-dev"])]),
-        // What the engine and the clients of its service both speak (errors, events, fingers,
-        // policies): no C library, so that a client of the socket links neither libfprint nor GLib.
+        // What the engine and the clients of its service both speak (errors and their codes, events,
+        // fingers, policies, reader identities, key access controls): no C library, so that a client of the socket links neither libfprint nor GLib.
         .target(name: "FPVocabulary", swiftSettings: foundationEssentialsOnly),
         // Below the engine's layers: a print's bytes, atomic file replacement, process helpers; re-exports FPVocabulary.
         .target(name: "FPCore", dependencies: ["FPVocabulary", "CProcessSecurity"], swiftSettings: foundationEssentialsOnly),
@@ -133,7 +133,8 @@ let package = Package(
         ),
         // Scans as images: PGM and PNG (fpbridge capture).
         .target(name: "FPImaging", dependencies: ["FPCore", "CLibpng"], swiftSettings: foundationEssentialsOnly),
-        // Reader protocol, fake reader, libfprint backend (its calls on the GLibLoop actor), self-test, udev rules.
+        // Reader protocol, fake reader, libfprint backend: every libfprint and GObject call is isolated to the
+        // GLibLoop global actor, whose executor is the GLib loop thread; self-test, libfprint's device list, udev rules.
         .target(
             name: "FPReaders",
             dependencies: [
@@ -152,7 +153,8 @@ let package = Package(
             ],
             swiftSettings: foundationEssentialsOnly
         ),
-        // The LAContext-like engine: policies, evaluation, lockout (LockoutRules.swift), passcode, keys, enrollment, repair.
+        // The LAContext-like engine, in folders by concern: Context, Evaluation, Lockout (every lockout rule in
+        // LockoutRules.swift), Passcode, Keys, Enrollment, Repair, Support.
         .target(
             name: "FPAuthentication",
             dependencies: [
@@ -181,7 +183,8 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
-        // The client of fpbridged (CLI, LocalAuthentication, kiosk): HTTP/1.1 on the socket, without libfprint or GLib.
+        // The client of fpbridged (CLI, LocalAuthentication, kiosk): NIO's HTTP/1.1 codec over the socket, one
+        // connection per request; it links neither libfprint nor GLib.
         .target(
             name: "FPServiceClient",
             dependencies: [
