@@ -58,7 +58,8 @@ let package = Package(
         // in /usr/include; its pkg-config adds -pthread, which SwiftPM refuses with a warning.
         .systemLibrary(name: "CTSS2", providers: [.apt(["libtss2-dev"])]),
         // What the engine and the clients of its service both speak (errors and their codes, events,
-        // fingers, policies, reader identities, key access controls): no C library, so that a client of the socket links neither libfprint nor GLib.
+        // fingers, policies, reader identities, key access controls): no C library, so that a client
+        // of the socket links neither libfprint nor GLib.
         .target(name: "FPVocabulary", swiftSettings: foundationEssentialsOnly),
         // Below the engine's layers: a print's bytes, atomic file replacement, process helpers; re-exports FPVocabulary.
         .target(name: "FPCore", dependencies: ["FPVocabulary", "CProcessSecurity"], swiftSettings: foundationEssentialsOnly),
