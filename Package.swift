@@ -123,7 +123,7 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        // The login server's executable: fingerprint login and payment over HTTPS.
+        // The login server's executable: fingerprint login and payment over HTTPS (or HTTP on loopback).
         .executableTarget(
             name: "fpbridge-server",
             dependencies: [
