@@ -4,7 +4,7 @@ import FPAuthentication
 /// `VerifyStatus` (`done` true), in one place for both.
 ///
 /// A reader's own error is named from one table keyed by libfprint's device error
-/// (``AuthError/readerFault``), as fprintd names the `GError` it gets; the engine's own ends
+/// (`AuthError.readerFault` (FPVocabulary)), as fprintd names the `GError` it gets; the engine's own ends
 /// (a cancel, a lockout, a save that failed) follow it.
 package enum FprintdEnding {
     /// The two names of one ending.
