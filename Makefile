@@ -56,7 +56,7 @@ install: build
 	sed 's|/usr/local/bin/fpbridged|$(PREFIX)/bin/fpbridged|g' systemd/fpbridged.service \
 		| $(SUDO) tee $(DESTDIR)$(UNITDIR)/fpbridged.service >/dev/null
 	$(SUDO) chmod 0644 $(DESTDIR)$(UNITDIR)/fpbridged.service
-	@# The kiosk's unit is installed, not enabled: a kiosk machine opts in (README, "The kiosk").
+	@# The kiosk's unit is installed, not enabled: a kiosk machine opts in (docs/kiosk.md).
 	sed 's|/usr/local/bin/fpbridge-kiosk|$(PREFIX)/bin/fpbridge-kiosk|g' systemd/fpbridge-kiosk.service \
 		| $(SUDO) tee $(DESTDIR)$(UNITDIR)/fpbridge-kiosk.service >/dev/null
 	$(SUDO) chmod 0644 $(DESTDIR)$(UNITDIR)/fpbridge-kiosk.service

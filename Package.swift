@@ -40,32 +40,40 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-asn1", from: "1.7.4"),
     ],
     targets: [
+        // libfprint 2 and GLib in Swift (C interop): the readers' one way to the hardware.
         .systemLibrary(
             name: "CLibfprint",
             pkgConfig: "libfprint-2",
             providers: [.apt(["libfprint-2-dev", "libglib2.0-dev"])]
         ),
+        // libpng in Swift, for the PNG files of FPImaging.
         .systemLibrary(
             name: "CLibpng",
             pkgConfig: "libpng",
             providers: [.apt(["libpng-dev"])]
         ),
+        // Typed twins of Linux calls Swift cannot import: core dumps off, secure execution, renameat2, opening as a uid.
         .systemLibrary(name: "CProcessSecurity"),
         // tpm2-tss, for the device identity key in a TPM 2.0 (fpbridged --tpm). Its headers are
         // in /usr/include; its pkg-config adds -pthread, which SwiftPM refuses with a warning.
         .systemLibrary(name: "CTSS2", providers: [.apt(["libtss2-dev"])]),
-        // What the engine and the clients of its service both speak (errors, events, fingers,
-        // policies): no C library, so that a client of the socket links neither libfprint nor GLib.
+        // What the engine and the clients of its service both speak (errors and their codes, events,
+        // fingers, policies, reader identities, key access controls): no C library, so that a client
+        // of the socket links neither libfprint nor GLib.
         .target(name: "FPVocabulary", swiftSettings: foundationEssentialsOnly),
+        // Below the engine's layers: a print's bytes, atomic file replacement, process helpers; re-exports FPVocabulary.
         .target(name: "FPCore", dependencies: ["FPVocabulary", "CProcessSecurity"], swiftSettings: foundationEssentialsOnly),
+        // JSON values for output and a strict request reader that names the field it refuses.
         .target(name: "FPJSON", swiftSettings: foundationEssentialsOnly),
         // bozorth3's scores as libfprint computes them, in Swift (issue 26): no dependency at all.
         .target(name: "FPMatching", swiftSettings: foundationEssentialsOnly),
+        // What keys sign and attest, the one scrypt and hex codec every secret and digest uses, without libfprint.
         .target(
             name: "FPKeyFormats",
             dependencies: [.product(name: "Crypto", package: "swift-crypto"), .product(name: "CryptoExtras", package: "swift-crypto")],
             swiftSettings: foundationEssentialsOnly
         ),
+        // The login server's wire format, shared by the server, its clients and the load generator.
         .target(name: "FPAccountAPI", dependencies: ["FPKeyFormats"]),
         // The device identity key in a TPM 2.0 and the TPM's endorsement key: fpbridged only.
         .target(
@@ -73,6 +81,7 @@ let package = Package(
             dependencies: ["CTSS2", "FPKeyFormats", .product(name: "Crypto", package: "swift-crypto")],
             swiftSettings: foundationEssentialsOnly
         ),
+        // The login server: rules in Rules/, one SQL text for SQLite and PostgreSQL in Store/.
         .target(
             name: "FPAccountServer",
             dependencies: [
@@ -90,6 +99,7 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // The login server's client library: fingerprint login and payment from this machine (fpbridge account).
         .target(
             name: "FingerprintLogin",
             dependencies: [
@@ -99,10 +109,12 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
+        // Software devices that sign without a reader, for the load generator.
         .target(
             name: "FPAccountLoad",
             dependencies: ["FPAccountAPI", "FPKeyFormats", .product(name: "Crypto", package: "swift-crypto")]
         ),
+        // The login server's load generator (bench/login.py).
         .executableTarget(
             name: "fpbridge-login-bench",
             dependencies: [
@@ -111,6 +123,7 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        // The login server's executable: fingerprint login and payment over HTTPS (or HTTP on loopback).
         .executableTarget(
             name: "fpbridge-server",
             dependencies: [
@@ -119,7 +132,10 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // Scans as images: PGM and PNG (fpbridge capture).
         .target(name: "FPImaging", dependencies: ["FPCore", "CLibpng"], swiftSettings: foundationEssentialsOnly),
+        // Reader protocol, fake reader, libfprint backend: every libfprint and GObject call is isolated to the
+        // GLibLoop global actor, whose executor is the GLib loop thread; self-test, libfprint's device list, udev rules.
         .target(
             name: "FPReaders",
             dependencies: [
@@ -128,6 +144,7 @@ let package = Package(
             ],
             swiftSettings: foundationEssentialsOnly
         ),
+        // The state files, the cross-process lock and repairs' quarantine.
         .target(
             name: "FPStore",
             dependencies: [
@@ -137,6 +154,8 @@ let package = Package(
             ],
             swiftSettings: foundationEssentialsOnly
         ),
+        // The LAContext-like engine, in folders by concern: Context, Evaluation, Lockout (every lockout rule in
+        // LockoutRules.swift), Passcode, Keys, Enrollment, Repair, Support.
         .target(
             name: "FPAuthentication",
             dependencies: [
@@ -147,12 +166,16 @@ let package = Package(
             ],
             swiftSettings: foundationEssentialsOnly
         ),
+        // Terminal prompts shared by the CLI and LocalAuthentication.
         .target(name: "FPTerminal", dependencies: ["FPCore", "FPAuthentication"], swiftSettings: foundationEssentialsOnly),
+        // Apple's API over the engine or the service, with its DocC catalog.
         .target(name: "LocalAuthentication", dependencies: ["FPAuthentication", "FPTerminal", "FPLocalAPI", "FPServiceClient"]),
         // The wire format, on the vocabulary alone; FPLocalAPIEngine builds it from the engine's
         // types for the service and the CLI's in-process commands.
         .target(name: "FPLocalAPI", dependencies: ["FPVocabulary", "FPJSON"], swiftSettings: foundationEssentialsOnly),
+        // The wire types built from the engine's, the status report, repairs and opening a reader: the service's side.
         .target(name: "FPLocalAPIEngine", dependencies: ["FPLocalAPI", "FPAuthentication"], swiftSettings: foundationEssentialsOnly),
+        // The service: routes, peer-credential authorisation, reader arbitration, suspend handling, fprintd's D-Bus face.
         .target(
             name: "FPService",
             dependencies: [
@@ -161,6 +184,8 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // The client of fpbridged (CLI, LocalAuthentication, kiosk): NIO's HTTP/1.1 codec over the socket, one
+        // connection per request; it links neither libfprint nor GLib.
         .target(
             name: "FPServiceClient",
             dependencies: [
@@ -171,6 +196,7 @@ let package = Package(
             ],
             swiftSettings: foundationEssentialsOnly
         ),
+        // The service's executable: one engine behind the socket and fprintd's D-Bus API.
         .executableTarget(
             name: "fpbridged",
             dependencies: [
@@ -179,6 +205,7 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // The command-line tool: in-process engine or a client of fpbridged.
         .executableTarget(
             name: "fpbridge",
             dependencies: [
@@ -204,6 +231,7 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // The kiosk's executable.
         .executableTarget(
             name: "fpbridge-kiosk",
             dependencies: [
@@ -212,8 +240,11 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // The fuzz targets: every parser of what users, files and readers hand fpbridge.
         .target(name: "FPFuzzing", dependencies: ["FPCore", "FPReaders", "FPStore", "FPAuthentication"]),
+        // The libFuzzer binary over FPFuzzing (scripts/fuzz.sh).
         .executableTarget(name: "fpbridge-fuzz", dependencies: ["FPFuzzing"]),
+        // What the test suites share: virtual readers, the real fpbridged, kiosk and login server as processes, mocks.
         .target(name: "TestSupport", dependencies: ["FPCore", "CLibfprint"], path: "Tests/TestSupport"),
         .testTarget(name: "FPReadersTests", dependencies: ["FPReaders", "TestSupport"]),
         .testTarget(name: "FPImagingTests", dependencies: ["FPImaging", "TestSupport"]),

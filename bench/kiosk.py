@@ -36,6 +36,7 @@ import urllib.request
 BENCH = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, BENCH)
 import gallery  # noqa: E402
+from pgm import read_pgm  # noqa: E402
 import run as bench_run  # noqa: E402
 
 
@@ -54,25 +55,6 @@ def unix_get(path, url):
         while chunk := connection.recv(65536):
             data += chunk
     return json.loads(data.split(b"\r\n\r\n", 1)[1])
-
-
-def read_pgm(path):
-    with open(path, "rb") as file:
-        data = file.read()
-    fields, index = [], 0
-    while len(fields) < 4:
-        while data[index:index + 1].isspace():
-            index += 1
-        if data[index:index + 1] == b"#":
-            index = data.index(b"\n", index)
-            continue
-        end = index
-        while not data[end:end + 1].isspace():
-            end += 1
-        fields.append(data[index:end])
-        index = end
-    width, height = int(fields[1]), int(fields[2])
-    return width, height, data[index + 1:index + 1 + width * height]
 
 
 def play_image(path, image):

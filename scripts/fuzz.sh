@@ -3,6 +3,7 @@
 #   bash scripts/fuzz.sh [SECONDS] [TARGET...]      default: 60 s for each target
 #   FPBRIDGE_FUZZ_RUNS=1000000 bash scripts/fuzz.sh 3600   stops each target after that many
 #                                                          executions (or the time), for long runs
+#   bash scripts/fuzz.sh --build-only                      builds the fuzzing binary, runs nothing
 # Builds fpbridge-fuzz with libFuzzer (Swift's -sanitize=fuzzer, from the Swift
 # toolchain) in .build-fuzz, runs each target on its corpus in Fuzz/Corpus for
 # SECONDS, adds what it learns to a working corpus in .build-fuzz/corpus, and fails
@@ -10,6 +11,8 @@
 # Fuzz/Regressions/TARGET/ (commit it: the test suite replays it from then on).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+build_only=no
+[ "${1:-}" = --build-only ] && { build_only=yes; shift; }
 seconds=${1:-60}
 shift || true
 targets=("$@")
@@ -22,6 +25,7 @@ swift build --scratch-path .build-fuzz --product fpbridge-fuzz \
   -Xswiftc -Xclang-linker -Xswiftc -fuse-ld=lld 2>&1 | grep -vE "prohibited flag|^\[|^Compiling|^Building|^Write" || true
 binary="$(swift build --scratch-path .build-fuzz --show-bin-path)/fpbridge-fuzz"
 [ -x "$binary" ] || { echo "fuzz.sh: the fuzz binary was not built" >&2; exit 1; }
+[ "$build_only" = no ] || exit 0
 
 failed=0
 printf '%-16s %12s %10s %8s %8s  %s\n' target executions exec/s cov corpus result

@@ -1,8 +1,8 @@
 import Foundation
 
-/// The kiosk page's HTML. Its DOM ids are a contract with the browser tests (README "The
-/// kiosk"): `body[data-state]`, `#message`, `#countdown`, the PIN pad's `#pin-user`,
-/// `#pin-code`, `#pin-submit`, `#pin-message`, `.pin-key`, `#lang` and `#session`. The words are
+/// The kiosk page's HTML. Its DOM ids are a contract with the browser tests (docs/kiosk.md):
+/// `body[data-state]`, `#message`, `#countdown`, the PIN pad's `#pin-user`, `#pin-code`,
+/// `#pin-submit`, `#pin-message`, `.pin-key`, `#lang` and `#session`. The words are
 /// filled in by the script from its string table, in English or Chinese.
 enum KioskPage {
     static func html(demoFingers: [String]) -> String {

@@ -1,5 +1,5 @@
 /// What the kiosk page shows, as the page's `<body data-state>` names it (the contract in
-/// README "The kiosk" and the browser tests rely on these spellings).
+/// docs/kiosk.md and the browser tests rely on these spellings).
 package enum KioskState: String, Codable, Sendable, CaseIterable {
     /// Before the first answer from fpbridged.
     case starting

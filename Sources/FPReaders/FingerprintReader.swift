@@ -35,17 +35,27 @@ public protocol FingerprintReader: AnyObject, Sendable {
 /// Not public: a match that skipped the engine would skip its attempt counters and
 /// lockout, so downstream code reaches matching only through an evaluation.
 package protocol PrintMatching: FingerprintReader {
-    /// Scans once and compares the finger with one enrolled print. `fingerTimeout`
-    /// bounds the wait for a finger to arrive; once one is on the sensor, matching
-    /// runs to its end however long it takes. No finger in time: ``ReaderError/timedOut``.
+    /// Scans once and compares the finger with one enrolled print, answering as soon as the
+    /// match is decided (a finger still on the sensor is not waited for). `fingerTimeout`
+    /// bounds the wait for the scan; once the reader has it, matching runs to its end however
+    /// long it takes. No scan in time: ``ReaderError/timedOut``.
     func verify(_ print: PrintData, fingerTimeout: Duration) async throws -> MatchOutcome
     /// Scans once and looks the finger up among several enrolled prints; timeout as for verify.
     func identify(_ gallery: [PrintData], fingerTimeout: Duration) async throws -> MatchOutcome
     /// What the last ``identify(_:fingerTimeout:)`` that read a finger cost in comparisons;
     /// nil when the reader does not say (it matches on the chip).
     var lastIdentification: IdentificationCost? { get async }
+    /// Enrolls as ``FingerprintReader/enroll(_:)`` does, refusing a finger that matches a print
+    /// of `gallery` where the reader can tell at the first scan, as identify would decide: the
+    /// stream then fails with ``DuplicateScan`` before that scan's stage is reported. A reader
+    /// that cannot tell enrolls as usual.
+    func enroll(_ template: PrintTemplate, refusing gallery: [PrintData]) -> AsyncThrowingStream<EnrollEvent, any Error>
 }
 
 extension PrintMatching {
     package var lastIdentification: IdentificationCost? { get async { nil } }
+
+    package func enroll(_ template: PrintTemplate, refusing gallery: [PrintData]) -> AsyncThrowingStream<EnrollEvent, any Error> {
+        enroll(template)
+    }
 }

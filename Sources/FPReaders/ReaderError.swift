@@ -74,7 +74,7 @@ public enum ReaderError: Error, Sendable, Hashable, CustomStringConvertible {
 }
 
 extension ReaderError {
-    /// libfprint's device error this is, carried on in ``AuthError/readerFault``; nil for what
+    /// libfprint's device error this is, carried on in `AuthError.readerFault` (FPVocabulary); nil for what
     /// is no device error (no reader, a cancel, a timeout, our own stored bytes, the fake
     /// reader's script).
     public var fault: ReaderFault? {

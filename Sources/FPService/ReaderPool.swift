@@ -40,7 +40,7 @@ actor ReaderPool {
         }
         let closer = Task {
             try? await Task.sleep(for: .seconds(self.idleSeconds))
-            guard !Task.isCancelled, await self.pinned[identity] == nil else { return }
+            guard !Task.isCancelled, self.pinned[identity] == nil else { return }
             await self.closeWhenFree(identity)
         }
         parked[identity] = Parked(reader: reader, closer: closer)

@@ -82,6 +82,8 @@ package struct RequestTarget: Sendable {
                  printCaches: PrintCaches, tpm: String? = nil) -> AuthenticationContext {
         var environment = AuthEnvironment(user: user, reader: reader, stateDirectory: stateDirectory, configuration: configuration)
         environment.readerTurn = turn
+        // Who holds a finger is told to those who may identify: it tells who is enrolled.
+        environment.mayNameOtherUsersPrints = caller.isAdmin || caller.isKiosk
         environment.printCache = printCaches.cache(for: stateDirectory)
         environment.deviceIdentity = tpm.map { TPMDeviceIdentity(tcti: $0, directory: stateDirectory) }
         return AuthenticationContext(environment: environment)

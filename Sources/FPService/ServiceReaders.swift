@@ -41,7 +41,14 @@ struct ServiceReaders: Sendable {
     /// Follows libfprint's readers until the task is cancelled: a reader pulled out is closed
     /// at once if it was kept open, so that status and the next request no longer see it.
     func followPlugging(logger: Logger) async {
-        guard let changes = try? await ReaderSelection.libfprint(driver: nil).watch() else { return }
+        let changes: AsyncStream<ReaderChange>
+        do {
+            changes = try await ReaderSelection.libfprint(driver: nil).watch()
+        } catch {
+            // Requests still find readers; only an unplugged one stays open until its idle close.
+            logger.error("cannot follow readers being plugged in or pulled out: \(String(describing: error)); a reader pulled out is closed only when it is next used or idle")
+            return
+        }
         for await change in changes {
             switch change {
             case .present, .changed: break

@@ -1,5 +1,5 @@
 /// Who may do what through the socket: the one table. Decided from the caller's uid and groups
-/// (`SO_PEERCRED` and the group database), never from the request (README, "Who may do what").
+/// (`SO_PEERCRED` and the group database), never from the request (docs/service.md, "Who may do what").
 /// fprintd's D-Bus face has its own table, with polkit's answers: ``FprintdRules``.
 package enum ServiceRights {
     /// What a request does, for the table.

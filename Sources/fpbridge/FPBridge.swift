@@ -23,7 +23,7 @@ struct FPBridge: AsyncParsableCommand {
 
         With --json every command prints one JSON object (readers --watch: one per line); failures carry error.code with Apple's \
         LAError numbers (-1 authenticationFailed … -13 biometryDisconnected, -1004 notInteractive) \
-        and Linux-only codes from -2001 down (see the README).
+        and Linux-only codes from -2001 down (see docs/rules.md).
         """,
         version: FPBridgeVersion.current,
         subcommands: [

@@ -7,7 +7,7 @@ import TestSupport
 /// Issue 28: limits that an attacker cannot turn against a victim, and prompt text that
 /// cannot show what it does not sign. Against the real server, on both stores.
 @Suite struct AbuseLimitsTests {
-    /// Behind the README's reverse proxy every connection comes from the proxy. With the
+    /// Behind the reverse proxy of docs/login-server.md every connection comes from the proxy. With the
     /// proxy trusted, its `X-Forwarded-For` names the client: an attacker flooding wrong
     /// passwords through the same proxy exhausts its own limits, never the victim's.
     @Test(arguments: Storage.allCases)

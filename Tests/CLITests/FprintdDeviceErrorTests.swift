@@ -30,7 +30,7 @@ import TestSupport
     ]
 
     /// Where fpbridged names an error as fprintd does since 1.94.5 rather than as 1.94.2 does
-    /// (README: where it differs from fprintd on purpose).
+    /// (docs/desktop.md: where it differs from fprintd on purpose).
     static let newerNames: [Int: (enroll: String, verify: String)] = [
         9: ("enroll-duplicate", "verify-unknown-error"),
     ]

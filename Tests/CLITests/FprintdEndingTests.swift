@@ -18,7 +18,7 @@ import Testing
         (.notSupported("this operation"), "enroll-unknown-error", "verify-unknown-error"),
         (.printNotFound, "enroll-unknown-error", "verify-no-match"),
         (.duplicatePrint, "enroll-duplicate", "verify-unknown-error"),
-        // As fprintd names them since 1.94.5 (README: where it differs from fprintd on purpose).
+        // As fprintd names them since 1.94.5 (docs/desktop.md: where it differs from fprintd on purpose).
         (.removed, "enroll-disconnected", "verify-disconnected"),
         (.tooHot(usableInSeconds: 90), "enroll-disconnected", "verify-disconnected"),
         (.tooHot(usableInSeconds: nil), "enroll-disconnected", "verify-disconnected"),

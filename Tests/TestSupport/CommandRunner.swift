@@ -88,7 +88,8 @@ public enum Fpbridge {
         try process.run()
         onStart?(process.processIdentifier)
         if standardInput == nil {
-            stdin.fileHandleForWriting.write(Data(input.utf8))
+            // The child may be gone already (a usage error): what it did is the test's to judge.
+            stdin.fileHandleForWriting.writeToChild(Data(input.utf8))
             try stdin.fileHandleForWriting.close()
         }
         let killer = killer(process.processIdentifier, after: timeout)
@@ -170,7 +171,7 @@ extension Fpbridge {
         async let output = blocking { stdout.fileHandleForReading.readDataToEndOfFile() }
         for (delay, keys) in keystrokes {
             try await Task.sleep(for: delay)
-            stdin.fileHandleForWriting.write(Data(keys.utf8))
+            stdin.fileHandleForWriting.writeToChild(Data(keys.utf8))
         }
         let data = try await output
         try stdin.fileHandleForWriting.close()

@@ -72,6 +72,54 @@ public enum VirtualReaderDriver {
         }
     }
 
+    /// Puts a finger on `virtual_image` and keeps it there: automatic finger reporting off, the
+    /// finger reported present, then `image` (none: a finger the reader never captures). The
+    /// finger stays until ``HeldFinger/lift()``. `lead`: the wait before the first frame, for the
+    /// operation to start (frames are read only while one runs).
+    public static func holdFinger(_ path: String, image: String?, lead: TimeInterval = 0.3) async throws -> HeldFinger {
+        try await blocking {
+            let fd = try connect(path)
+            usleep(useconds_t(lead * 1_000_000))
+            var headers: [Int32] = [-3, 0, -4, 1]
+            _ = headers.withUnsafeMutableBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            if let image {
+                // The reader captures once the present finger moved it to capturing.
+                usleep(300_000)
+                let (width, height, pixels) = try readPGM(image)
+                var header = [Int32(width), Int32(height)]
+                _ = header.withUnsafeMutableBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+                _ = pixels.withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            }
+            return HeldFinger(fd: fd)
+        }
+    }
+
+    /// A finger kept on `virtual_image` by ``holdFinger(_:image:lead:)``.
+    public final class HeldFinger: @unchecked Sendable {
+        private let lock = NSLock()
+        private var fd: Int32
+
+        init(fd: Int32) { self.fd = fd }
+
+        deinit { close(fd) }
+
+        /// Lifts the finger and gives automatic finger reporting back; idempotent.
+        public func lift() async throws {
+            let fd = lock.withLock { () -> Int32 in
+                defer { self.fd = -1 }
+                return self.fd
+            }
+            guard fd >= 0 else { return }
+            try await blocking {
+                var headers: [Int32] = [-4, 0, -3, 1]
+                _ = headers.withUnsafeMutableBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+                // Closing at once could drop the lift before the reader read it.
+                usleep(500_000)
+                close(fd)
+            }
+        }
+    }
+
     /// Waits until a virtual reader listens on `path` (it starts to at open).
     public static func waitForListener(_ path: String, wait: TimeInterval = 20) async throws {
         try await blocking { close(try connect(path, wait: wait)) }

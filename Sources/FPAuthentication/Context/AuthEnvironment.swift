@@ -35,6 +35,11 @@ public struct AuthEnvironment: Sendable {
     /// the host opened ``reader`` for the whole context (the CLI, `LAContext`).
     package var readerTurn: (any ReaderTurn)?
 
+    /// Whether an error may name another user's print (a finger refused because another user
+    /// enrolled it): true where the host may know who is enrolled (an in-process command reads
+    /// the state directory itself; fpbridged's callers who may identify). Fail closed: false.
+    package var mayNameOtherUsersPrints = false
+
     /// The clocks lockouts are measured on, read at each decision; tests move them.
     public var clock: @Sendable () -> LockoutClock = LockoutClock.now
 

@@ -117,18 +117,25 @@ public struct Enrollment: Sendable {
         emit(.presentFinger(info.scanType, stages: info.enrollStages))
         let template = PrintTemplate(finger: finger, username: environment.user, enrollDate: Date())
         let stageTimeout = Duration.milliseconds(Int(environment.configuration.scanTimeoutSeconds * 1000))
-        let enrolled = try await withStageTimeout(stageTimeout) { progress in
-            var enrolled: EnrolledPrint?
-            for try await event in reader.enroll(template) {
-                progress()
-                switch event {
-                case .stageCompleted(let completed, let total): emit(.stage(completed: completed, total: total))
-                case .retry(let reason): emit(.retry(reason))
-                case .enrolled(let print): enrolled = print
+        let duplicates = try DuplicateFinger.gallery(environment, reader: identity, replacing: finger)
+        let scans = (reader as? any PrintMatching)?.enroll(template, refusing: duplicates.map(\.print)) ?? reader.enroll(template)
+        let enrolled: EnrolledPrint
+        do {
+            enrolled = try await withStageTimeout(stageTimeout) { progress in
+                var enrolled: EnrolledPrint?
+                for try await event in scans {
+                    progress()
+                    switch event {
+                    case .stageCompleted(let completed, let total): emit(.stage(completed: completed, total: total))
+                    case .retry(let reason): emit(.retry(reason))
+                    case .enrolled(let print): enrolled = print
+                    }
                 }
+                guard let enrolled else { throw AuthError(.readerFailure, "the reader ended the enrollment without a print") }
+                return enrolled
             }
-            guard let enrolled else { throw AuthError(.readerFailure, "the reader ended the enrollment without a print") }
-            return enrolled
+        } catch let duplicate as DuplicateScan {
+            throw DuplicateFinger.refusal(finger, heldBy: duplicates[duplicate.galleryIndex], environment)
         }
         let record = PrintRecord(user: environment.user, finger: finger, reader: identity,
                                  enrolledAt: Date(), storedOnDevice: enrolled.storedOnDevice, print: enrolled.data)

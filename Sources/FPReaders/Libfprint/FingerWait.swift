@@ -1,13 +1,18 @@
 internal import CLibfprint
 import Synchronization
 
-/// Bounds the wait for a finger, and only the wait: once libfprint reports a
-/// finger on the sensor (`finger-status` PRESENT), matching runs to its end,
-/// however long a large gallery takes. With no finger in time the operation is
-/// cancelled and reads as ``ReaderError/timedOut``.
+/// Bounds the wait for a scan, and only the wait: once the reader has the finger's scan
+/// (libfprint clears `finger-status` NEEDED after it asked for the finger), matching runs to
+/// its end, however long a large gallery takes. A finger that is on the sensor is not yet a
+/// scan: one that stays there while nothing is decided (the reader never captures it) still
+/// times out. With no scan in time the operation is cancelled and reads as ``ReaderError/timedOut``.
 @GLibLoop
 final class FingerWait {
     private(set) var fingerSeen = false
+    /// The reader asked for the finger (NEEDED) during this operation.
+    private var fingerNeeded = false
+    /// The reader asked for the finger and no longer needs it: it has the scan.
+    private(set) var scanTaken = false
     /// Told once, when the finger is first seen (``FingerPresence``).
     private let listener = FingerPresence.listener
     private(set) var timedOut = false
@@ -37,7 +42,7 @@ final class FingerWait {
                                      unsafeBitCast(fingerStatusChanged, to: GCallback.self), data)
         timer = Task { @GLibLoop [weak self] in
             try? await Task.sleep(for: timeout)
-            guard let self, !Task.isCancelled, !self.fingerSeen, self.handler != 0 else { return }
+            guard let self, !Task.isCancelled, !self.scanTaken, self.handler != 0 else { return }
             self.timedOut = true
             g_cancellable_cancel(cancellable.pointer.assumingMemoryBound(to: GCancellable.self))
         }
@@ -52,7 +57,13 @@ final class FingerWait {
     }
 
     fileprivate func noteFingerStatus() {
-        guard !fingerSeen, fp_device_get_finger_status(device).rawValue & FP_FINGER_STATUS_PRESENT.rawValue != 0 else { return }
+        let status = fp_device_get_finger_status(device).rawValue
+        if status & FP_FINGER_STATUS_NEEDED.rawValue != 0 {
+            fingerNeeded = true
+        } else if fingerNeeded {
+            scanTaken = true
+        }
+        guard !fingerSeen, status & FP_FINGER_STATUS_PRESENT.rawValue != 0 else { return }
         fingerSeen = true
         listener?.onFinger()
     }

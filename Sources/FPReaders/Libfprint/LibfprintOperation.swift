@@ -7,6 +7,8 @@ final class OperationBox {
     let complete: (OpaquePointer) -> Void
     /// Prints and galleries the running operation reads; released with the box, on the loop.
     var keep: [GObjectRef] = []
+    /// Set by verify and identify: reads libfprint's match callback (``matchDecided``).
+    var decided: ((_ match: OpaquePointer?, _ scan: OpaquePointer?, _ error: UnsafeMutablePointer<GError>?) -> Void)?
 
     init(_ complete: @escaping (OpaquePointer) -> Void) {
         self.complete = complete
@@ -22,6 +24,81 @@ let operationFinished: GAsyncReadyCallback = { _, result, data in
     }
 }
 
+/// The `FpMatchCb` of verify and identify, given the operation's box as its data (unretained:
+/// libfprint calls it before the finish callback, which releases the box). libfprint calls it
+/// as soon as the match is decided, while an image reader may still wait for the finger to lift.
+let matchDecided: FpMatchCb = { _, match, scan, data, error in
+    GLibLoop.assumeIsolated { [box = UInt(bitPattern: data), match = UInt(bitPattern: match),
+                               scan = UInt(bitPattern: scan), error = UInt(bitPattern: error)] in
+        Unmanaged<OperationBox>.fromOpaque(UnsafeRawPointer(bitPattern: box)!).takeUnretainedValue()
+            .decided?(OpaquePointer(bitPattern: match), OpaquePointer(bitPattern: scan),
+                      UnsafeMutablePointer<GError>(bitPattern: error))
+    }
+}
+
+/// Reads a decision from libfprint's match callback: the matched gallery print (borrowed),
+/// the scan's print (borrowed) and a retry error (libfprint's), into the operation's answer.
+typealias MatchDecision<T> = (_ match: OpaquePointer?, _ scan: OpaquePointer?, _ error: UnsafeMutablePointer<GError>?) throws -> T
+
+/// What one operation decided in its match callback, and whether it was answered before the end.
+@GLibLoop
+private final class EarlyAnswer<T: Sendable> {
+    var decided: Result<T, any Error>?
+    var finished = false
+    var lingering: LingeringOperation?
+}
+
+/// Work for the loop at low priority: after every event and idle already due (a finish
+/// callback among them).
+@GLibLoop
+enum LoopIdle {
+    private final class Work {
+        let run: () -> Void
+        init(_ run: @escaping () -> Void) { self.run = run }
+    }
+
+    static func low(_ run: @escaping () -> Void) {
+        let data = Unmanaged.passRetained(Work(run)).toOpaque()
+        g_idle_add_full(G_PRIORITY_LOW, { data in
+            GLibLoop.assumeIsolated { [data = UInt(bitPattern: data)] in
+                Unmanaged<Work>.fromOpaque(UnsafeRawPointer(bitPattern: data)!).takeRetainedValue().run()
+            }
+            return 0  // G_SOURCE_REMOVE
+        }, data, nil)
+    }
+}
+
+/// An operation that answered from its match callback and still runs in libfprint: an image
+/// reader waits for the finger to lift before it ends the operation. The device takes no other
+/// operation until it ends (libfprint would refuse it as busy).
+@GLibLoop
+final class LingeringOperation {
+    private let cancellable: GObjectRef
+    private var waiters: [CheckedContinuation<Void, Never>] = []
+    private(set) var ended = false
+
+    init(cancellable: GObjectRef) {
+        self.cancellable = cancellable
+    }
+
+    /// Stops waiting for the lift: the answer was given, nobody needs the rest.
+    func cancel() {
+        g_cancellable_cancel(cancellable.pointer.assumingMemoryBound(to: GCancellable.self))
+    }
+
+    func end() {
+        ended = true
+        for waiter in waiters { waiter.resume() }
+        waiters = []
+    }
+
+    /// Returns once libfprint finished the operation.
+    func wait() async {
+        guard !ended else { return }
+        await withCheckedContinuation { waiters.append($0) }
+    }
+}
+
 extension LoopDevice {
     /// Runs one asynchronous libfprint operation.
     ///
@@ -30,8 +107,14 @@ extension LoopDevice {
     /// the finish callback. Task cancellation cancels the operation's `GCancellable`
     /// on the loop thread, where libfprint's cancel handler expects to run.
     ///
-    /// With `fingerTimeout`, the operation ends with ``ReaderError/timedOut`` when no
-    /// finger arrives in time (see ``FingerWait``).
+    /// With `decision`, the operation answers from libfprint's match callback (``matchDecided``,
+    /// passed by `start` with the box pointer as its data) as soon as the match is decided, and
+    /// `finish` runs only to release what libfprint returns: the answer is given once. The
+    /// operation then lingers until the finger is lifted (``LingeringOperation``).
+    ///
+    /// With `fingerTimeout`, the operation ends with ``ReaderError/timedOut`` when the reader
+    /// has no scan in time (see ``FingerWait``); a lingering operation before it is waited for
+    /// within that time too. Without one, a lingering operation is cancelled at once.
     ///
     /// `scans`: the operation heats the reader in libfprint's thermal model (enroll, verify,
     /// identify, capture), so its time is followed as scanning time, and a "too hot" says
@@ -39,14 +122,16 @@ extension LoopDevice {
     func perform<T: Sendable>(
         fingerTimeout: Duration? = nil,
         scans: Bool = false,
+        decision: MatchDecision<T>? = nil,
         start: (DevicePointer, UnsafeMutablePointer<GCancellable>, OperationBox, gpointer) throws -> Void,
         finish: @escaping (DevicePointer, OpaquePointer) throws -> T
     ) async throws -> T {
-        guard scans else { return try await perform(fingerTimeout: fingerTimeout, start: start, finish: finish) }
+        try await endLingering(within: fingerTimeout)
+        guard scans else { return try await perform(fingerTimeout: fingerTimeout, decision: decision, start: start, finish: finish) }
         heat.set(scanning: true)
-        defer { heat.set(scanning: false) }
+        defer { heat.set(scanning: lingering != nil) }
         do {
-            return try await perform(fingerTimeout: fingerTimeout, start: start, finish: finish)
+            return try await perform(fingerTimeout: fingerTimeout, decision: decision, start: start, finish: finish)
         } catch ReaderError.tooHot {
             // libfprint's own model holds it as hot: its rest is known. A driver that reports
             // TOO_HOT by itself (the sensor's own sensing) leaves the wait unknown.
@@ -55,8 +140,35 @@ extension LoopDevice {
         }
     }
 
+    /// Waits for an operation that answered early to end before the next one starts: up to
+    /// `timeout` for the finger to lift (one placement is one scan), then it is cancelled and the
+    /// wait reads as ``ReaderError/timedOut``; without a timeout it is cancelled at once.
+    private func endLingering(within timeout: Duration?) async throws {
+        while let lingering {
+            guard let timeout else {
+                lingering.cancel()
+                await lingering.wait()
+                continue
+            }
+            let timer = Task { @GLibLoop in
+                try await Task.sleep(for: timeout)
+                lingering.cancel()
+            }
+            await withTaskCancellationHandler {
+                await lingering.wait()
+            } onCancel: {
+                Task { @GLibLoop in lingering.cancel() }
+            }
+            timer.cancel()
+            if Task.isCancelled { throw ReaderError.cancelled }
+            // The timer ran out: the finger stayed on the sensor for the whole wait.
+            if case .success = await timer.result { throw ReaderError.timedOut }
+        }
+    }
+
     private func perform<T: Sendable>(
         fingerTimeout: Duration?,
+        decision: MatchDecision<T>?,
         start: (DevicePointer, UnsafeMutablePointer<GCancellable>, OperationBox, gpointer) throws -> Void,
         finish: @escaping (DevicePointer, OpaquePointer) throws -> T
     ) async throws -> T {
@@ -68,7 +180,7 @@ extension LoopDevice {
         }
         defer { wait?.stop() }
         do {
-            return try await run(cancellable: cancellable, start: start, finish: finish)
+            return try await run(cancellable: cancellable, decision: decision, start: start, finish: finish)
         } catch ReaderError.cancelled where wait?.timedOut == true {
             throw ReaderError.timedOut
         }
@@ -76,14 +188,52 @@ extension LoopDevice {
 
     private func run<T: Sendable>(
         cancellable: GObjectRef,
+        decision: MatchDecision<T>?,
         start: (DevicePointer, UnsafeMutablePointer<GCancellable>, OperationBox, gpointer) throws -> Void,
         finish: @escaping (DevicePointer, OpaquePointer) throws -> T
     ) async throws -> T {
         let device = pointer
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
-                let box = OperationBox { result in
-                    continuation.resume(with: Result { try finish(device, result) })
+                let answer = EarlyAnswer<T>()
+                let box = OperationBox { [self] result in
+                    answer.finished = true
+                    guard let early = answer.lingering else {
+                        continuation.resume(with: Result { try finish(device, result) })
+                        return
+                    }
+                    // Answered already: finish only releases what libfprint hands back.
+                    _ = try? finish(device, result)
+                    if self.lingering === early {
+                        self.lingering = nil
+                        self.heat.set(scanning: false)
+                    }
+                    early.end()
+                }
+                if let decision {
+                    box.decided = { [self] match, scan, error in
+                        // A decision that arrives once the operation was cancelled (by its task
+                        // or the finger timeout) is left to the finish callback, which reports
+                        // the cancellation, as it did before answers came early.
+                        let cancelled = g_cancellable_is_cancelled(cancellable.pointer.assumingMemoryBound(to: GCancellable.self)) != 0
+                        guard answer.decided == nil, !cancelled else { return }
+                        // Read now: libfprint's pointers are borrowed for the callback only.
+                        answer.decided = Result { try decision(match, scan, error) }
+                        // Given once the loop has nothing more urgent to do, and only while the
+                        // finger is still on the sensor: that is what the reader waits for (an
+                        // image reader, until the lift). An operation that ends at once finishes
+                        // first and answers as it always did, so the reader is idle when its answer
+                        // is known and takes the next command in a new operation (virtual_device
+                        // reports twice when a scan reaches it between its report and its end).
+                        LoopIdle.low { [self] in
+                            let present = fp_device_get_finger_status(device).rawValue & FP_FINGER_STATUS_PRESENT.rawValue != 0
+                            guard !answer.finished, present, let decided = answer.decided else { return }
+                            let early = LingeringOperation(cancellable: cancellable)
+                            answer.lingering = early
+                            self.lingering = early
+                            continuation.resume(with: decided)
+                        }
+                    }
                 }
                 box.keep.append(cancellable)
                 let data = Unmanaged.passRetained(box).toOpaque()

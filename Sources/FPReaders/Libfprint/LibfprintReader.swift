@@ -1,4 +1,5 @@
 import FPCore
+import FPMatching
 import Synchronization
 
 /// A reader driven by libfprint: USB and SPI sensors, and libfprint's virtual readers.
@@ -118,11 +119,30 @@ public final class LibfprintReader: PrintMatching {
 
     /// Enrolls through libfprint, reporting each stage and retry.
     public func enroll(_ template: PrintTemplate) -> AsyncThrowingStream<EnrollEvent, any Error> {
+        Self.enrollment { [device] in try await Self.plain(device, template, into: $0) }
+    }
+
+    /// On image readers that match on the host, the first accepted scan is compared with
+    /// `gallery` as identify compares (``LoopDevice/firstMatch(scan:plan:)``) before its stage is
+    /// reported; a match ends the enrollment with ``DuplicateScan``. Elsewhere a plain enrollment.
+    package func enroll(_ template: PrintTemplate, refusing gallery: [PrintData]) -> AsyncThrowingStream<EnrollEvent, any Error> {
+        Self.enrollment { [device] continuation in
+            if let plan = try await device.hostPlan(for: gallery) {
+                try await Self.screened(device, template, plan: plan, into: continuation)
+            } else {
+                try await Self.plain(device, template, into: continuation)
+            }
+        }
+    }
+
+    /// An enrollment's stream, run by `body` and cancelled when its reader goes.
+    private static func enrollment(
+        _ body: @escaping @Sendable (AsyncThrowingStream<EnrollEvent, any Error>.Continuation) async throws -> Void
+    ) -> AsyncThrowingStream<EnrollEvent, any Error> {
         AsyncThrowingStream { continuation in
-            let task = Task { [device] in
+            let task = Task {
                 do {
-                    let print = try await device.enroll(template) { continuation.yield($0) }
-                    continuation.yield(.enrolled(print))
+                    try await body(continuation)
                     continuation.finish()
                 } catch {
                     continuation.finish(throwing: error)
@@ -130,6 +150,49 @@ public final class LibfprintReader: PrintMatching {
             }
             continuation.onTermination = { _ in task.cancel() }
         }
+    }
+
+    private static func plain(_ device: LoopDevice, _ template: PrintTemplate,
+                              into continuation: AsyncThrowingStream<EnrollEvent, any Error>.Continuation) async throws {
+        let print = try await device.enroll(template) { event, _ in continuation.yield(event) }
+        continuation.yield(.enrolled(print))
+    }
+
+    /// One enrollment whose events pass through in order, the first stage only once its scan
+    /// was found in no print of `plan`.
+    private static func screened(_ device: LoopDevice, _ template: PrintTemplate, plan: HostPlan,
+                                 into continuation: AsyncThrowingStream<EnrollEvent, any Error>.Continuation) async throws {
+        let (events, feed) = AsyncStream.makeStream(of: Result<(EnrollEvent, PrintData?), any Error>.self)
+        let enrolling = Task {
+            do {
+                let print = try await device.enroll(template, keepingFirstScan: true) { feed.yield(.success(($0, $1))) }
+                feed.yield(.success((.enrolled(print), nil)))
+            } catch {
+                feed.yield(.failure(error))
+            }
+            feed.finish()
+        }
+        // Whatever ends this (a duplicate, a failure, the caller's cancel), the enrollment is over
+        // in libfprint before the stream ends: the next operation must not find the reader busy.
+        defer { enrolling.cancel() }
+        try await withTaskCancellationHandler {
+            for await item in events {
+                let (event, scan) = try item.get()
+                if case .stageCompleted(1, _) = event {
+                    guard let scan else { throw ReaderError.general("the reader gave no print of the first scan to compare") }
+                    if let index = try await device.firstMatch(scan: scan, plan: plan).index {
+                        enrolling.cancel()
+                        _ = await enrolling.result
+                        throw DuplicateScan(galleryIndex: index)
+                    }
+                }
+                continuation.yield(event)
+            }
+            if Task.isCancelled { throw ReaderError.cancelled }
+        } onCancel: {
+            enrolling.cancel()
+        }
+        _ = await enrolling.result
     }
 
     package func verify(_ print: PrintData, fingerTimeout: Duration) async throws -> MatchOutcome {

@@ -25,6 +25,9 @@ final class LoopDevice {
     var heat = HeatFollower()
     /// What the last identification that read a finger cost (``LibfprintReader/lastIdentification``).
     var lastIdentification: IdentificationCost?
+    /// The operation that answered from its match callback and waits for the finger to lift;
+    /// the next operation starts after it (``LingeringOperation``).
+    var lingering: LingeringOperation?
 
     init(_ object: GObjectRef) {
         self.object = object

@@ -3,7 +3,10 @@ import FPCore
 
 /// The reader operations, each one libfprint call on the loop thread.
 extension LoopDevice {
-    func enroll(_ template: PrintTemplate, emit: @escaping @Sendable (EnrollEvent) -> Void) async throws -> EnrolledPrint {
+    /// `emit` gets each stage and retry; with `keepingFirstScan`, the first accepted stage comes
+    /// with the print libfprint made of that scan (image readers: its minutiae), else nil.
+    func enroll(_ template: PrintTemplate, keepingFirstScan: Bool = false,
+                emit: @escaping @Sendable (EnrollEvent, PrintData?) -> Void) async throws -> EnrolledPrint {
         try await perform(scans: true) { device, cancellable, box, data in
             let print = GObjectRef(taking: g_object_ref_sink(UnsafeMutableRawPointer(fp_print_new(device)))!)
             box.keep.append(print)
@@ -14,7 +17,7 @@ extension LoopDevice {
             if let username = template.username {
                 fp_print_set_username(printPointer, username)
             }
-            let progress = Unmanaged.passRetained(EnrollProgressBox(emit)).toOpaque()
+            let progress = Unmanaged.passRetained(EnrollProgressBox(emit, keepingFirstScan: keepingFirstScan)).toOpaque()
             fp_device_enroll(device, printPointer, cancellable, enrollProgress, progress,
                              { Unmanaged<EnrollProgressBox>.fromOpaque($0!).release() },
                              operationFinished, data)
@@ -30,10 +33,13 @@ extension LoopDevice {
     }
 
     func verify(_ print: PrintData, fingerTimeout: Duration) async throws -> MatchOutcome {
-        try await perform(fingerTimeout: fingerTimeout, scans: true) { device, cancellable, box, data in
+        try await perform(fingerTimeout: fingerTimeout, scans: true, decision: { match, _, error in
+            if let error { return try Self.retry(error) }
+            return match != nil ? .match(galleryIndex: 0) : .noMatch
+        }) { device, cancellable, box, data in
             let enrolled = GObjectRef(taking: UnsafeMutableRawPointer(try LibfprintPrint.deserialize(print, for: device)))
             box.keep.append(enrolled)
-            fp_device_verify(device, OpaquePointer(enrolled.pointer), cancellable, nil, nil, nil, operationFinished, data)
+            fp_device_verify(device, OpaquePointer(enrolled.pointer), cancellable, matchDecided, data, nil, operationFinished, data)
         } finish: { device, result in
             var matched: gboolean = 0
             var scanned: OpaquePointer?
@@ -45,13 +51,27 @@ extension LoopDevice {
         }
     }
 
+    /// A retry error given to the match callback (libfprint keeps it): the scan could not be used.
+    private static func retry(_ error: UnsafeMutablePointer<GError>) throws -> MatchOutcome {
+        switch LibfprintError.convert(error) {
+        case .retry(let reason): .retry(reason)
+        case .error(let failure): throw failure
+        }
+    }
+
     /// libfprint's own identify: the reader (match on chip) or libfprint's bozorth3 compares.
     /// `keepingScan`: also return the print libfprint made of the scan (the probe's minutiae
     /// on image readers) when nothing matched.
     func identifyInLibfprint(_ gallery: [PrintData], fingerTimeout: Duration,
                              keepingScan: Bool = false) async throws -> (outcome: MatchOutcome, scan: PrintData?) {
         let prints = GalleryPrints()
-        return try await perform(fingerTimeout: fingerTimeout, scans: true) { device, cancellable, box, data in
+        return try await perform(fingerTimeout: fingerTimeout, scans: true, decision: { match, scan, error in
+            if let error { return (try Self.retry(error), nil) }
+            guard let match else {
+                return (.noMatch, try scan.flatMap { keepingScan ? try LibfprintPrint.serialize($0) : nil })
+            }
+            return (.match(galleryIndex: try prints.index(of: match)), nil)
+        }) { device, cancellable, box, data in
             let array = GObjectRef(taking: UnsafeMutableRawPointer(g_ptr_array_new_with_free_func(g_object_unref)!), kind: .pointerArray)
             box.keep.append(array)
             for item in gallery {
@@ -60,7 +80,7 @@ extension LoopDevice {
                 prints.items.append(print)
             }
             fp_device_identify(device, array.pointer.assumingMemoryBound(to: GPtrArray.self), cancellable,
-                               nil, nil, nil, operationFinished, data)
+                               matchDecided, data, nil, operationFinished, data)
         } finish: { device, result in
             var matched: OpaquePointer?
             var scanned: OpaquePointer?
@@ -74,10 +94,7 @@ extension LoopDevice {
             guard let matched else {
                 return (.noMatch, try scanned.flatMap { keepingScan ? try LibfprintPrint.serialize($0) : nil })
             }
-            guard let index = prints.items.firstIndex(where: { fp_print_equal($0, matched) != 0 }) else {
-                throw ReaderError.general("the reader matched a print that is not in the gallery")
-            }
-            return (.match(galleryIndex: index), nil)
+            return (.match(galleryIndex: try prints.index(of: matched)), nil)
         }
     }
 
@@ -149,23 +166,40 @@ extension LoopDevice {
 @GLibLoop
 private final class GalleryPrints {
     var items: [OpaquePointer] = []
+
+    /// Where the matched print stands in the gallery.
+    func index(of matched: OpaquePointer) throws -> Int {
+        guard let index = items.firstIndex(where: { fp_print_equal($0, matched) != 0 }) else {
+            throw ReaderError.general("the reader matched a print that is not in the gallery")
+        }
+        return index
+    }
 }
 
 /// Forwards enrollment progress from libfprint's callback to the enroll stream.
 private final class EnrollProgressBox {
-    let emit: @Sendable (EnrollEvent) -> Void
-    init(_ emit: @escaping @Sendable (EnrollEvent) -> Void) { self.emit = emit }
+    let emit: @Sendable (EnrollEvent, PrintData?) -> Void
+    let keepingFirstScan: Bool
+    init(_ emit: @escaping @Sendable (EnrollEvent, PrintData?) -> Void, keepingFirstScan: Bool) {
+        self.emit = emit
+        self.keepingFirstScan = keepingFirstScan
+    }
 }
 
-private let enrollProgress: FpEnrollProgress = { device, completed, _, data, error in
-    GLibLoop.assumeIsolated { [device = UInt(bitPattern: device), data = UInt(bitPattern: data), error = UInt(bitPattern: error)] in
+private let enrollProgress: FpEnrollProgress = { device, completed, scan, data, error in
+    GLibLoop.assumeIsolated { [device = UInt(bitPattern: device), data = UInt(bitPattern: data), error = UInt(bitPattern: error),
+                               scan = UInt(bitPattern: scan)] in
         let box = Unmanaged<EnrollProgressBox>.fromOpaque(UnsafeRawPointer(bitPattern: data)!).takeUnretainedValue()
         if let error = UnsafeMutablePointer<GError>(bitPattern: error) {
             // libfprint keeps ownership of callback errors; a retry lets enrollment continue.
-            if case .retry(let reason) = LibfprintError.convert(error) { box.emit(.retry(reason)) }
+            if case .retry(let reason) = LibfprintError.convert(error) { box.emit(.retry(reason), nil) }
             return
         }
         let stages = Int(fp_device_get_nr_enroll_stages(DevicePointer(bitPattern: device)))
-        box.emit(.stageCompleted(completed: Int(completed), total: stages))
+        // The scan's print is libfprint's (borrowed): serialised here, while it lives. One that
+        // cannot be serialised goes on as none, and whoever needed it refuses the enrollment.
+        let first = box.keepingFirstScan && completed == 1
+            ? OpaquePointer(bitPattern: scan).flatMap { try? LibfprintPrint.serialize($0) } : nil
+        box.emit(.stageCompleted(completed: Int(completed), total: stages), first)
     }
 }

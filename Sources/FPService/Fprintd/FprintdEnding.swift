@@ -4,7 +4,7 @@ import FPAuthentication
 /// `VerifyStatus` (`done` true), in one place for both.
 ///
 /// A reader's own error is named from one table keyed by libfprint's device error
-/// (``AuthError/readerFault``), as fprintd names the `GError` it gets; the engine's own ends
+/// (`AuthError.readerFault` (FPVocabulary)), as fprintd names the `GError` it gets; the engine's own ends
 /// (a cancel, a lockout, a save that failed) follow it.
 package enum FprintdEnding {
     /// The two names of one ending.
@@ -34,7 +34,7 @@ package enum FprintdEnding {
 
     /// The table: libfprint's device error -> fprintd's names. Measured against fprintd 1.94.2
     /// (`FprintdDeviceErrorTests`); removed, too hot and a duplicate on the sensor are named as
-    /// fprintd names them since 1.94.5 (README: where it differs from fprintd on purpose).
+    /// fprintd names them since 1.94.5 (docs/desktop.md: where it differs from fprintd on purpose).
     package static func names(_ fault: ReaderFault) -> Names {
         switch fault {
         case .protocolError, .removed, .tooHot: Names(enroll: "enroll-disconnected", verify: "verify-disconnected")

@@ -8,7 +8,7 @@ import Glibc
 #endif
 
 /// The hook a PAM stack runs (through `pam_exec`) after the login password succeeded: the
-/// desktop's way back to the fingerprint, as the passcode is on iOS (README, "On a desktop").
+/// desktop's way back to the fingerprint, as the passcode is on iOS (docs/desktop.md).
 struct PamPasswordCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "pam-password-proved",

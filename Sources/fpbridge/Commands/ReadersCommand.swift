@@ -32,7 +32,7 @@ struct ReadersCommand: AsyncParsableCommand {
         var infos: [ReaderInfo] = []
         for reader in readers { infos.append(await reader.info) }
         let text = infos.isEmpty
-            ? "No readers found. Try --reader fake, or see the README's hardware section."
+            ? "No readers found. Try --reader fake, or see docs/hardware.md."
             : infos.map { info in
                 "\(info.identity.driver)\t\(info.identity.deviceID)\t\(info.name)\n"
                     + "\tscan type: \(info.scanType.rawValue), enroll stages: \(info.enrollStages), "

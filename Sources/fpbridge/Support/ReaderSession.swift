@@ -12,7 +12,11 @@ enum ReaderSession {
 
     /// The environment for the engine with the given reader.
     static func environment(_ options: GlobalOptions, reader: (any FingerprintReader)?) throws -> AuthEnvironment {
-        AuthEnvironment(user: options.userName, reader: reader, stateDirectory: options.stateDirectory,
-                        configuration: try options.configuration())
+        var environment = AuthEnvironment(user: options.userName, reader: reader, stateDirectory: options.stateDirectory,
+                                          configuration: try options.configuration())
+        // In process, the command reads the state directory itself: whose print holds a
+        // finger is no secret from it.
+        environment.mayNameOtherUsersPrints = true
+        return environment
     }
 }

@@ -30,30 +30,41 @@ extension LoopDevice {
         guard let scan = probe else {
             throw ReaderError.general("the reader answered an identification without its scan")
         }
-        let samples = try NBISTemplate(scan).samples ?? []
-        // libfprint's rule for a scan: exactly one sample, or the comparison fails.
-        guard samples.count == 1 else {
-            throw ReaderError.general("the reader's scan holds \(samples.count) samples instead of one")
-        }
         let clock = ContinuousClock()
         let started = clock.now
-        let found: Bozorth3Search.Result
-        do {
-            let prints = plan.prints
-            found = try await Bozorth3Search.firstMatch(probe: Bozorth3PairTable(minutiae: samples[0]),
-                                                        count: prints.count, threshold: plan.threshold) { prints[$0].print }
-        } catch is CancellationError {
-            throw ReaderError.cancelled
-        } catch let undecided as Bozorth3Search.Undecided {
-            // That print might match, so no later one may be answered instead: fail closed.
-            throw ReaderError.invalidPrint("enrolled print \(undecided.index + 1) of \(gallery.count) takes more than "
-                + "\(Bozorth3.stepLimit) steps to compare, far more than any real print has needed (a crafted print?)")
-        }
+        let found = try await firstMatch(scan: scan, plan: plan)
         let elapsed = clock.now - started
         lastIdentification = IdentificationCost(
             compared: found.compared, galleryCount: gallery.count,
             matchingSeconds: elapsed.inSeconds)
         return found.index.map { .match(galleryIndex: $0) } ?? .noMatch
+    }
+
+    /// libfprint's identify decision for a scan already taken (identify's, or an enrollment's
+    /// first): the first print in gallery order whose score reaches the driver's threshold.
+    func firstMatch(scan: PrintData, plan: HostPlan) async throws -> Bozorth3Search.Result {
+        let samples = try NBISTemplate(scan).samples ?? []
+        // libfprint's rule for a scan: exactly one sample, or the comparison fails.
+        guard samples.count == 1 else {
+            throw ReaderError.general("the reader's scan holds \(samples.count) samples instead of one")
+        }
+        do {
+            let prints = plan.prints
+            return try await Bozorth3Search.firstMatch(probe: Bozorth3PairTable(minutiae: samples[0]),
+                                                       count: prints.count, threshold: plan.threshold) { prints[$0].print }
+        } catch is CancellationError {
+            throw ReaderError.cancelled
+        } catch let undecided as Bozorth3Search.Undecided {
+            // That print might match, so no later one may be answered instead: fail closed.
+            throw ReaderError.invalidPrint("enrolled print \(undecided.index + 1) of \(plan.prints.count) takes more than "
+                + "\(Bozorth3.stepLimit) steps to compare, far more than any real print has needed (a crafted print?)")
+        }
+    }
+
+    /// The gallery ready for the host matcher on this device, or nil when libfprint has to match
+    /// (``hostPlan(for:driver:)``).
+    func hostPlan(for gallery: [PrintData]) async throws -> HostPlan? {
+        try await hostPlan(for: gallery, driver: String(cString: fp_device_get_driver(pointer)))
     }
 
     /// The gallery ready for the host matcher, or nil when libfprint has to match: a driver
@@ -72,7 +83,7 @@ extension LoopDevice {
 }
 
 /// What the host matcher compares a scan with.
-private struct HostPlan: Sendable {
+struct HostPlan: Sendable {
     let threshold: Int
     let prints: [PreparedPrints.Entry]
 }

@@ -1,0 +1,1 @@
+"""GNOME Settings through a fingerprint daemon, headless: see __main__.py."""
