@@ -9,7 +9,7 @@ cd "$(dirname "$0")/.."
 # log says where its minutes went (issue 41: CI must stay under its budget).
 stage_times=()
 stage_started=$SECONDS
-stage_name="setup (packages, debug build)"
+stage_name="setup (packages, then the debug build with the test packages beside it)"
 next_stage() {
   stage_times+=("$(printf '%6ds  %s' $((SECONDS - stage_started)) "$stage_name")")
   stage_name=$1
@@ -20,33 +20,22 @@ print_stage_times() {
   echo "=== time per stage (total ${SECONDS}s) ==="
   printf '%s\n' "${stage_times[@]}"
 }
+trap print_stage_times EXIT
 
-bash scripts/setup.sh
-next_stage "test packages (fprintd, chromium, swtpm, gnome-control-center)"
-
-# Debian's fprintd tools and pam_fprintd.so run against fpbridged's D-Bus face (fprintd itself
-# only as the reference, on a private bus). Installing libpam-fprintd lets pam-auth-update
-# add fingerprint login to this machine's common-auth: that is put back as it was.
-fprintd_pam_before=$(grep -qs pam_fprintd /etc/pam.d/common-auth && echo yes || echo no)
-bash scripts/install-packages.sh fprintd python3-dbus libpam-fprintd libpam-wrapper pamtester
-if [ "$fprintd_pam_before" = no ] && grep -qs pam_fprintd /etc/pam.d/common-auth; then
-  sudo=""; [ "$(id -u)" -eq 0 ] || sudo="sudo"
-  $sudo pam-auth-update --package --remove fprintd
+# The packages to build with, then the debug build, while the tests' own packages install beside
+# it (apt waits on the network and the disk while the compiler takes the cores).
+bash scripts/setup.sh --packages-only
+packages_log=$(mktemp /tmp/fpbridge-test-packages-XXXXXX.log)
+bash scripts/install-test-packages.sh >"$packages_log" 2>&1 &
+test_packages=$!
+swift build --build-tests
+next_stage "test packages (fprintd, chromium, swtpm, gnome-control-center), what was left of them"
+if ! wait $test_packages; then
+  echo "=== scripts/install-test-packages.sh failed; the end of its log ==="
+  tail -40 "$packages_log"
+  exit 1
 fi
-
-# The kiosk page's browser tests: headless Chromium driven by Selenium (Tests/Helpers/kiosk-browser.py),
-# and a CJK font for its Chinese strings.
-bash scripts/install-packages.sh chromium chromium-driver python3-selenium fonts-wqy-zenhei
-
-# GNOME Settings' Users panel, run headless under Xvfb (scripts/gnome-settings-check.sh), without
-# the 355 packages it only recommends (NetworkManager, BlueZ, PipeWire, ...): 191 packages,
-# about 70 s to install on this machine.
-bash scripts/install-packages.sh --no-recommends gnome-control-center xvfb xdotool
-
-# A software TPM 2.0 for the device identity key in a TPM (TPMVouchingTests): swtpm on loopback,
-# manufactured by swtpm_setup with EK certificates from a CA each test makes in a temporary
-# directory. libtss2-dev, which fpbridged links, comes with setup.sh.
-bash scripts/install-packages.sh swtpm swtpm-tools libtss2-dev
+rm -f "$packages_log"
 
 # A throwaway PostgreSQL on loopback for fpbridge-server's tests (SQLite needs nothing);
 # stopped and removed when this script ends.
