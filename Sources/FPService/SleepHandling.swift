@@ -45,6 +45,10 @@ final class SleepHandling: Sendable {
                 case .resumed:
                     sleeping.store(false, ordering: .releasing)
                     logger.info("the machine woke up")
+                case .inhibitorRefused(let reason):
+                    // Not retried: logind refusing now would most likely refuse again; the next
+                    // restart of the service asks anew. Said loudly, since sleep no longer waits.
+                    logger.error("after waking, logind did not give a sleep inhibitor, so the next sleep will not wait for readers to close: \(reason)")
                 }
             }
         } onCancel: {

@@ -40,4 +40,52 @@ import TestSupport
         let awake = try await bench.run(["auth"], touches: [.finger("p1")])
         #expect(awake.status == 0, "\(awake.stdout)\(awake.stderr)")
     }
+
+    /// logind slow to answer `Inhibit` holds up no reader: after waking, an evaluation on a
+    /// libfprint reader runs to its end while the service's `Inhibit` call still waits, and the
+    /// inhibitor given late is kept; one refused is said in the log with logind's reason. (The loop
+    /// thread used to wait on the call for up to 5 s, then drop it without a word.)
+    @Test func anEvaluationRunsWhileLogindHoldsItsAnswerToInhibit() async throws {
+        let logind = try await LogindMock(inhibit: .whenTold)
+        let bench = try await Bench(.virtualDeviceThroughService, systemBus: logind.address)
+        try await until("the service asks for an inhibitor at start") { try await logind.waitingInhibits() == 1 }
+        try await logind.answerInhibits()
+        try await until("the start-up inhibitor is held") { try await logind.inhibitors().contains("fpbridged") }
+        try await bench.setPasscode()
+        try await bench.enroll()
+
+        try await logind.prepareForSleep(true)
+        try await until("the inhibitor is dropped for sleep") { try await !logind.inhibitors().contains("fpbridged") }
+        try await logind.prepareForSleep(false)
+        try await until("the service asks again after waking") { try await logind.waitingInhibits() == 1 }
+        let awake = try await bench.run(["auth"], touches: [.finger("p1")])
+        #expect(awake.status == 0, "\(awake.stdout)\(awake.stderr)")
+        #expect(try await logind.waitingInhibits() == 1, "the evaluation ran while Inhibit was unanswered")
+        try await logind.answerInhibits()
+        try await until("the inhibitor answered late is kept") { try await logind.inhibitors().contains("fpbridged") }
+
+        try await logind.prepareForSleep(true)
+        try await until("dropped for the second sleep") { try await !logind.inhibitors().contains("fpbridged") }
+        try await logind.prepareForSleep(false)
+        try await until("asked for after the second waking") { try await logind.waitingInhibits() == 1 }
+        try await logind.refuseInhibits()
+        try await until("the refusal is logged with its reason") {
+            let log = bench.service!.output
+            return log.contains("did not give a sleep inhibitor") && log.contains("refused by the test")
+        }
+    }
+
+    /// Polls `condition` until it holds; fails after 20 s (a deadline, not a measurement).
+    private func until(_ what: String, _ condition: () async throws -> Bool) async throws {
+        let deadline = Date().addingTimeInterval(20)
+        while try await !condition() {
+            guard Date() < deadline else { throw TimedOut(what: what) }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+    }
+
+    private struct TimedOut: Error, CustomStringConvertible {
+        let what: String
+        var description: String { "timed out waiting: \(what)" }
+    }
 }

@@ -8,7 +8,16 @@ public final class LogindMock: Sendable {
     private let bus: Process
     private let logind: Process
 
-    public init() async throws {
+    /// How `Inhibit` is answered.
+    public enum Inhibit: Sendable {
+        /// At once, by python3-dbusmock's logind template.
+        case atOnce
+        /// Only when the test says (``answerInhibits()``, ``refuseInhibits()``), by
+        /// Tests/Helpers/held-logind.py: logind slow to answer.
+        case whenTold
+    }
+
+    public init(inhibit: Inhibit = .atOnce) async throws {
         let bus = Process()
         bus.executableURL = URL(fileURLWithPath: "/usr/bin/dbus-daemon")
         bus.arguments = ["--session", "--print-address=1", "--nofork", "--nopidfile"]
@@ -21,7 +30,10 @@ public final class LogindMock: Sendable {
         address = line
         let logind = Process()
         logind.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-        logind.arguments = ["-m", "dbusmock", "--system", "--template", "logind"]
+        switch inhibit {
+        case .atOnce: logind.arguments = ["-m", "dbusmock", "--system", "--template", "logind"]
+        case .whenTold: logind.arguments = [Self.heldLogindScript, address]
+        }
         logind.environment = ProcessInfo.processInfo.environment.merging(["DBUS_SYSTEM_BUS_ADDRESS": address]) { $1 }
         logind.standardOutput = FileHandle.nullDevice
         logind.standardError = FileHandle.nullDevice
@@ -32,6 +44,11 @@ public final class LogindMock: Sendable {
             guard Date() < deadline else { throw ServiceProcessError(message: "dbusmock's logind did not start") }
             try await Task.sleep(for: .milliseconds(100))
         }
+    }
+
+    private static var heldLogindScript: String {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Helpers/held-logind.py").path
     }
 
     deinit {
@@ -52,6 +69,28 @@ public final class LogindMock: Sendable {
     /// Who holds an inhibitor now (the `who` field of each).
     public func inhibitors() async throws -> String {
         try await call("org.freedesktop.login1.Manager.ListInhibitors").stdout
+    }
+
+    /// How many `Inhibit` calls wait for an answer (``Inhibit/whenTold`` only).
+    public func waitingInhibits() async throws -> Int {
+        let result = try await call("org.freedesktop.DBus.Mock.WaitingInhibits")
+        // gdbus prints "(uint32 N,)".
+        guard result.status == 0, let count = result.stdout.split(separator: " ").last.flatMap({ Int($0.filter(\.isNumber)) }) else {
+            throw ServiceProcessError(message: "WaitingInhibits failed: \(result.stderr)")
+        }
+        return count
+    }
+
+    /// Gives every waiting `Inhibit` call its descriptor (``Inhibit/whenTold`` only).
+    public func answerInhibits() async throws {
+        let result = try await call("org.freedesktop.DBus.Mock.AnswerInhibits")
+        guard result.status == 0 else { throw ServiceProcessError(message: "AnswerInhibits failed: \(result.stderr)") }
+    }
+
+    /// Answers every waiting `Inhibit` call with AccessDenied (``Inhibit/whenTold`` only).
+    public func refuseInhibits() async throws {
+        let result = try await call("org.freedesktop.DBus.Mock.RefuseInhibits")
+        guard result.status == 0 else { throw ServiceProcessError(message: "RefuseInhibits failed: \(result.stderr)") }
     }
 
     private func call(_ method: String, _ arguments: String...) async throws -> CommandResult {

@@ -23,18 +23,13 @@ final class BusBox {
         UnsafeRawPointer(bitPattern: address).map { Unmanaged<BusBox>.fromOpaque($0).takeUnretainedValue() }
     }
 
-    static func connect(introspection: String, handler: @escaping @Sendable (BusCall) -> Void,
+    /// - Parameter address: the system bus's address, found off the loop (``GLibBlocking/systemBusAddress()``).
+    static func connect(address: String, introspection: String, handler: @escaping @Sendable (BusCall) -> Void,
                         property: @escaping @Sendable (String, String, String) -> BusValue?) async -> Result<UInt, BusError> {
         var error: UnsafeMutablePointer<GError>?
         guard let node = g_dbus_node_info_new_for_xml(introspection, &error) else {
             return .failure(BusError("org.freedesktop.DBus.Error.Failed", "the introspection XML does not parse: \(BusVariant.message(error))"))
         }
-        // The address from DBUS_SYSTEM_BUS_ADDRESS or the default path: no I/O.
-        guard let address = g_dbus_address_get_for_bus_sync(G_BUS_TYPE_SYSTEM, nil, &error) else {
-            g_dbus_node_info_unref(node)
-            return .failure(BusError("org.freedesktop.DBus.Error.Failed", "no system bus address: \(BusVariant.message(error))"))
-        }
-        defer { g_free(address) }
         // A connection of its own, not the shared one: closing it (stop) must not close the
         // sleep watch's, and its name goes away with it. Made without blocking the loop, which
         // the readers share: a bus slow to answer the handshake stalls no scan.
@@ -46,7 +41,7 @@ final class BusBox {
         }
         guard let connection = OpaquePointer(bitPattern: made) else {
             g_dbus_node_info_unref(node)
-            return .failure(BusError("org.freedesktop.DBus.Error.Failed", "cannot reach the system bus at \(String(cString: address)): \(problem)"))
+            return .failure(BusError("org.freedesktop.DBus.Error.Failed", "cannot reach the system bus at \(address): \(problem)"))
         }
         // The service outlives a bus restart badly either way; it must not exit with it.
         g_dbus_connection_set_exit_on_close(connection, 0)
@@ -153,19 +148,24 @@ final class BusBox {
 
     /// Closes the connection and drops every registration; the box itself lives on (calls made
     /// after this find no connection and do nothing) until the ``BusExport`` goes (``release(_:)``).
-    static func disconnect(_ address: UInt) {
+    static func disconnect(_ address: UInt) async {
         guard let box = from(address), let connection = box.connection else { return }
         for path in Array(box.registrations.keys) { unregister(address, path: path) }
         box.connection = nil
-        g_dbus_connection_close_sync(connection, nil, nil)
-        g_object_unref(UnsafeMutableRawPointer(connection))
         if let node = box.node { g_dbus_node_info_unref(node) }
         box.node = nil
+        // Returns once the name is gone from the bus (a new owner may take it then), without
+        // holding the loop while GDBus flushes and closes.
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let pending = Unmanaged.passRetained(PendingClose(continuation)).toOpaque()
+            g_dbus_connection_close(connection, nil, BusCallbacks.connectionClosed, pending)
+        }
+        g_object_unref(UnsafeMutableRawPointer(connection))
     }
 
     /// Frees the box: its ``BusExport`` is gone, so nothing can address it any more.
-    static func release(_ address: UInt) {
-        disconnect(address)
+    static func release(_ address: UInt) async {
+        await disconnect(address)
         guard let pointer = UnsafeMutableRawPointer(bitPattern: address) else { return }
         Unmanaged<BusBox>.fromOpaque(pointer).release()
     }
@@ -181,6 +181,12 @@ final class PendingCall {
 final class PendingConnection {
     let continuation: CheckedContinuation<(UInt, String), Never>
     init(_ continuation: CheckedContinuation<(UInt, String), Never>) { self.continuation = continuation }
+}
+
+/// A connection closing.
+final class PendingClose {
+    let continuation: CheckedContinuation<Void, Never>
+    init(_ continuation: CheckedContinuation<Void, Never>) { self.continuation = continuation }
 }
 
 /// What to run when a watched name vanishes; runs once.

@@ -73,6 +73,19 @@ enum BusCallbacks {
         }
     }
 
+    static let connectionClosed: GAsyncReadyCallback = { source, result, data in
+        GLibLoop.assumeIsolated { [source = UInt(bitPattern: source), result = UInt(bitPattern: result), data = UInt(bitPattern: data)] in
+            guard let pointer = UnsafeMutableRawPointer(bitPattern: data) else { return }
+            let pending = Unmanaged<PendingClose>.fromOpaque(pointer).takeRetainedValue()
+            var error: UnsafeMutablePointer<GError>?
+            // Already closed (the bus went away) is as good as closed now.
+            if g_dbus_connection_close_finish(OpaquePointer(bitPattern: source), OpaquePointer(bitPattern: result), &error) == 0 {
+                _ = BusVariant.message(error)
+            }
+            pending.continuation.resume()
+        }
+    }
+
     static let nameVanished: GBusNameVanishedCallback = { _, _, data in
         GLibLoop.assumeIsolated { [data = UInt(bitPattern: data)] in
             guard let pointer = UnsafeRawPointer(bitPattern: data) else { return }

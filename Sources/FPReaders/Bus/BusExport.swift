@@ -30,7 +30,9 @@ package final class BusExport: Sendable {
                                 handler: @escaping @Sendable (BusCall) -> Void,
                                 property: @escaping @Sendable (_ path: String, _ interface: String, _ name: String) -> BusValue?)
         async throws(BusError) -> BusExport {
-        let result = await BusBox.connect(introspection: introspection, handler: handler, property: property)
+        // Found here, off the loop: the only `_sync` call of the bus layer (it reads the environment).
+        let busAddress = try GLibBlocking.systemBusAddress().get()
+        let result = await BusBox.connect(address: busAddress, introspection: introspection, handler: handler, property: property)
         return BusExport(address: try result.get())
     }
 
