@@ -85,7 +85,7 @@ let package = Package(
         .target(
             name: "FPAccountServer",
             dependencies: [
-                "FPAccountAPI", "FPKeyFormats", "FPJSON",
+                "FPAccountAPI", "FPKeyFormats", "FPJSON", "FPCore",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HummingbirdTLS", package: "hummingbird"),
@@ -255,7 +255,7 @@ let package = Package(
         .testTarget(name: "FingerprintLoginTests", dependencies: ["FingerprintLogin", "TestSupport"]),
         .testTarget(
             name: "AccountServerTests",
-            dependencies: ["TestSupport", "FPAccountAPI", "FPAccountLoad", "FPAccountServer", "FPKeyFormats",
+            dependencies: ["TestSupport", "FPAccountAPI", "FPAccountLoad", "FPAccountServer", "FPKeyFormats", "FPCore",
                            .product(name: "Crypto", package: "swift-crypto")]
         ),
         .testTarget(name: "KioskTests", dependencies: ["FPKiosk", "FPLocalAPI", "FPVocabulary", "TestSupport"]),
