@@ -65,8 +65,8 @@ let package = Package(
         .target(name: "FPCore", dependencies: ["FPVocabulary", "CProcessSecurity"], swiftSettings: foundationEssentialsOnly),
         // JSON values for output and a strict request reader that names the field it refuses.
         .target(name: "FPJSON", swiftSettings: foundationEssentialsOnly),
-        // bozorth3's scores as libfprint computes them, in Swift (issue 26): no dependency at all.
-        .target(name: "FPMatching", swiftSettings: foundationEssentialsOnly),
+        // bozorth3's scores as libfprint computes them, in Swift (issue 26): only FPCore, for the bounded threads a search runs on.
+        .target(name: "FPMatching", dependencies: ["FPCore"], swiftSettings: foundationEssentialsOnly),
         // What keys sign and attest, the one scrypt and hex codec every secret and digest uses, without libfprint.
         .target(
             name: "FPKeyFormats",
@@ -85,7 +85,7 @@ let package = Package(
         .target(
             name: "FPAccountServer",
             dependencies: [
-                "FPAccountAPI", "FPKeyFormats", "FPJSON",
+                "FPAccountAPI", "FPKeyFormats", "FPJSON", "FPCore",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HummingbirdTLS", package: "hummingbird"),
@@ -255,12 +255,12 @@ let package = Package(
         .testTarget(name: "FingerprintLoginTests", dependencies: ["FingerprintLogin", "TestSupport"]),
         .testTarget(
             name: "AccountServerTests",
-            dependencies: ["TestSupport", "FPAccountAPI", "FPAccountLoad", "FPAccountServer", "FPKeyFormats",
+            dependencies: ["TestSupport", "FPAccountAPI", "FPAccountLoad", "FPAccountServer", "FPKeyFormats", "FPCore",
                            .product(name: "Crypto", package: "swift-crypto")]
         ),
         .testTarget(name: "KioskTests", dependencies: ["FPKiosk", "FPLocalAPI", "FPVocabulary", "TestSupport"]),
         .testTarget(name: "FuzzCorpusTests", dependencies: ["FPFuzzing", "TestSupport"]),
-        .testTarget(name: "FPMatchingTests", dependencies: ["FPMatching"], exclude: ["Fixtures"]),
+        .testTarget(name: "FPMatchingTests", dependencies: ["FPMatching", "FPCore"], exclude: ["Fixtures"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,5 +1,4 @@
-import Dispatch
-import Glibc
+import FPCore
 import Synchronization
 
 /// One enrolled print ready for matching: the pair table of each of its samples, built once.
@@ -79,14 +78,10 @@ public enum Bozorth3Search {
         let gallery = GalleryAccess(count: count, print: print)
         let workers = max(1, min(workers, count))
         try await withTaskCancellationHandler {
-            await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
-                let group = DispatchGroup()
+            await withTaskGroup(of: Void.self) { group in
                 for _ in 0..<workers {
-                    DispatchQueue.global().async(group: group) {
-                        shared.work(probe: probe, gallery: gallery, threshold: threshold)
-                    }
+                    group.addTask { await threads.run { shared.work(probe: probe, gallery: gallery, threshold: threshold) } }
                 }
-                group.notify(queue: .global()) { done.resume() }
             }
             if shared.cancelled.load(ordering: .acquiring) { throw CancellationError() }
         } onCancel: {
@@ -106,7 +101,13 @@ public enum Bozorth3Search {
     }
 
     /// One worker a core that is online.
-    public static var defaultWorkers: Int { max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN))) }
+    public static var defaultWorkers: Int { BlockingThreads.onlineCores }
+
+    /// Where every search's workers run: threads of their own, one a core for the whole
+    /// process, so that two searches at once share the cores instead of each taking all of
+    /// them (a worker waiting for a place holds no thread). GCD's global queue, used before,
+    /// was a second thread pool with no bound of ours, outside the process's one way off the pool.
+    static let threads = BlockingThreads(name: "fpbridge-match", limit: BlockingThreads.onlineCores)
 }
 
 /// The gallery as the workers see it.

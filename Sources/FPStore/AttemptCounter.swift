@@ -52,9 +52,24 @@ public struct AttemptCounter: Sendable, Hashable, Codable {
     public var passcodeFailures = 0
     /// While this deadline is ahead, no passcode is even checked.
     public var passcodeLockedUntil: LockoutDeadline?
-    /// True when this counter could not be read: it then counts as locked out on
-    /// every path, never as "no failures", until an administrator repairs it.
+    /// True when this counter's file is damaged (does not parse, out of range, not a regular
+    /// file): it then counts as locked out on every path, never as "no failures", until an
+    /// administrator repairs it.
     public var damaged = false
+    /// Why this counter's file could not be read when that is not damage (no permission, too
+    /// many open files, an I/O error): locked out on every path as damage is, and reported
+    /// with this cause, since a repair would not help.
+    public var unreadable: String?
+
+    /// Whether the counter cannot be used, damaged or unreadable: every rule treats it as locked
+    /// out, and it is never written back as read.
+    public var unusable: Bool { damaged || unreadable != nil }
+
+    /// What is wrong with an ``unusable`` counter's file at `path`, for messages.
+    public func problem(at path: String) -> String {
+        if let unreadable { return "the attempt counter \(path) cannot be read (\(unreadable))" }
+        return "the attempt counter \(path) is damaged"
+    }
 
     /// A counter with no failures and no lockout.
     public init() {}
@@ -140,5 +155,19 @@ public struct AttemptCounter: Sendable, Hashable, Codable {
         counter.damaged = true
         counter.biometryLockedOut = true
         return counter
+    }
+
+    /// The counter a file that cannot be read stands for: locked out as a damaged one, with the cause.
+    public static func unreadablePlaceholder(_ cause: String) -> AttemptCounter {
+        var counter = AttemptCounter()
+        counter.unreadable = cause
+        counter.biometryLockedOut = true
+        return counter
+    }
+
+    /// The counter a failed read stands for: damage as damage, anything else as unreadable with its cause.
+    package static func placeholder(for error: any Error) -> AttemptCounter {
+        if case .damaged? = error as? StoreError { return damagedPlaceholder }
+        return unreadablePlaceholder("\(error)")
     }
 }

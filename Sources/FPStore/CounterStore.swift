@@ -28,8 +28,9 @@ public struct CounterStore: Sendable {
     /// which a disk writes whole.
     public static let fileSize = 512
 
-    /// The counter for a scope. A file that cannot be read gives
-    /// ``AttemptCounter/damagedPlaceholder`` (locked out); the file stays as it is.
+    /// The counter for a scope. A damaged file gives ``AttemptCounter/damagedPlaceholder``, one
+    /// that cannot be read (permission, file descriptors, I/O) an
+    /// ``AttemptCounter/unreadablePlaceholder(_:)`` naming why: both locked out; the file stays as it is.
     ///
     /// Read outside the lock, a file being rewritten in place can be seen half old, half
     /// new: what reads as damage is read once more under the lock before it counts (not when
@@ -37,10 +38,14 @@ public struct CounterStore: Sendable {
     /// parses can only be wrong for a moment, and nothing is decided on this read alone:
     /// every decision reads its counter again inside a `transaction(_:)`.
     public func counter(for scope: CounterScope) -> AttemptCounter {
-        if let counter = try? load(scope) { return counter }
-        guard !StateLock.isHeld else { return .damagedPlaceholder }
-        let settled = try? StateLock(directory: directory).withLock { try load(scope) }
-        return settled ?? AttemptCounter.damagedPlaceholder
+        let failure: StoreError
+        do { return try load(scope) } catch { failure = error }
+        guard !StateLock.isHeld else { return .placeholder(for: failure) }
+        do {
+            return try StateLock(directory: directory).withLock { try load(scope) }
+        } catch {
+            return .placeholder(for: error)
+        }
     }
 
     /// ``counter(for:)`` within a pass over many users: the state directory and `counters/`
@@ -75,8 +80,8 @@ public struct CounterStore: Sendable {
     }
 
     /// Reads and changes counters while holding the state directory's lock.
-    /// Only counters the body changed are written; a damaged counter is never
-    /// rewritten unless the body cleared ``AttemptCounter/damaged`` (a repair).
+    /// Only counters the body changed are written; a damaged or unreadable counter is never
+    /// rewritten unless the body replaced it with a usable one (a repair).
     ///
     /// - Throws: what `body` throws; ``CounterWriteFailure`` when the lock cannot be taken or
     ///   a changed counter cannot be written (nothing may then be reported as decided).
@@ -166,8 +171,10 @@ package struct CounterSet {
     package subscript(scope: CounterScope) -> AttemptCounter {
         mutating get {
             if let counter = loaded[scope] { return counter }
-            // Under the lock no one rewrites the file: what does not read is damage.
-            let counter = (try? store.load(scope)) ?? AttemptCounter.damagedPlaceholder
+            // Under the lock no one rewrites the file: what does not parse is damage; what
+            // cannot be read keeps its cause.
+            let counter: AttemptCounter
+            do { counter = try store.load(scope) } catch { counter = .placeholder(for: error) }
             loaded[scope] = counter
             return counter
         }
@@ -200,7 +207,7 @@ package struct CounterSet {
 
     fileprivate func flush() throws(CounterWriteFailure) {
         for scope in changed {
-            guard let counter = loaded[scope], !counter.damaged else { continue }
+            guard let counter = loaded[scope], !counter.unusable else { continue }
             do {
                 try store.write(counter, for: scope)
             } catch {

@@ -1,4 +1,7 @@
+import FPCore
 @testable import FPMatching
+import Foundation
+import Synchronization
 import Testing
 
 /// Identification over a gallery keeps libfprint's answer however many workers compare:
@@ -76,5 +79,27 @@ import Testing
         try await Task.sleep(for: .milliseconds(5))
         search.cancel()
         await #expect(throws: CancellationError.self) { try await search.value }
+    }
+
+    /// Issue 41 §2: the workers ran on GCD's global queue, a thread pool of its own beside the
+    /// process's one bounded way off the cooperative pool. Every print is now compared on one
+    /// of the search's named threads, and no more of them at once than the bound.
+    @Test func theWorkersRunOnTheSearchesOwnBoundedThreads() async throws {
+        let gallery = Self.gallery(count: 24, fingerAt: [])
+        let names = Mutex<Set<String>>([])
+        let running = Atomic<Int>(0), peak = Atomic<Int>(0)
+        let found = try await Bozorth3Search.firstMatch(probe: probe, count: gallery.count, threshold: Bozorth3.defaultThreshold,
+                                                        workers: 8) { index in
+            let now = running.add(1, ordering: .relaxed).newValue
+            _ = peak.max(now, ordering: .relaxed)
+            defer { running.subtract(1, ordering: .relaxed) }
+            let comm = (try? String(contentsOfFile: "/proc/thread-self/comm", encoding: .utf8)) ?? ""
+            let threadName = comm.trimmingCharacters(in: .whitespacesAndNewlines)
+            names.withLock { _ = $0.insert(threadName) }
+            return gallery[index]
+        }
+        #expect(found == Bozorth3Search.Result(index: nil, compared: 24))
+        #expect(names.withLock { $0 } == ["fpbridge-match"])
+        #expect(peak.load(ordering: .relaxed) <= BlockingThreads.onlineCores)
     }
 }

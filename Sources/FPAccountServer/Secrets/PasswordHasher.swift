@@ -1,4 +1,4 @@
-import Dispatch
+import FPCore
 import FPKeyFormats
 import Foundation
 
@@ -8,13 +8,25 @@ import Foundation
 struct PasswordHasher: Sendable {
     /// log2 of scrypt's N: 15 (32 MiB, ~0.1 s) by default.
     let costLog2: Int
+    /// Where the scrypts run: off the event loops and off the cooperative pool.
+    let threads: BlockingThreads
+    /// Told on the scrypt's thread as each starts and ends (tests count how many run at once).
+    let probe: ScryptProbe?
 
-    // scrypt takes a tenth of a second: off the event loops and off the cooperative pool.
-    private static let queue = DispatchQueue(label: "fpbridge-server.scrypt", attributes: .concurrent)
+    /// Every server in the process shares one bound: one scrypt a core. Under a login flood an
+    /// unbounded queue ran as many 32 MiB scrypts at once as it was given threads, for no more
+    /// speed; callers over the bound wait their turn holding no thread.
+    static let sharedThreads = BlockingThreads(name: "fpbridge-scrypt", limit: BlockingThreads.onlineCores)
+
+    init(costLog2: Int, threads: BlockingThreads = sharedThreads, probe: ScryptProbe? = nil) {
+        self.costLog2 = costLog2
+        self.threads = threads
+        self.probe = probe
+    }
 
     func hash(_ password: String) async throws -> String {
         let rounds = 1 << costLog2
-        return try await Self.offload {
+        return try await offload {
             let salt = Scrypt.newSalt()
             let key = try Array(password.utf8).withUnsafeBytes { try Scrypt.derive($0, salt: salt, rounds: rounds) }
             return ["scrypt", "\(rounds)", "\(Scrypt.blockSize)", "\(Scrypt.parallelism)", Data(salt).base64EncodedString(),
@@ -29,7 +41,7 @@ struct PasswordHasher: Sendable {
               let parallelism = Int(parts[3]), let salt = Data(base64Encoded: parts[4]), let expected = Data(base64Encoded: parts[5]),
               Scrypt.accepts(rounds: rounds, blockSize: blockSize, parallelism: parallelism, saltLength: salt.count)
         else { return false }
-        let matched = try? await Self.offload {
+        let matched = try? await offload {
             try Array(password.utf8).withUnsafeBytes {
                 try Scrypt.matches($0, salt: Array(salt), rounds: rounds, blockSize: blockSize, parallelism: parallelism, expected: expected)
             }
@@ -42,9 +54,20 @@ struct PasswordHasher: Sendable {
         _ = try? await hash(password)
     }
 
-    private static func offload<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
-        try await withCheckedThrowingContinuation { continuation in
-            queue.async { continuation.resume(with: Result { try work() }) }
+    private func offload<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+        let probe = probe
+        return try await threads.run { () throws -> T in
+            probe?.started()
+            defer { probe?.finished() }
+            return try work()
         }
     }
+}
+
+/// What a test hears from ``PasswordHasher``'s scrypt threads.
+struct ScryptProbe: Sendable {
+    /// On the scrypt's thread, before it runs.
+    let started: @Sendable () -> Void
+    /// On the scrypt's thread, after it ran.
+    let finished: @Sendable () -> Void
 }

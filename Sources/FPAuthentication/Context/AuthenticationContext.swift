@@ -275,7 +275,7 @@ public final class AuthenticationContext: Sendable {
         if let problem = passcodeSetProblem() { return problem }
         let scope = CounterScope.user(environment.user)
         let counter = counter(scope)
-        return counter.damaged ? environment.lockoutRules.passcodeBlock(counter, path: environment.counters.path(for: scope)) : nil
+        return counter.unusable ? environment.lockoutRules.passcodeBlock(counter, path: environment.counters.path(for: scope)) : nil
     }
 
     private func runPolicy(_ policy: AuthPolicy, reason: String, prompt: any AuthPrompt,

@@ -16,11 +16,11 @@ extension AuthenticationContext {
         let passcodeUntil = rules.passcodeRetryAfter(counter)
         let lock = StateLock(directory: environment.stateDirectory)
         let lockProblem = lock.problem().map { "\(lock.path): \($0) (repair it: fpbridge repair --yes)" }
-        return LockoutStatus(failures: counter.damaged ? nil : counter.biometricFailures,
+        return LockoutStatus(failures: counter.unusable ? nil : counter.biometricFailures,
                              attemptsLeftBeforeLockout: block == nil && lockProblem == nil ? rules.attemptsLeft(counter, scope: scope) : 0,
                              lockedOut: block != nil || lockProblem != nil, retryAfter: block?.retryAfter,
                              damagedCounter: counter.damaged ? path : nil,
-                             passcodeFailures: counter.damaged ? nil : counter.passcodeFailures,
+                             passcodeFailures: counter.unusable ? nil : counter.passcodeFailures,
                              passcodeRetryAfter: passcodeUntil, message: block?.message ?? lockProblem,
                              unusableLock: lockProblem == nil ? nil : lock.path)
     }

@@ -13,6 +13,10 @@ extension AuthenticationContext {
         do {
             return try recording(scope, passcode: false) { counters -> Bool in
                 var counter = counters[scope]
+                if counter.unreadable != nil {
+                    throw AuthError(.stateDamaged, "the failure counter of \(environment.user) cannot be used: "
+                                    + counter.problem(at: counters.path(scope)))
+                }
                 if counter.damaged {
                     throw AuthError(.stateDamaged, "the failure counter of \(environment.user) is damaged (\(counters.path(scope))); "
                                     + "an administrator repairs it with fpbridge repair")

@@ -27,9 +27,9 @@ struct LockoutRules {
 
     /// Why biometry may not scan for this scope now, nil when it may.
     func biometricBlock(_ counter: AttemptCounter, scope: CounterScope, path: String) -> AuthError? {
-        if counter.damaged {
-            return AuthError(.biometryLockout, "the attempt counter \(path) is damaged, so biometry counts as locked out "
-                             + "until an administrator repairs the state")
+        if counter.unusable {
+            return AuthError(.biometryLockout, "\(counter.problem(at: path)), so biometry counts as locked out "
+                             + (counter.damaged ? "until an administrator repairs the state" : "until it can be read"))
         }
         if counter.biometryLockedOut {
             let unlock = switch scope {
@@ -112,7 +112,7 @@ struct LockoutRules {
 
     /// Failed matches left before the next lockout of this scope.
     func attemptsLeft(_ counter: AttemptCounter, scope: CounterScope) -> Int {
-        if counter.damaged || counter.biometryLockedOut { return 0 }
+        if counter.unusable || counter.biometryLockedOut { return 0 }
         switch scope {
         case .user:
             return max(0, configuration.biometricLockoutThreshold - counter.biometricFailures)
@@ -131,7 +131,7 @@ struct LockoutRules {
     /// before epochs were kept predates every lockout that has one; a lockout from before
     /// epochs falls back to the wall-clock times it has.
     static func passcodeUnlocksReader(_ counter: AttemptCounter, prints: [PrintRecord]) -> Bool {
-        guard !counter.damaged else { return false }
+        guard !counter.unusable else { return false }
         if let began = counter.lockoutEpoch {
             return prints.contains { $0.readerEpoch.map { $0 < began } ?? true }
         }
@@ -144,9 +144,9 @@ struct LockoutRules {
 
     /// Why the passcode may not be checked now, nil when it may.
     func passcodeBlock(_ counter: AttemptCounter, path: String) -> AuthError? {
-        if counter.damaged {
-            return AuthError(.stateDamaged, "the attempt counter \(path) is damaged, so the passcode is refused until an "
-                             + "administrator repairs the state")
+        if counter.unusable {
+            return AuthError(.stateDamaged, "\(counter.problem(at: path)), so the passcode is refused "
+                             + (counter.damaged ? "until an administrator repairs the state" : "until it can be read"))
         }
         if let left = clock.remaining(counter.passcodeLockedUntil) {
             let wait = max(1, left.rounded(.up))

@@ -45,7 +45,7 @@ public struct PasscodeManager: Sendable {
             // Again under the lock: a failure counted (or a lockout begun) since the check above.
             let scope = CounterScope.user(environment.user)
             let counter: AttemptCounter
-            do { counter = try environment.counters.load(scope) } catch { counter = .damagedPlaceholder }
+            do { counter = try environment.counters.load(scope) } catch { counter = .placeholder(for: error) }
             if let block = rules.biometricBlock(counter, scope: scope, path: environment.counters.path(for: scope)) {
                 throw AuthError(block.code, "\(block.message); with no passcode set, only an administrator can lift it")
             }

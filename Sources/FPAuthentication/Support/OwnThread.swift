@@ -12,48 +12,9 @@ enum OwnThread {
     /// The most threads that run work at once.
     static let maximumThreads = 4
 
-    static let budget = ThreadBudget(limit: maximumThreads)
+    static let threads = BlockingThreads(name: "fpbridge-kdf", limit: maximumThreads)
 
     static func run<T: Sendable>(_ work: @escaping @Sendable () throws(AuthError) -> T) async throws(AuthError) -> T {
-        await budget.acquire()
-        let result: Result<T, AuthError> = await withCheckedContinuation { continuation in
-            DetachedThread.start(name: "fpbridge-kdf") {
-                do throws(AuthError) {
-                    continuation.resume(returning: .success(try work()))
-                } catch {
-                    continuation.resume(returning: .failure(error))
-                }
-            }
-        }
-        await budget.release()
-        return try result.get()
-    }
-}
-
-/// Places for work on threads of its own; waiting for one holds no thread.
-actor ThreadBudget {
-    let limit: Int
-    private var inUse = 0
-    private var waiting: [CheckedContinuation<Void, Never>] = []
-
-    init(limit: Int) {
-        self.limit = limit
-    }
-
-    func acquire() async {
-        if inUse < limit {
-            inUse += 1
-            return
-        }
-        // The place is handed over by release(), still counted as in use.
-        await withCheckedContinuation { waiting.append($0) }
-    }
-
-    func release() {
-        if waiting.isEmpty {
-            inUse -= 1
-        } else {
-            waiting.removeFirst().resume()
-        }
+        try await threads.run(work)
     }
 }
