@@ -52,7 +52,7 @@ FPBRIDGE_TEST_BINARY="$(swift build --show-bin-path)/fpbridgePackageTests.xctest
 export FPBRIDGE_TEST_BINARY
 setsid nice -n 19 bash scripts/build-ahead.sh >"$pg_dir/build-ahead.log" 2>&1 &
 build_ahead=$!
-trap 'kill -- -$build_ahead 2>/dev/null; bash scripts/postgres.sh stop "$pg_dir/cluster"; rm -rf "$pg_dir"; print_stage_times' EXIT
+trap 'kill -- -$build_ahead 2>/dev/null || true; bash scripts/postgres.sh stop "$pg_dir/cluster"; rm -rf "$pg_dir"; print_stage_times' EXIT
 python3 scripts/swift-test.py
 
 # GNOME Settings enrolling, listing and deleting a finger through fpbridged's D-Bus face, and a
