@@ -86,7 +86,9 @@ import Testing
         defer { for folder in ["prints", "counters"] { chmod(harness.state.path + "/" + folder, 0o700) } }
         let pass = try StatePass(harness.state)
         #expect(throws: StoreError.self) { try PrintStore(directory: harness.state).entries(user: "bob", reader: reader, in: pass) }
-        #expect(CounterStore(directory: harness.state).counter(for: .user("bob"), in: pass).damaged)
+        // Not used, and not called damaged: the folder is unsafe, and the counter says so.
+        let counter = CounterStore(directory: harness.state).counter(for: .user("bob"), in: pass)
+        #expect(counter.unusable && !counter.damaged && counter.unreadable?.contains("open to other users") == true, "\(counter)")
     }
 
     /// A pass vouches only for the state directory it checked.
@@ -97,7 +99,9 @@ import Testing
         defer { for folder in ["prints", "counters"] { chmod(other.state.path + "/" + folder, 0o700) } }
         let reader = ReaderIdentity(driver: "fake", deviceID: "0")
         #expect(throws: StoreError.self) { try PrintStore(directory: other.state).entries(user: "bob", reader: reader, in: pass) }
-        #expect(CounterStore(directory: other.state).counter(for: .user("bob"), in: pass).damaged)
+        // Not used, and not called damaged: the folder is unsafe, and the counter says so.
+        let counter = CounterStore(directory: other.state).counter(for: .user("bob"), in: pass)
+        #expect(counter.unusable && !counter.damaged && counter.unreadable?.contains("open to other users") == true, "\(counter)")
         // The same reads through the directory it checked.
         #expect(try PrintStore(directory: checked.state).entries(user: "bob", reader: reader, in: pass).count == 1)
         #expect(!CounterStore(directory: checked.state).counter(for: .user("bob"), in: pass).damaged)
