@@ -196,8 +196,11 @@ extension LoopDevice {
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
                 let answer = EarlyAnswer<T>()
+                let status = FingerStatus.listener.map { FingerStatusReport(device: device, listener: $0) }
+                status?.start()
                 let box = OperationBox { [self] result in
                     answer.finished = true
+                    status?.stop()
                     guard let early = answer.lingering else {
                         continuation.resume(with: Result { try finish(device, result) })
                         return
@@ -219,6 +222,7 @@ extension LoopDevice {
                         guard answer.decided == nil, !cancelled else { return }
                         // Read now: libfprint's pointers are borrowed for the callback only.
                         answer.decided = Result { try decision(match, scan, error) }
+                        status?.decide()
                         // Given once the loop has nothing more urgent to do, and only while the
                         // finger is still on the sensor: that is what the reader waits for (an
                         // image reader, until the lift). An operation that ends at once finishes
@@ -231,6 +235,7 @@ extension LoopDevice {
                             let early = LingeringOperation(cancellable: cancellable)
                             answer.lingering = early
                             self.lingering = early
+                            status?.flush()
                             continuation.resume(with: decided)
                         }
                     }
@@ -241,6 +246,7 @@ extension LoopDevice {
                     try start(device, cancellable.pointer.assumingMemoryBound(to: GCancellable.self), box, data)
                 } catch {
                     Unmanaged<OperationBox>.fromOpaque(data).release()
+                    status?.stop()
                     continuation.resume(throwing: error)
                 }
             }

@@ -45,6 +45,8 @@ final class FprintdDevice: Sendable {
     let path: String
     let info: ReaderInfo
     let state: Mutex<State>
+    /// The reader's finger-status changes on their way to `finger-present` and `finger-needed`.
+    let fingerRelay = FingerRelay()
 
     init(path: String, info: ReaderInfo) {
         self.path = path

@@ -84,7 +84,14 @@ extension FprintdFace {
                 started.store(true, ordering: .releasing)
                 await reply.values([])
                 await afterAnswer()
-                return try await work(context)
+                // `finger-present` and `finger-needed` are the reader's finger-status flags, as
+                // fprintd's are, told in order with the action's own signals.
+                device.fingerRelay.begin()
+                return try await FingerStatus.listening({ [self] status in
+                    device.fingerRelay.tell(afterDecision: status.decided) { [self] in
+                        await setFinger(device, present: status.present, needed: status.needed)
+                    }
+                }) { try await work(context) }
             }
             guard proof != nil else {
                 if Task.isCancelled || operation.isCancelled { throw CancellationError() }
@@ -106,19 +113,21 @@ extension FprintdFace {
         }
     }
 
-    /// The last status of an action (`done` true) and the finger no longer needed, in
-    /// fprintd's order on `virtual_device` (`FprintdPropertyTests`): a verification's match or
-    /// no match is told as the scan is read (fprintd's match callback), before the reader's
-    /// operation ends and clears `finger-needed`; every other end (an enrollment's, an error, a
-    /// Stop) is told once the operation ended, after it. fprintd's properties are libfprint's
-    /// finger-status flags, which image readers clear at the capture, before the result:
-    /// following those flags themselves is left (issue 37, item 4).
+    /// The last status of an action (`done` true), after every finger-status change the reader
+    /// made before it (``FingerRelay``): a verification's match or no match is told as the scan
+    /// is read (fprintd's match callback), before the reader's operation ends and clears
+    /// `finger-needed` (or, on an image reader, `finger-present` at the lift); every other end
+    /// (an enrollment's, an error, a Stop) comes once the operation ended, with both cleared
+    /// (`FprintdPropertyTests`).
     private func finish(_ device: FprintdDevice, _ id: UInt64, _ signal: String, _ result: String, scanResult: Bool) async {
         device.state.withLock { state in
             if state.running?.id == id { state.running?.done = true }
         }
+        await device.fingerRelay.caughtUp()
+        // Any other end is the reader's operation's end, which clears the flags; a cancelled
+        // engine may get here before the reader told it.
         if !scanResult { await setFinger(device, present: false, needed: false) }
         await emit(device, signal, [.string(result), .bool(true)])
-        if scanResult { await setFinger(device, present: false, needed: false) }
+        device.fingerRelay.answered()
     }
 }

@@ -117,7 +117,7 @@ extension FprintdFace {
         if let running { await end(device, running) }
         await readers.pool.unpin(device.info.identity)
         if let bus = connection { await bus.unwatch(holder.watch) }
-        await setFinger(device, present: false, needed: false)
+        await device.fingerRelay.caughtUp()
         return true
     }
 
@@ -151,8 +151,10 @@ extension FprintdFace {
             if running != nil { throw BusError(.alreadyInUse, "Another operation is already in progress") }
             throw BusError(.noActionInProgress, kind == .verify ? "No verification in progress" : "No enrollment in progress")
         }
+        // The properties are the reader's flags: an answered verification's finger stays
+        // present until it is lifted or its waiting operation is cancelled, as with fprintd.
         await end(device, running)
-        await setFinger(device, present: false, needed: false)
+        await device.fingerRelay.caughtUp()
         return []
     }
 

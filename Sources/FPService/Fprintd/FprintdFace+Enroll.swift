@@ -20,12 +20,14 @@ extension FprintdFace {
         try begin(action, device, call, target: target, configuration: configuration, busy: "Enrollment already in progress") { [self] context in
             for try await update in context.enrollAuthorizedByDesktop(finger, replace: true) {
                 switch update {
-                case .presentFinger: await setFinger(device, present: false, needed: true)
+                case .presentFinger: break
                 case .stage(let completed, let total) where completed < total:
+                    await device.fingerRelay.caughtUp()
                     await emit(device, "EnrollStatus", [.string("enroll-stage-passed"), .bool(false)])
                 case .stage: break
                 case .saved(let record): return .saved(record)
                 case .retry(let reason):
+                    await device.fingerRelay.caughtUp()
                     await emit(device, "EnrollStatus", [.string(Self.retryResult("enroll", reason)), .bool(false)])
                 }
             }

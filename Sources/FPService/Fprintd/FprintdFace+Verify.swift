@@ -45,14 +45,14 @@ extension FprintdFace {
                         + "authenticate with your password (or fpbridge unlock) to use it again")
     }
 
-    /// An engine event as signals and property changes while a scan runs.
+    /// An engine event as a signal while a scan runs (the properties follow the reader's flags).
     private func signal(_ event: AuthEvent, _ device: FprintdDevice) async {
         switch event {
-        case .presentFinger: await setFinger(device, present: false, needed: true)
-        case .fingerDetected: await setFinger(device, present: true)
         case .retryHint(let reason):
-            await setFinger(device, present: false)
+            await device.fingerRelay.caughtUp()
             await emit(device, "VerifyStatus", [.string(Self.retryResult("verify", reason)), .bool(false)])
+            // That scan's answer went out; the next scan's is to come.
+            device.fingerRelay.begin()
         default: break
         }
     }
