@@ -66,9 +66,15 @@ struct FingerKeptDownTests: VirtualReaderHarness {
         try await VirtualReaderDriver.sendImages(socket, Array(repeating: whorl, count: 5), lead: 1)
         let enrolled = try await enroll.value
         #expect(enrolled.status == 0, "\(enrolled.stdout)\(enrolled.stderr)")
-        let verify = Task { try await Fpbridge.run(["--json", "verify"], environment: client, timeout: 60) }
-        // The reader stays open between the two (idle close after 60 s): wait for the scan to start.
-        try await Task.sleep(for: .seconds(1))
+        // The reader stays open between the two (idle close after 60 s): the finger goes down once
+        // the verify prompts for it, that is once its scan has started.
+        let prompts = PromptSignal(Bench.scanPrompt)
+        let watchPrompt = prompts.watcher()
+        let verify = Task {
+            defer { prompts.finish() }
+            return try await Fpbridge.run(["--json", "verify"], environment: client, timeout: 60, onStderr: watchPrompt)
+        }
+        try #require(await prompts.next(within: 30), "the verify never asked for the finger")
         let finger = try await VirtualReaderDriver.holdFinger(socket, image: whorl, lead: 0)
         let answer = try await result(of: verify, within: 20)
         try await finger.lift()
