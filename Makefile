@@ -10,8 +10,10 @@ POLKITFILE = $(POLKITDIR)/net.reactivated.fprint.device.policy
 GROUP ?= fpbridge
 # The service's own system user (its primary group is GROUP, which owns the readers).
 SERVICE_USER ?= fpbridge
-# Where the release products are; override to install binaries built elsewhere.
+# Where the release products are; override to install binaries built elsewhere
+# (`make install BINPATH=DIR` then needs no Swift toolchain: nothing is built).
 BINPATH ?= $$(swift build -c release --show-bin-path)
+INSTALL_NEEDS = $(if $(filter command line environment,$(origin BINPATH)),,build)
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 # systemctl is used only on a host booted with systemd (not in containers, chroots or with DESTDIR).
 SYSTEMD_RUNNING = [ -z "$(DESTDIR)" ] && command -v systemctl >/dev/null && [ -d /run/systemd/system ]
@@ -47,7 +49,9 @@ rules:
 # creates the group and the service's system user, reloads udev so that a reader plugged
 # in afterwards is open to the seat user and the group, and enables and (re)starts the
 # service when systemd runs. With DESTDIR (packaging) only the files are installed.
-install: build
+install: $(INSTALL_NEEDS)
+	@for p in fpbridge fpbridged fpbridge-kiosk; do [ -x "$(BINPATH)/$$p" ] || { \
+		echo "$(BINPATH)/$$p is missing: run make build (needs Swift), or make install BINPATH=DIR"; exit 1; }; done
 	$(SUDO) install -D -m 0755 "$(BINPATH)/fpbridge" $(DESTDIR)$(PREFIX)/bin/fpbridge
 	$(SUDO) install -D -m 0755 "$(BINPATH)/fpbridged" $(DESTDIR)$(PREFIX)/bin/fpbridged
 	$(SUDO) install -D -m 0755 "$(BINPATH)/fpbridge-kiosk" $(DESTDIR)$(PREFIX)/bin/fpbridge-kiosk
@@ -86,11 +90,14 @@ install: build
 	else echo "udevadm not found: the rules take effect at the next boot"; fi; \
 	if $(SYSTEMD_RUNNING); then \
 		$(SUDO) systemctl daemon-reload; \
+		: "dbus-daemon read the bus policy when it was copied, before the user existed: read it again"; \
+		systemctl is-active --quiet dbus && $(SUDO) systemctl reload dbus; \
+		: "fprintd holds the name when it runs, and a client would start it again: masked (uninstall unmasks it)"; \
+		if systemctl cat fprintd.service >/dev/null 2>&1; then $(SUDO) systemctl mask --now fprintd; fi; \
 		if systemctl is-active --quiet fpbridged; then \
 			$(SUDO) systemctl enable fpbridged && $(SUDO) systemctl restart fpbridged; \
 		else $(SUDO) systemctl enable --now fpbridged; fi; \
-	else echo "systemd is not running: start $(PREFIX)/bin/fpbridged yourself (as $(SERVICE_USER)), or enable fpbridged.service after booting with systemd"; fi; \
-	echo "fpbridged serves fprintd's D-Bus API once fprintd lets go of it: sudo systemctl mask --now fprintd (back: make uninstall; sudo systemctl unmask fprintd)"
+	else echo "systemd is not running: start $(PREFIX)/bin/fpbridged yourself (as $(SERVICE_USER)), or enable fpbridged.service after booting with systemd"; fi
 
 # Stops and disables the service, then removes what install installed. The user
 # $(SERVICE_USER) and the state in /var/lib/fpbridge (prints, passcodes, keys) are kept.
@@ -103,6 +110,7 @@ uninstall:
 		$(DESTDIR)$(DBUSPOLICYDIR)/fpbridge-fprintd.conf $(DESTDIR)$(POLKITFILE)
 	if [ -z "$(DESTDIR)" ] && command -v dpkg-divert >/dev/null; then \
 		$(SUDO) dpkg-divert --quiet --local --rename --remove --divert $(POLKITFILE).fprintd $(POLKITFILE); fi
-	if $(SYSTEMD_RUNNING); then $(SUDO) systemctl daemon-reload; fi
+	if $(SYSTEMD_RUNNING); then $(SUDO) systemctl daemon-reload; \
+		if systemctl cat fprintd.service >/dev/null 2>&1; then $(SUDO) systemctl unmask fprintd; fi; fi
 	if [ -z "$(DESTDIR)" ] && command -v udevadm >/dev/null; then $(SUDO) udevadm control --reload-rules; fi
 	@echo "kept: the user $(SERVICE_USER) and /var/lib/fpbridge (prints, passcodes, keys); remove them by hand if wanted"

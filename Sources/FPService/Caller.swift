@@ -33,7 +33,7 @@ package struct Caller: Sendable, Hashable {
         try self.init(PeerCredentials(pid: 0, uid: uid, gid: entry.pw_gid), configuration: configuration)
     }
 
-    private static func name(of uid: UInt32) -> String? {
+    static func name(of uid: UInt32) -> String? {
         var entry = passwd()
         var result: UnsafeMutablePointer<passwd>?
         var buffer = [CChar](repeating: 0, count: 16_384)

@@ -44,13 +44,16 @@ public final class FprintdBus: Sendable {
     ///   - allowed: the polkit actions the mock grants.
     ///   - installedPolicy: owning names as on a system bus (nobody may, but as a policy file
     ///     allows) with the policy `make install` installs; otherwise anyone may own any name.
+    ///   - ownershipRefused: the bus's policy refuses `net.reactivated.Fprint` to everyone, as a
+    ///     bus that read the installed policy before the service's user existed refuses it to that
+    ///     user; the daemon is then not waited for on the bus, only on its socket.
     ///   - readerEnvironment: where the daemon finds its readers (libfprint's `virtual_device` on
     ///     ``readerSocket`` by default; a ``USBTestbed``'s environment, say).
     ///   - reader: fpbridged's `--reader`.
     ///   - driver: the virtual reader of libfprint both daemons use (`virtual_device`,
     ///     `virtual_device_storage`, `virtual_image`) when no `readerEnvironment` is given.
     public init(_ daemon: Daemon = .fpbridged, allowed: [String] = FprintdBus.allActions, installedPolicy: Bool = false,
-                readerEnvironment: [String: String]? = nil, reader: String? = nil, driver: String = "virtual_device",
+                ownershipRefused: Bool = false, readerEnvironment: [String: String]? = nil, reader: String? = nil, driver: String = "virtual_device",
                 serviceArguments: [String] = []) async throws {
         directory = TemporaryDirectory()
         chmod(directory.path, 0o755)
@@ -74,6 +77,7 @@ public final class FprintdBus: Sendable {
             <allow own="org.freedesktop.login1"/>
           </policy>
           \(installedPolicy ? "<include>\(Self.installedPolicy)</include>" : "")
+          \(ownershipRefused ? #"<policy context="mandatory"><deny own="net.reactivated.Fprint"/></policy>"# : "")
         </busconfig>
         """.write(toFile: config, atomically: true, encoding: .utf8)
         let bus = Process()
@@ -134,7 +138,7 @@ public final class FprintdBus: Sendable {
             processes.append(fprintd)
         }
         self.processes = processes
-        try await waitForName(daemon, until: deadline.addingTimeInterval(10))
+        if !ownershipRefused { try await waitForName(daemon, until: deadline.addingTimeInterval(10)) }
     }
 
     /// Stops fpbridged and starts it again on the same state (a reboot, as far as it can tell),

@@ -92,10 +92,27 @@ final class FprintdFace: Sendable {
             logger.info("serving fprintd's D-Bus API as \(FprintdInterface.busName)")
             return true
         } catch {
-            give(up: "\(error.message); mask fprintd (systemctl mask --now fprintd) or start fpbridged with --dbus off", logger: logger)
+            give(up: Self.ownershipRefused(error), logger: logger)
             self.bus.withLock { $0 = nil }
             await bus.stop()
             return false
+        }
+    }
+
+    /// Why the name could not be taken, and what fixes it. A name held by another process is
+    /// fprintd's to give back; a refusal by the bus's policy is not: dbus-daemon reads the
+    /// policy's `user="fpbridge"` when the file appears, and a user created after that (a package
+    /// or `make install` making the user once the file is in place) is "Unknown username" to it
+    /// until the configuration is read again, whatever is done to fprintd.
+    static func ownershipRefused(_ error: BusError) -> String {
+        switch error.name {
+        case "org.freedesktop.DBus.Error.AccessDenied":
+            let user = Caller.name(of: geteuid()) ?? "uid \(geteuid())"
+            return "\(error.message); the bus's policy does not let \(user) own it: install dbus/fpbridge-fprintd.conf "
+                + "(the package and make install do), then make the bus read its configuration again "
+                + "(sudo systemctl reload dbus) and restart fpbridged"
+        default:
+            return "\(error.message); mask fprintd (systemctl mask --now fprintd) or start fpbridged with --dbus off"
         }
     }
 

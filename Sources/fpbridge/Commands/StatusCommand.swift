@@ -16,16 +16,32 @@ struct StatusCommand: AsyncParsableCommand {
 
     func run() async throws {
         let report: StatusReport
+        var service: ServiceSummary?
         if let socket = try options.serviceSocket() {
             let query = ServiceSession.query(options)
-            report = try await ServiceClient.with(socket: socket) { try await $0.get("status", query: query) }
+            (report, service) = try await ServiceClient.with(socket: socket) { client in
+                (try await client.get("status", query: query), try await client.get("service"))
+            }
         } else {
             let context = AuthenticationContext(environment: try ReaderSession.environment(options, reader: nil))
             // The reader is looked at, not opened: its temperature tells whether it must rest.
             let reader = try? await options.selection().candidates().first
             report = try StatusReport(context: context, reader: await reader?.info, mode: "in-process", testMode: false)
         }
-        options.console.success(Self.text(report), Self.fields(report))
+        var fields = Self.fields(report)
+        var text = Self.text(report)
+        if let service {
+            fields["service"] = ["version": .string(service.version), "fprintdBus": .string(service.fprintdBus)]
+            text += "\nservice: fpbridged \(service.version); fprintd's D-Bus API: \(service.fprintdBus)"
+        }
+        options.console.success(text, fields)
+    }
+
+    /// What `GET /v1/service` says of the service itself that a user checking a desktop needs:
+    /// whether fprintd's clients reach it (`serving`, `off`, or why not).
+    private struct ServiceSummary: Decodable, Sendable {
+        var version: String
+        var fprintdBus: String
     }
 
     private static func fields(_ report: StatusReport) -> [String: JSONValue] {
