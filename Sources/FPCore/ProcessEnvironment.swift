@@ -26,6 +26,22 @@ public enum ProcessEnvironment {
         return String(cString: raw)
     }
 
+    /// How many times `name` is in the environment. `getenv` answers with the first; a program that
+    /// appends its own value to an environment it was handed (`pam_exec` appends `PAM_USER` to the
+    /// PAM environment) needs to know that no earlier one hides it.
+    public static func occurrences(_ name: String) -> Int {
+        // Imported as non-optional, though C lets a program clear it (clearenv sets it to NULL).
+        let start: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? = environ
+        guard var entry = start else { return 0 }
+        let prefix = Array((name + "=").utf8CString.dropLast())
+        var count = 0
+        while let pointer = entry.pointee {
+            if strncmp(pointer, prefix, prefix.count) == 0 { count += 1 }
+            entry += 1
+        }
+        return count
+    }
+
     /// The variables among `names` that are set and not empty.
     public static func values(_ names: String...) -> [String: String] {
         var values: [String: String] = [:]

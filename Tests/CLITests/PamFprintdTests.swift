@@ -120,4 +120,45 @@ import TestSupport
         #expect(try FileManager.default.contentsOfDirectory(atPath: chosen.file("state")).isEmpty, "nothing written there")
         #expect(try await bus.lockout("nobody")["lockedOut"] as? Bool == true, "still locked out")
     }
+
+    /// su, sudo and polkit's agent are setuid programs a user starts: pam_exec without `seteuid`
+    /// starts the hook with the user's real uid and root's effective one, the kernel marks it
+    /// `AT_SECURE`, and no environment is read. The hook says which option cures it instead of
+    /// "PAM_USER is not set" (a booted Debian's `su` showed only "exit code 2"; issue 38).
+    @Test func aHookStartedAsUnderSuWithoutSeteuidNamesTheOptionThatCuresIt() async throws {
+        let copies = TemporaryDirectory()
+        let setuidCopy = try Fpbridge.executableForOtherUsers(in: copies)
+        chmod(setuidCopy, 0o4755)
+        let started = try await Fpbridge.runCommand(["/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups",
+                                                     "/usr/bin/env", "PAM_USER=nobody", "PAM_TYPE=auth", setuidCopy,
+                                                     "pam-password-proved", "--service", "/nonexistent.sock"],
+                                                    environment: [:], timeout: 30)
+        #expect(started.status == 2, "\(started.stdout)\(started.stderr)")
+        #expect(started.stderr.contains("without pam_exec's seteuid option")
+                && started.stderr.contains("pam_exec.so seteuid quiet /usr/bin/fpbridge pam-password-proved"), "\(started.stderr)")
+    }
+
+    /// pam_exec appends its PAM_USER after the PAM environment; one set earlier (pam_env from a
+    /// user's file) would be the one getenv finds. Two are refused, and nothing is lifted.
+    @Test func aSecondPamUserInTheEnvironmentIsRefused() async throws {
+        let bus = try await FprintdBus()
+        try await enroll(bus, "nobody", "p7")
+        for _ in 1...5 { _ = try await bus.withScans(["/usr/bin/fprintd-verify", "nobody"], after: "Verify started", scans: ["p2"]) }
+        // execve with the same name twice, as pam_exec builds it (env(1) and Process keep one).
+        let execve = """
+        import ctypes, sys
+        libc = ctypes.CDLL(None, use_errno=True)
+        args = [a.encode() for a in sys.argv[1:]]
+        env = [b"PAM_USER=nobody", b"PAM_TYPE=auth", b"PAM_USER=root"]
+        argv = (ctypes.c_char_p * (len(args) + 1))(*args, None)
+        envp = (ctypes.c_char_p * (len(env) + 1))(*env, None)
+        libc.execve(args[0], argv, envp)
+        sys.exit("execve failed: %d" % ctypes.get_errno())
+        """
+        let twice = try await bus.run(["/usr/bin/python3", "-c", execve, Fpbridge.executable, "pam-password-proved",
+                                       "--service", bus.service!.socket])
+        #expect(twice.status == 2 && twice.stderr.contains("PAM_USER is in the environment more than once"),
+                "\(twice.stdout)\(twice.stderr)")
+        #expect(try await bus.lockout("nobody")["lockedOut"] as? Bool == true, "still locked out")
+    }
 }

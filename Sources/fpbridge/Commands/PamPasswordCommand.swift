@@ -15,7 +15,10 @@ struct PamPasswordCommand: AsyncParsableCommand {
         abstract: "Lift the user's fingerprint lockout after their login password succeeded (run by pam_exec, as root).",
         discussion: """
         For the auth stack, after the password module and only when it succeeded:
-          auth optional pam_exec.so quiet /usr/local/bin/fpbridge pam-password-proved
+          auth optional pam_exec.so seteuid quiet /usr/bin/fpbridge pam-password-proved
+        (the package's pam-auth-update profile "fpbridge" adds that line). seteuid is needed under \
+        su, sudo and polkit's agent: those run PAM as root for a user, and without it pam_exec starts \
+        this command with the user's real uid, where it reads no environment and so no PAM_USER. \
         The user is PAM_USER, which pam_exec sets; only root may use this, and fpbridged checks the \
         caller's uid itself. The fpbridge passcode's own failures are not reset. The service is \
         fpbridged's system socket or --service PATH, and --state-dir DIR works on a state directory \
@@ -24,9 +27,12 @@ struct PamPasswordCommand: AsyncParsableCommand {
 
         EXIT STATUS
           0  done (also when there was no lockout to lift)
-          2  refused or misused (not root, no PAM_USER, not in the auth stack)
+          2  refused or misused (not root, no PAM_USER or two, no seteuid, not in the auth stack)
           3  fpbridged does not answer, or the user's counter is damaged
         """)
+
+    /// Where the package installs the CLI, for the PAM line the errors suggest.
+    static let installedPath = "/usr/bin/fpbridge"
 
     // Its own options, not GlobalOptions: those fall back on FPBRIDGE_SERVICE and
     // FPBRIDGE_STATE_DIR, which this command must never read (see run()).
@@ -40,6 +46,16 @@ struct PamPasswordCommand: AsyncParsableCommand {
     var json = false
 
     func run() async throws {
+        if ProcessEnvironment.isSecureExecution {
+            throw AuthError(.invalidInput, "started by a setuid program for a user (su, sudo, polkit's agent) without pam_exec's "
+                            + "seteuid option, so no environment is read, PAM_USER with it: use "
+                            + "'auth optional pam_exec.so seteuid quiet \(Self.installedPath) pam-password-proved'")
+        }
+        // pam_exec appends PAM_USER to the PAM environment, which pam_env may fill from a user's
+        // own file; getenv would answer with that earlier one.
+        guard ProcessEnvironment.occurrences("PAM_USER") <= 1 else {
+            throw AuthError(.invalidInput, "PAM_USER is in the environment more than once (the PAM environment sets it too): refused")
+        }
         guard let user = ProcessEnvironment.value("PAM_USER"), !user.isEmpty else {
             throw AuthError(.invalidInput, "PAM_USER is not set: this command is run by pam_exec after the password succeeded")
         }
