@@ -159,6 +159,6 @@ done
 if [ "$lintian" = yes ]; then
   debs=()
   for package in "${packages[@]}"; do debs+=("$out/${package}_${version}_${arch}.deb"); done
-  echo "make-deb: lintian (errors and warnings fail; info and overrides shown)"
+  echo "make-deb: lintian (errors and warnings fail it; info is shown; overrides, with their reasons, are in packaging/debian/*.lintian-overrides)"
   lintian --display-info --fail-on error,warning "${debs[@]}"
 fi
