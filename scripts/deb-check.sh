@@ -75,6 +75,9 @@ for package in fpbridge fpbridged fpbridge-kiosk; do
   fi
   for program in $(find "$work/$package/root/usr/bin" "$work/$package/root/usr/sbin" -type f 2>/dev/null); do
     if readelf -S "$program" | grep -q -E '\.symtab|\.debug_'; then fail "$package: ${program#"$work/$package/root"} is not stripped"; fi
+    # Stripped, it still runs and is the version the package says.
+    got=$("$program" --version 2>&1) || true
+    [ "$got" = "$upstream" ] || fail "$package: ${program#"$work/$package/root"} --version printed '$got', not $upstream"
   done
   for script in preinst postinst prerm postrm; do
     s="$work/$package/control/$script"

@@ -51,6 +51,11 @@ if [ -z "$bin_dir" ]; then
 fi
 for program in fpbridge fpbridged fpbridge-kiosk; do
   [ -x "$bin_dir/$program" ] || { echo "make-deb: $bin_dir/$program is missing (bash scripts/build-release.sh)" >&2; exit 1; }
+  # The packages carry no Swift runtime: a program that needs one was not built by build-release.sh.
+  if readelf -d "$bin_dir/$program" | grep -q -E 'NEEDED.*\[lib(swift|Foundation|dispatch|BlocksRuntime)'; then
+    echo "make-deb: $bin_dir/$program links the Swift runtime dynamically; build it with scripts/build-release.sh (--static-swift-stdlib)" >&2
+    exit 1
+  fi
 done
 
 work=$(mktemp -d /tmp/fpbridge-deb-XXXXXX)
