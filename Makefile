@@ -18,7 +18,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 # systemctl is used only on a host booted with systemd (not in containers, chroots or with DESTDIR).
 SYSTEMD_RUNNING = [ -z "$(DESTDIR)" ] && command -v systemctl >/dev/null && [ -d /run/systemd/system ]
 
-.PHONY: build demo test bench bench-inprocess fuzz rules install uninstall
+.PHONY: build demo test bench bench-inprocess fuzz rules install uninstall deb
 
 build:
 	bash scripts/build-release.sh
@@ -40,6 +40,11 @@ bench-inprocess:
 # Coverage-guided fuzzing of every parser; SECONDS per target (default 60).
 fuzz:
 	bash scripts/fuzz.sh $(SECONDS)
+
+# The Debian packages fpbridge, fpbridged and fpbridge-kiosk in dist/ (docs/packaging.md), from
+# a release build, or from binaries built elsewhere: make deb BIN_DIR=DIR.
+deb:
+	bash scripts/make-deb.sh $(if $(BIN_DIR),--bin-dir "$(BIN_DIR)")
 
 # Regenerates udev/70-fpbridge.rules from the installed libfprint's device list.
 rules:

@@ -28,3 +28,6 @@ bash scripts/install-packages.sh --no-recommends gnome-control-center xvfb xdoto
 # directory. libtss2-dev, which fpbridged links, comes with setup.sh.
 bash scripts/install-packages.sh swtpm swtpm-tools libtss2-dev
 
+# The Debian packages' tools (scripts/make-deb.sh installs them too, when run on its own): dpkg-dev
+# for dpkg-shlibdeps and dpkg-gencontrol, lintian for the check of the result.
+bash scripts/install-packages.sh dpkg-dev binutils lintian

@@ -74,6 +74,13 @@ grep "^build-ahead:" "$pg_dir/build-ahead.log"
 next_stage "release build and smoke"
 bash scripts/release-smoke.sh
 
+# The Debian packages made from those release products (lintian fails it on any error or warning
+# not overridden), then their files, modes, Depends and the order of what their maintainer scripts
+# do (scripts/deb-check.sh). xz at level 1 (--fast): the compression is not what is checked.
+next_stage "Debian packages (make-deb with lintian, deb-check)"
+bash scripts/make-deb.sh --bin-dir "$(swift build -c release --show-bin-path)" --fast
+bash scripts/deb-check.sh
+
 # Hostile input against the real fpbridged over its socket: every answer 2xx/4xx in the
 # documented shape (api/fpbridged.openapi.yaml), slow and vanished clients, 100 at once.
 next_stage "API fuzz"
