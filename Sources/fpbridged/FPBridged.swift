@@ -46,7 +46,8 @@ struct FPBridged: AsyncParsableCommand {
     @Option(help: ArgumentHelp(
         "Serve fprintd's D-Bus API (net.reactivated.Fprint) on the system bus: on or off (default: on, off with --test-mode).",
         discussion: "Desktop clients (GNOME Settings, pam_fprintd, the fprintd-* tools) then use fpbridge's engine and lockout. "
-            + "fprintd must not hold the name: mask it (systemctl mask --now fprintd)."))
+            + "fprintd must not hold the name: the fpbridged package sees to it; after make install, mask it "
+            + "(systemctl mask --now fprintd)."))
     var dbus: String?
 
     @Option(help: ArgumentHelp(
