@@ -41,10 +41,12 @@ import TestSupport
         #expect(refused.stdout.contains("it was locked with fpbridge lock"), "\(refused.stdout)")
         #expect(Date().timeIntervalSince(start) < 10, "refused at once, without a scan")
         #expect(try await bus.lockout("root")["failures"] as? Int == 0, "a refusal counts nothing")
+        try await bus.restartService()
+        #expect(try await rule(bus) == "remoteLock", "the lock outlives the service process")
 
         // The password, as the PAM hook reports it, lifts it.
         let proved = try await bus.run(["/usr/bin/env", "PAM_USER=root", "PAM_TYPE=auth", Fpbridge.executable,
-                                        "pam-password-proved", "--service", service.socket])
+                                        "pam-password-proved", "--service", bus.service!.socket])
         #expect(proved.status == 0, "\(proved.stdout)\(proved.stderr)")
         #expect(try await rule(bus) == nil)
         #expect(try await verify(bus, "p1").status == 0)
@@ -52,12 +54,12 @@ import TestSupport
 
         // The boot rule, on in config.json: nothing recorded the password in this boot (a test-mode
         // service kept no moment while the rules were off), so the finger waits for it.
-        try Data(#"{"passwordAfterBoot": true}"#.utf8).write(to: URL(fileURLWithPath: service.stateDirectory + "/config.json"))
+        try Data(#"{"passwordAfterBoot": true}"#.utf8).write(to: URL(fileURLWithPath: bus.service!.stateDirectory + "/config.json"))
         let booted = try await bus.run(["/usr/bin/fprintd-verify", "root"], timeout: 20)
         #expect(booted.status == 1 && booted.stdout.contains("NoEnrolledPrints: Fingerprint needs the password first for root (rule boot): ")
                 && booted.stdout.contains("no password or passcode has been recorded since this machine started"), "\(booted.stdout)")
         _ = try await bus.run(["/usr/bin/env", "PAM_USER=root", "PAM_TYPE=auth", Fpbridge.executable,
-                               "pam-password-proved", "--service", service.socket])
+                               "pam-password-proved", "--service", bus.service!.socket])
         let after = try await verify(bus, "p1")
         #expect(after.status == 0 && after.stdout.contains("verify-match"), "\(after.stdout)")
     }
