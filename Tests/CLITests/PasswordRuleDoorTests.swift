@@ -37,7 +37,7 @@ import TestSupport
         let start = Date()
         let refused = try await bus.run(["/usr/bin/fprintd-verify", "root"], timeout: 20)
         #expect(refused.status == 1 && refused.stdout.contains(
-            "NoEnrolledPrints: Fingerprint needs the password first for root (rule remoteLock): "), "\(refused.stdout)")
+            "NoEnrolledPrints: Fingerprint: biometry needs the password first for user root (rule remoteLock): "), "\(refused.stdout)")
         #expect(refused.stdout.contains("it was locked with fpbridge lock"), "\(refused.stdout)")
         #expect(Date().timeIntervalSince(start) < 10, "refused at once, without a scan")
         #expect(try await bus.lockout("root")["failures"] as? Int == 0, "a refusal counts nothing")
@@ -56,7 +56,7 @@ import TestSupport
         // service kept no moment while the rules were off), so the finger waits for it.
         try Data(#"{"passwordAfterBoot": true}"#.utf8).write(to: URL(fileURLWithPath: bus.service!.stateDirectory + "/config.json"))
         let booted = try await bus.run(["/usr/bin/fprintd-verify", "root"], timeout: 20)
-        #expect(booted.status == 1 && booted.stdout.contains("NoEnrolledPrints: Fingerprint needs the password first for root (rule boot): ")
+        #expect(booted.status == 1 && booted.stdout.contains("NoEnrolledPrints: Fingerprint: biometry needs the password first for user root (rule boot): ")
                 && booted.stdout.contains("no password or passcode has been recorded since this machine started"), "\(booted.stdout)")
         _ = try await bus.run(["/usr/bin/env", "PAM_USER=root", "PAM_TYPE=auth", Fpbridge.executable,
                                "pam-password-proved", "--service", bus.service!.socket])

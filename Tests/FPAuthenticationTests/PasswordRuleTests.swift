@@ -36,7 +36,8 @@ import Testing
         let status = try await status(harness)
         #expect((code == .biometryLockout) == (status.passwordRule != nil), "\(String(describing: code)) against \(status)")
         if let rule = status.passwordRule {
-            #expect(status.lockedOut && status.message?.contains("needs the password first") == true, "\(status)")
+            #expect(status.lockedOut && status.message?.contains("needs the password first for user alice (rule \(rule.rawValue)): ") == true,
+                    "\(status)")
             return rule
         }
         #expect(code == nil, "refused without a rule: \(String(describing: code))")

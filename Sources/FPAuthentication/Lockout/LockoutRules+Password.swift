@@ -33,7 +33,7 @@ extension LockoutRules {
     func passwordRequirement(_ times: AuthenticationTimes, user: String) -> (rule: PasswordRule, error: AuthError)? {
         let ask = "give the password (log in, sudo) or the fpbridge passcode (fpbridge unlock) to use the fingerprint again"
         func refusal(_ rule: PasswordRule, _ why: String) -> (PasswordRule, AuthError) {
-            (rule, AuthError(.biometryLockout, "biometry needs the password first for user \(user): \(why); \(ask)"))
+            (rule, AuthError(.biometryLockout, "biometry needs the password first for user \(user) (rule \(rule.rawValue)): \(why); \(ask)"))
         }
         if let problem = times.problem {
             return refusal(.unusableRecord, "the record of its last authentications cannot be used (\(problem))")

@@ -41,10 +41,10 @@ extension FprintdFace {
             return BusError(.internalError, "the failure counter of \(user) is damaged (\(path)); an administrator repairs it with fpbridge repair")
         }
         guard status.lockedOut else { return nil }
-        // iOS's rules are refused the same way, naming the rule: the password ends each of them.
-        if let rule = status.passwordRule {
-            return BusError(.noEnrolledPrints, "Fingerprint needs the password first for \(user) (rule \(rule.rawValue)): "
-                            + (status.message ?? "authenticate with your password (or fpbridge unlock) to use it again"))
+        // iOS's rules are refused the same way, with the engine's message, which names the rule
+        // and says that the password ends it.
+        if status.passwordRule != nil, let message = status.message {
+            return BusError(.noEnrolledPrints, "Fingerprint: " + message)
         }
         return BusError(.noEnrolledPrints, "Fingerprint is locked out for \(user) after too many failed attempts; "
                         + "authenticate with your password (or fpbridge unlock) to use it again")
