@@ -51,9 +51,17 @@ public struct CounterStore: Sendable {
         try loadTimes(user: user, folderChecked: false)
     }
 
+    /// A times file by path (a repair reads every one), or the reason it cannot be used.
+    package func loadTimes(path: String) throws(StoreError) -> AuthenticationTimes {
+        try loadTimes(path: path, folderChecked: false)
+    }
+
     private func loadTimes(user: String, folderChecked: Bool) throws(StoreError) -> AuthenticationTimes {
+        try loadTimes(path: timesPath(user: user), folderChecked: folderChecked)
+    }
+
+    private func loadTimes(path: String, folderChecked: Bool) throws(StoreError) -> AuthenticationTimes {
         if !folderChecked { try directory.checkRoot() }
-        let path = timesPath(user: user)
         guard let data = try AtomicFile.read(path, parentChecked: folderChecked) else { return AuthenticationTimes() }
         return try StateCoding.decode(AuthenticationTimes.self, from: data, path: path)
     }
@@ -154,7 +162,12 @@ public struct CounterStore: Sendable {
     /// Writes a user's times at ``fileSize`` as a counter is written (in place when it can be);
     /// call only inside the state lock.
     package func write(_ times: AuthenticationTimes, user: String) throws(StoreError) {
-        try Self.writeFixed(Self.padded(StateCoding.encode(times)), to: timesPath(user: user))
+        try write(times, toPath: timesPath(user: user))
+    }
+
+    /// Writes a times file by path; call only inside the state lock (repairs too).
+    package func write(_ times: AuthenticationTimes, toPath path: String) throws(StoreError) {
+        try Self.writeFixed(Self.padded(StateCoding.encode(times)), to: path)
     }
 
     private static func writeFixed(_ data: Data, to path: String) throws(StoreError) {
@@ -202,8 +215,17 @@ public struct CounterStore: Sendable {
 
     /// Every counter file, by path.
     package func filesOnDisk() throws(StoreError) -> [String] {
+        try files(endingIn: ".json")
+    }
+
+    /// Every user's times file, by path.
+    package func timesFilesOnDisk() throws(StoreError) -> [String] {
+        try files(endingIn: ".times")
+    }
+
+    private func files(endingIn suffix: String) throws(StoreError) -> [String] {
         try directory.checkRoot()
-        return try AtomicFile.list(directory.file("counters")).filter { $0.hasSuffix(".json") }
+        return try AtomicFile.list(directory.file("counters")).filter { $0.hasSuffix(suffix) }
             .map { directory.file("counters", $0) }
     }
 }

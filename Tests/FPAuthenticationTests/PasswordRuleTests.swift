@@ -177,6 +177,19 @@ import Testing
         #expect(try await passwordProved(harness))
         #expect(try await refusedBy(harness) == nil)
         #expect(try CounterStore(directory: harness.state).loadTimes(user: "alice").problem == nil)
+
+        // A directory in its place cannot be written over: a repair puts a lock there instead.
+        try FileManager.default.removeItem(atPath: timesPath(harness))
+        try FileManager.default.createDirectory(atPath: timesPath(harness), withIntermediateDirectories: false)
+        #expect(try await refusedBy(harness) == .unusableRecord)
+        let repair = StateRepair(stateDirectory: harness.state)
+        let findings = try repair.findings()
+        #expect(findings.map(\.kind) == [.times] && findings.first?.path == timesPath(harness), "\(findings)")
+        _ = try repair.repair(findings)
+        #expect(try repair.findings().isEmpty)
+        #expect(try await refusedBy(harness) == .remoteLock, "repaired to the safest record: a lock")
+        try await unlock(harness)
+        #expect(try await refusedBy(harness) == nil)
     }
 
     /// Each rule is its key in config.json; an absent key takes the host's default (on in
