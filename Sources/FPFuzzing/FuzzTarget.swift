@@ -13,7 +13,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     case fakeScript = "fake-script"
     /// A print record file, loaded and checked as identification does.
     case printRecord = "print-record"
-    /// An attempt counter file.
+    /// An attempt counter file (and, with the same bytes, a user's authentication times).
     case counter
     /// A passcode record file.
     case passcodeRecord = "passcode-record"
@@ -39,6 +39,10 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
             let store = CounterStore(directory: Self.scratch.state)
             Self.write(data, to: store.path(for: .user("alice")))
             _ = store.counter(for: .user("alice"))
+            // The user's authentication times live beside the counter, in the same JSON shape:
+            // the same input, no second target (and no more of CI's fuzzing budget).
+            Self.write(data, to: store.timesPath(user: "alice"))
+            _ = store.times(user: "alice")
         case .passcodeRecord:
             let store = PasscodeStore(directory: Self.scratch.state)
             Self.write(data, to: store.directory.file("passcodes", "alice.json"))

@@ -121,6 +121,28 @@ package struct PasswordProofResult: Codable, Sendable, Hashable {
     }
 }
 
+/// `POST /v1/lock`: iOS's remote lock (`fpbridge lock`): the user's password or passcode is
+/// needed before their next finger. Root, or the user themselves; anyone else gets 403.
+package struct BiometryLockRequest: TargetedRequest {
+    package var user: String?
+    package var reader: String?
+    package var stateDirectory: String?
+
+    package init(user: String?, stateDirectory: String? = nil) {
+        self.user = user
+        self.stateDirectory = stateDirectory
+    }
+}
+
+/// The answer to ``BiometryLockRequest``: whose fingerprint waits for the password now.
+package struct BiometryLockResult: Codable, Sendable, Hashable {
+    package var user: String
+
+    package init(user: String) {
+        self.user = user
+    }
+}
+
 /// `POST /v1/passcode-check`: a kiosk's PIN pad. The user and the passcode typed together,
 /// checked at once under the passcode's limits; a name with no passcode is answered as a wrong
 /// PIN is. The passcode is never logged.

@@ -16,6 +16,9 @@ package struct RequestTarget: Sendable {
     /// Whether the request chose the reader (its fake script is then the client's file, read
     /// with the client's rights); the service's own `--reader` is read with the service's.
     private var readerFromRequest = false
+    /// iOS's rules on when the password is needed again apply unless `config.json` turns them
+    /// off: true in system mode, false with `--test-mode` (``AuthConfiguration/passwordRulesByDefault``).
+    private var passwordRulesByDefault = false
 
     package init(_ request: some TargetedRequest, caller: Caller, service: ServiceConfiguration,
                  purpose: Purpose) throws(ServiceRefusal) {
@@ -32,6 +35,7 @@ package struct RequestTarget: Sendable {
         }
         self.user = user
         self.caller = caller
+        passwordRulesByDefault = !service.testMode
         if let reader {
             let selection: ReaderSelection
             do { selection = try ReaderSelection(parsing: reader) } catch {
@@ -72,6 +76,7 @@ package struct RequestTarget: Sendable {
         }
         self.user = user
         self.caller = caller
+        passwordRulesByDefault = !service.testMode
         selection = service.reader
         stateDirectory = service.stateDirectory
     }
@@ -103,6 +108,6 @@ package struct RequestTarget: Sendable {
 
     /// The limits and timeouts of the state directory (a damaged config.json is an error naming it).
     package func configuration() throws(AuthError) -> AuthConfiguration {
-        try AuthConfiguration.load(from: stateDirectory)
+        try AuthConfiguration.load(from: stateDirectory, passwordRulesByDefault: passwordRulesByDefault)
     }
 }

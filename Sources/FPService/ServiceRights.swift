@@ -22,6 +22,8 @@ package enum ServiceRights {
         case repair
         /// A PAM stack proved a user's login password, which lifts their lockout.
         case reportPassword
+        /// iOS's remote lock: the user's password before their next finger (`fpbridge lock`).
+        case lockBiometry
         /// A button of a running operation started by `owner`.
         case press(owner: UInt32)
     }
@@ -34,6 +36,9 @@ package enum ServiceRights {
     /// | a member of the kiosk group | besides: identify, identify-and-prove (the identified user's login key signs a kiosk challenge), and check any named user's PIN at the PIN pad; nothing else for another user |
     /// | a member of the admin group | everything for any user, and repair |
     /// | root | everything, and report a proved password (`pam_exec` runs as root) |
+    ///
+    /// Locking a user's fingerprint until their password (`lock`) is root's and the user's own:
+    /// not the admin group's, whose members would otherwise make any colleague type a password.
     package static func refusal(_ action: Action, by caller: Caller, for user: String,
                                 service: ServiceConfiguration) -> ServiceRefusal? {
         let root = caller.credentials.uid == 0
@@ -41,6 +46,9 @@ package enum ServiceRights {
         switch action {
         case .reportPassword:
             return root ? nil : .forbidden("\(caller.user) may not report a proved password: only root may (pam_exec runs as root)")
+        case .lockBiometry:
+            return root || own ? nil
+                : .forbidden("\(caller.user) may not lock the fingerprint of \(user): only root or the user themselves may")
         case .repair:
             return caller.isAdmin ? nil
                 : .forbidden("\(caller.user) may not repair state: it needs root or the admin group '\(service.adminGroup)'")

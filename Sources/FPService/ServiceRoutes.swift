@@ -43,6 +43,9 @@ struct ServiceRoutes: Sendable {
         api.post("password-proved") { request, context in
             try await handle(context) { caller in try await passwordProved(request, caller) }
         }
+        api.post("lock") { request, context in
+            try await handle(context) { caller in try await lockBiometry(request, caller) }
+        }
         api.post("operations/:id/:button") { request, context in
             try await handle(context) { caller in try await press(request, context, caller) }
         }
@@ -169,6 +172,14 @@ struct ServiceRoutes: Sendable {
         let target = try RequestTarget(body, caller: caller, service: service, purpose: .reportPassword)
         let context = context(target, reader: nil, configuration: try target.configuration())
         return JSONBodies.ok(PasswordProofResult(user: target.user, lifted: try context.passwordProved()))
+    }
+
+    /// iOS's remote lock: root or the user (the table), then the engine records it.
+    private func lockBiometry(_ request: Request, _ caller: Caller) async throws -> Response {
+        let body = try await JSONBodies.decode(BiometryLockRequest.self, from: request)
+        let target = try RequestTarget(body, caller: caller, service: service, purpose: .lockBiometry)
+        try context(target, reader: nil, configuration: try target.configuration()).lockBiometry()
+        return JSONBodies.ok(BiometryLockResult(user: target.user))
     }
 
     static func policy(_ name: String?) throws(ServiceRefusal) -> AuthPolicy {

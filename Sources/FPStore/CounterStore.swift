@@ -22,6 +22,50 @@ public struct CounterStore: Sendable {
         directory.file("counters", scope.fileName)
     }
 
+    /// The file that holds `user`'s ``AuthenticationTimes``, beside their counter.
+    public func timesPath(user: String) -> String {
+        directory.file("counters", "user-\(PathComponent.encode(user)).times")
+    }
+
+    /// The user's ``AuthenticationTimes``; a file that cannot be used gives a record with its
+    /// ``AuthenticationTimes/problem`` (read once more under the lock first, as ``counter(for:)`` does).
+    public func times(user: String) -> AuthenticationTimes {
+        let failure: StoreError
+        do { return try loadTimes(user: user) } catch { failure = error }
+        guard !StateLock.isHeld else { return .placeholder(for: failure) }
+        do {
+            return try StateLock(directory: directory).withLock { try loadTimes(user: user) }
+        } catch {
+            return .placeholder(for: error)
+        }
+    }
+
+    /// ``times(user:)`` within a pass over many users (see ``counter(for:in:)``).
+    package func times(user: String, in pass: StatePass) -> AuthenticationTimes {
+        if pass.countersChecked(in: directory), let times = try? loadTimes(user: user, folderChecked: true) { return times }
+        return times(user: user)
+    }
+
+    /// The user's times, or the reason their file cannot be used (none: nothing known).
+    public func loadTimes(user: String) throws(StoreError) -> AuthenticationTimes {
+        try loadTimes(user: user, folderChecked: false)
+    }
+
+    /// A times file by path (a repair reads every one), or the reason it cannot be used.
+    package func loadTimes(path: String) throws(StoreError) -> AuthenticationTimes {
+        try loadTimes(path: path, folderChecked: false)
+    }
+
+    private func loadTimes(user: String, folderChecked: Bool) throws(StoreError) -> AuthenticationTimes {
+        try loadTimes(path: timesPath(user: user), folderChecked: folderChecked)
+    }
+
+    private func loadTimes(path: String, folderChecked: Bool) throws(StoreError) -> AuthenticationTimes {
+        if !folderChecked { try directory.checkRoot() }
+        guard let data = try AtomicFile.read(path, parentChecked: folderChecked) else { return AuthenticationTimes() }
+        return try StateCoding.decode(AuthenticationTimes.self, from: data, path: path)
+    }
+
     /// Every counter file is exactly this long: its JSON padded with spaces. Being rewritten
     /// in place needs no new block, so a full disk cannot stop a failure from being counted;
     /// and the JSON (under 512 bytes, see `CounterFileTests`) lies in the first sector,
@@ -112,7 +156,21 @@ public struct CounterStore: Sendable {
     /// A file already at ``fileSize`` is rewritten in place; any other (missing, or written
     /// before counters had a fixed size) is replaced whole, which needs free space.
     package func write(_ counter: AttemptCounter, toPath path: String) throws(StoreError) {
-        let data = Self.encode(counter)
+        try Self.writeFixed(Self.encode(counter), to: path)
+    }
+
+    /// Writes a user's times at ``fileSize`` as a counter is written (in place when it can be);
+    /// call only inside the state lock.
+    package func write(_ times: AuthenticationTimes, user: String) throws(StoreError) {
+        try write(times, toPath: timesPath(user: user))
+    }
+
+    /// Writes a times file by path; call only inside the state lock (repairs too).
+    package func write(_ times: AuthenticationTimes, toPath path: String) throws(StoreError) {
+        try Self.writeFixed(Self.padded(StateCoding.encode(times)), to: path)
+    }
+
+    private static func writeFixed(_ data: Data, to path: String) throws(StoreError) {
         if try AtomicFile.overwrite(data, at: path) { return }
         try AtomicFile.write(data, to: path)
     }
@@ -143,7 +201,12 @@ public struct CounterStore: Sendable {
 
     /// The counter's file contents: its JSON padded to ``fileSize``.
     package static func encode(_ counter: AttemptCounter) -> Data {
-        var data = StateCoding.encode(counter)
+        padded(StateCoding.encode(counter))
+    }
+
+    /// JSON padded with spaces to ``fileSize``, ending in a newline.
+    package static func padded(_ json: Data) -> Data {
+        var data = json
         precondition(data.count < fileSize, "a counter's JSON outgrew its fixed file size")
         data.append(contentsOf: [UInt8](repeating: UInt8(ascii: " "), count: fileSize - data.count - 1))
         data.append(UInt8(ascii: "\n"))
@@ -152,8 +215,17 @@ public struct CounterStore: Sendable {
 
     /// Every counter file, by path.
     package func filesOnDisk() throws(StoreError) -> [String] {
+        try files(endingIn: ".json")
+    }
+
+    /// Every user's times file, by path.
+    package func timesFilesOnDisk() throws(StoreError) -> [String] {
+        try files(endingIn: ".times")
+    }
+
+    private func files(endingIn suffix: String) throws(StoreError) -> [String] {
         try directory.checkRoot()
-        return try AtomicFile.list(directory.file("counters")).filter { $0.hasSuffix(".json") }
+        return try AtomicFile.list(directory.file("counters")).filter { $0.hasSuffix(suffix) }
             .map { directory.file("counters", $0) }
     }
 }
@@ -163,6 +235,8 @@ package struct CounterSet {
     let store: CounterStore
     private var loaded: [CounterScope: AttemptCounter] = [:]
     private var changed: Set<CounterScope> = []
+    private var loadedTimes: [String: AuthenticationTimes] = [:]
+    private var changedTimes: Set<String> = []
 
     init(store: CounterStore) {
         self.store = store
@@ -189,6 +263,23 @@ package struct CounterSet {
 
     package func path(_ scope: CounterScope) -> String { store.path(for: scope) }
 
+    /// A user's ``AuthenticationTimes``, read under the lock; set, written when the transaction
+    /// ends if it changed (one that cannot be used is never written back as read).
+    package subscript(times user: String) -> AuthenticationTimes {
+        mutating get {
+            if let times = loadedTimes[user] { return times }
+            let times: AuthenticationTimes
+            do { times = try store.loadTimes(user: user) } catch { times = .placeholder(for: error) }
+            loadedTimes[user] = times
+            return times
+        }
+        set {
+            let current = self[times: user]
+            loadedTimes[user] = newValue
+            if newValue != current { changedTimes.insert(user) }
+        }
+    }
+
     /// Writes the scope's counter when the transaction ends even if it did not change.
     /// A decision (a match, a correct passcode) is reported only once this write is on the
     /// disk: when a failure could not have been recorded, no success is reported either, so
@@ -212,6 +303,14 @@ package struct CounterSet {
                 try store.write(counter, for: scope)
             } catch {
                 throw CounterWriteFailure(path: path(scope), error: error)
+            }
+        }
+        for user in changedTimes {
+            guard let times = loadedTimes[user], !times.unusable else { continue }
+            do {
+                try store.write(times, user: user)
+            } catch {
+                throw CounterWriteFailure(path: store.timesPath(user: user), error: error)
             }
         }
     }

@@ -63,9 +63,42 @@ public struct LockoutClock: Sendable, Hashable {
         }
         return left > 0 ? left : nil
     }
+
+    /// This moment on both clocks, kept to measure the time since it later (``elapsed(since:)``).
+    /// It keeps the boot clock even when the boot id is unknown: a boot clock gone back then
+    /// tells a boot (``bootedSince(_:)``).
+    public var moment: LockoutDeadline {
+        LockoutDeadline(wall: wall, uptime: uptime, bootID: bootID)
+    }
+
+    /// Seconds since `moment`, measured as ``remaining(_:)`` measures a deadline: on the boot's
+    /// clock within the boot that kept it, on the wall clock after a reboot. Nil when the clocks
+    /// put it in the future (a wall clock set back after a reboot, or a record from elsewhere):
+    /// such a moment proves nothing, and whoever asks must treat it as never.
+    public func elapsed(since moment: LockoutDeadline) -> TimeInterval? {
+        let elapsed: TimeInterval
+        if let bootID, moment.bootID == bootID, let then = moment.uptime {
+            elapsed = uptime - then
+        } else {
+            elapsed = wall.timeIntervalSince(moment.wall)
+        }
+        return elapsed >= 0 ? elapsed : nil
+    }
+
+    /// Whether the machine has started since `moment`: its boot id differs from this boot's.
+    /// With an id unknown on one side the answer is yes (nothing shows it is the same boot);
+    /// unknown on both, the boot clock going back is a boot.
+    public func bootedSince(_ moment: LockoutDeadline) -> Bool {
+        switch (bootID, moment.bootID) {
+        case (let now?, let then?): return now != then
+        case (nil, nil): return (moment.uptime ?? .infinity) > uptime
+        default: return true
+        }
+    }
 }
 
-/// One timed lockout's end, on the wall clock and on the boot's own clock (see ``LockoutClock``).
+/// One timed lockout's end, on the wall clock and on the boot's own clock (see ``LockoutClock``);
+/// also a moment kept to measure the time since it (``LockoutClock/moment``).
 public struct LockoutDeadline: Sendable, Hashable {
     /// When it ends on the wall clock.
     public var wall: Date

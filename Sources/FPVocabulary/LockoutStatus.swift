@@ -22,6 +22,12 @@ public struct LockoutStatus: Sendable, Hashable, Codable {
     /// can be counted, so every check is refused until a repair moves it aside, whatever
     /// the counter says. Nil from a service that predates it.
     public let unusableLock: String?
+    /// Which of iOS's rules asks for the password or passcode now (then ``lockedOut`` is true);
+    /// nil when none does, and from a service that predates them.
+    public var passwordRule: PasswordRule?
+    /// When none does yet: seconds until one of the timed rules (idle, age) will; nil when none
+    /// is on, or one applies.
+    public var passwordNeededIn: TimeInterval?
 
     /// A status as the engine computes it (or as a service reported it to its client).
     package init(failures: Int?, attemptsLeftBeforeLockout: Int, lockedOut: Bool, retryAfter: TimeInterval?,

@@ -30,7 +30,7 @@ struct FPBridge: AsyncParsableCommand {
             ReadersCommand.self, CaptureCommand.self, SelfTestCommand.self, DoctorCommand.self, UdevRulesCommand.self,
             EnrollCommand.self, VerifyCommand.self, IdentifyCommand.self,
             ListCommand.self, DeleteCommand.self, AuthCommand.self, CanEvaluateCommand.self,
-            PasscodeCommand.self, StatusCommand.self, UnlockCommand.self, RepairCommand.self, DemoCommand.self, KeyCommand.self,
+            PasscodeCommand.self, StatusCommand.self, UnlockCommand.self, LockCommand.self, RepairCommand.self, DemoCommand.self, KeyCommand.self,
             AccountCommand.self, PamPasswordCommand.self,
         ]
     )

@@ -13,9 +13,14 @@ final class EngineHarness: Sendable {
     /// How far the engine's clocks (wall and boot alike) run ahead of the real ones: a timed
     /// lockout is waited out by moving it, not by sleeping.
     private let offset: Mutex<TimeInterval>
+    /// How the engine's clocks differ from the real ones besides ``offset``: the wall clock
+    /// alone moved (set forward or back), and a boot the test made up (its id, and the real
+    /// boot clock's reading, offset included, when it began).
+    private let moved: Mutex<(wall: TimeInterval, boot: (id: String, began: TimeInterval)?)>
 
     init() {
         offset = Mutex(0)
+        moved = Mutex((0, nil))
         directory = TemporaryDirectory()
         var configuration = AuthConfiguration()
         configuration.passcodeHashRounds = 1024
@@ -23,10 +28,12 @@ final class EngineHarness: Sendable {
         self.configuration = configuration
     }
 
-    private init(directory: TemporaryDirectory, configuration: AuthConfiguration, offset: TimeInterval) {
+    private init(directory: TemporaryDirectory, configuration: AuthConfiguration, offset: TimeInterval,
+                 moved: (wall: TimeInterval, boot: (id: String, began: TimeInterval)?)) {
         self.directory = directory
         self.configuration = configuration
         self.offset = Mutex(offset)
+        self.moved = Mutex(moved)
     }
 
     /// Moves the engine's clocks on, as time passing would.
@@ -34,15 +41,27 @@ final class EngineHarness: Sendable {
         offset.withLock { $0 += seconds }
     }
 
+    /// Sets the wall clock alone forward (or back, negative), as an administrator or NTP does.
+    func moveWallClock(by seconds: TimeInterval) {
+        moved.withLock { $0.wall += seconds }
+    }
+
+    /// The machine starts again: a new boot id, and a boot clock from 0.
+    func reboot() {
+        let now = LockoutClock.now().uptime + offset.withLock { $0 }
+        moved.withLock { $0.boot = (UUID().uuidString.lowercased(), now) }
+    }
+
     /// The clocks the engine sees now.
     func clock() -> LockoutClock {
-        let real = LockoutClock.now(), ahead = offset.withLock { $0 }
-        return LockoutClock(wall: real.wall.addingTimeInterval(ahead), uptime: real.uptime + ahead, bootID: real.bootID)
+        let real = LockoutClock.now(), ahead = offset.withLock { $0 }, moved = moved.withLock { $0 }
+        let uptime = real.uptime + ahead - (moved.boot?.began ?? 0)
+        return LockoutClock(wall: real.wall.addingTimeInterval(ahead + moved.wall), uptime: uptime, bootID: moved.boot?.id ?? real.bootID)
     }
 
     /// The same state directory with other numbers.
     func with(_ configuration: AuthConfiguration) -> EngineHarness {
-        EngineHarness(directory: directory, configuration: configuration, offset: offset.withLock { $0 })
+        EngineHarness(directory: directory, configuration: configuration, offset: offset.withLock { $0 }, moved: moved.withLock { $0 })
     }
 
     /// The same state directory with another scan timeout.

@@ -1,4 +1,5 @@
 import Foundation
+import FPAuthentication
 import LocalAuthentication
 import Testing
 import TestSupport
@@ -159,6 +160,25 @@ import TestSupport
         } catch let error as LAError {
             #expect(error.code == .invalidInput)
         }
+    }
+
+    /// Issue 39: iOS's rules reach LocalAuthentication through the engine as Apple's
+    /// `biometryLockout`, which Seed 003's recovery (the device-owner policy's passcode) lifts.
+    @Test func aPasswordRuleIsBiometryLockoutAndTheDeviceOwnerPasscodeLiftsIt() async throws {
+        let directory = TemporaryDirectory()
+        try ReaderBench.fake.configure(directory)
+        try await ReaderBench.fake.enroll(.rightIndex, as: "alice-1")
+        let settings = LAContext.fpbridgeDefaults
+        try AuthenticationContext(environment: AuthEnvironment(user: settings.user, reader: nil, stateDirectory: settings.stateDirectory,
+                                                               configuration: try #require(settings.configuration))).lockBiometry()
+        var error: NSError?
+        #expect(!LAContext().canEvaluatePolicy(.deviceOwnerAuthenticationWithBiometrics, error: &error))
+        #expect(error?.code == LAError.biometryLockout.rawValue, "\(String(describing: error))")
+        #expect("\(String(describing: error))".contains("locked with fpbridge lock"), "\(String(describing: error))")
+        #expect(try await ReaderBench.fake.touching(["alice-1"]) { await SeedApp.fingerprintLogin().outcome } == .lockedOut)
+        LAContext.fpbridgeDefaults.prompt = ListedPasscodes([Passcode(stringLiteral: ReaderBench.passcode)])
+        #expect(try await ReaderBench.fake.touching(["alice-1"]) { try await SeedApp.loginWithRecovery() })
+        #expect(try await ReaderBench.fake.touching(["alice-1"]) { await SeedApp.fingerprintLogin().outcome } == .loggedIn)
     }
 
     /// canEvaluatePolicy is synchronous and finds the reader asynchronously; called from

@@ -28,6 +28,29 @@ public struct AuthConfiguration: Sendable, Hashable, Codable {
     /// The shortest passcode accepted.
     public var minimumPasscodeLength = 4
 
+    /// iOS's rules for when the password or passcode is needed again before the next finger
+    /// (docs/rules.md, "When the password is needed again"). Each on/off key that is absent
+    /// (nil) takes ``passwordRulesByDefault``; the hours are Apple's.
+    /// (a) After the machine starts, until the user's password or passcode.
+    public var passwordAfterBoot: Bool?
+    /// (b) When the user has not authenticated at all (password, passcode or finger) for
+    /// ``passwordAfterIdleHours``.
+    public var passwordAfterIdle: Bool?
+    /// Hours without any authentication after which (b) applies: Apple's 48.
+    public var passwordAfterIdleHours: Double = 48
+    /// (c) When neither the password nor the passcode was used for ``passwordAfterAgeHours`` and
+    /// no finger matched for ``passwordAfterAgeBiometryHours``.
+    public var passwordAfterAge: Bool?
+    /// Hours without the password or passcode for (c): Apple's 156 (six and a half days).
+    public var passwordAfterAgeHours: Double = 156
+    /// Hours without a match for (c): Apple's 4.
+    public var passwordAfterAgeBiometryHours: Double = 4
+    /// Whether the rules whose key is absent apply: true in fpbridged's system mode (set by the
+    /// service, never read from `config.json`), false in test mode and in a process that hosts
+    /// the engine itself (the CLI's in-process mode, `LAContext` without the service), where the
+    /// state is a developer's own and a fake reader's tests would otherwise need a password first.
+    public var passwordRulesByDefault = false
+
     /// The defaults: Apple's limits and fpbridge's timeouts.
     public init() {}
 
@@ -51,16 +74,33 @@ public struct AuthConfiguration: Sendable, Hashable, Codable {
         passcodeTimeoutSeconds = try value(.passcodeTimeoutSeconds, defaults.passcodeTimeoutSeconds)
         passcodeHashRounds = try value(.passcodeHashRounds, defaults.passcodeHashRounds)
         minimumPasscodeLength = try value(.minimumPasscodeLength, defaults.minimumPasscodeLength)
+        passwordAfterBoot = try container.decodeIfPresent(Bool.self, forKey: .passwordAfterBoot)
+        passwordAfterIdle = try container.decodeIfPresent(Bool.self, forKey: .passwordAfterIdle)
+        passwordAfterIdleHours = try value(.passwordAfterIdleHours, defaults.passwordAfterIdleHours)
+        passwordAfterAge = try container.decodeIfPresent(Bool.self, forKey: .passwordAfterAge)
+        passwordAfterAgeHours = try value(.passwordAfterAgeHours, defaults.passwordAfterAgeHours)
+        passwordAfterAgeBiometryHours = try value(.passwordAfterAgeBiometryHours, defaults.passwordAfterAgeBiometryHours)
+    }
+
+    /// The keys `config.json` may hold: every setting but ``passwordRulesByDefault``, the host's.
+    private enum CodingKeys: String, CodingKey {
+        case maxFailedMatchesPerEvaluation, biometricLockoutThreshold, identificationLockoutThreshold
+        case identificationLockoutSeconds, identificationPermanentLockoutThreshold, passcodeAttemptsBeforeLockout
+        case passcodeLockoutSeconds, scanTimeoutSeconds, passcodeTimeoutSeconds, passcodeHashRounds, minimumPasscodeLength
+        case passwordAfterBoot, passwordAfterIdle, passwordAfterIdleHours, passwordAfterAge, passwordAfterAgeHours
+        case passwordAfterAgeBiometryHours
     }
 
     /// Reads `config.json` from the state directory (defaults when absent) and checks it.
-    public static func load(from directory: StateDirectory) throws(AuthError) -> AuthConfiguration {
-        let configuration: AuthConfiguration
+    /// `passwordRulesByDefault`: the host's default for iOS's rules (``passwordRulesByDefault``).
+    public static func load(from directory: StateDirectory, passwordRulesByDefault: Bool = false) throws(AuthError) -> AuthConfiguration {
+        var configuration: AuthConfiguration
         do {
             configuration = try ConfigFile.load(AuthConfiguration.self, from: directory) ?? AuthConfiguration()
         } catch {
             throw AuthError(error)
         }
+        configuration.passwordRulesByDefault = passwordRulesByDefault
         if let problem = configuration.problem {
             throw AuthError(.invalidInput, "\(ConfigFile.path(in: directory)): \(problem)")
         }
@@ -98,6 +138,11 @@ public struct AuthConfiguration: Sendable, Hashable, Codable {
         }
         if !(passcodeTimeoutSeconds > 0 && passcodeTimeoutSeconds <= Self.maximumScanTimeout) {
             return "passcodeTimeoutSeconds must be more than 0 and at most \(Int(Self.maximumScanTimeout))"
+        }
+        for (hours, name) in [(passwordAfterIdleHours, "passwordAfterIdleHours"), (passwordAfterAgeHours, "passwordAfterAgeHours"),
+                              (passwordAfterAgeBiometryHours, "passwordAfterAgeBiometryHours")]
+            where !(hours > 0 && hours * 3600 <= Self.maximumSeconds) {
+            return "\(name) must be more than 0 and at most \(Int(Self.maximumSeconds / 3600)) hours"
         }
         if !Scrypt.acceptedRounds.contains(passcodeHashRounds) || passcodeHashRounds & (passcodeHashRounds - 1) != 0 {
             return "passcodeHashRounds must be a power of two between \(Scrypt.acceptedRounds.lowerBound) "

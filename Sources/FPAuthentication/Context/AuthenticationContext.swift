@@ -253,7 +253,20 @@ public final class AuthenticationContext: Sendable {
         return lockoutProblem(.user(environment.user))
     }
 
+    /// Why biometry may not scan for the scope now: a reader's lockout, or a user's lockout and
+    /// iOS's rules on when the password is needed again.
     func lockoutProblem(_ scope: CounterScope) -> AuthError? {
+        let path = environment.counters.path(for: scope)
+        switch scope {
+        case .user(let user):
+            return environment.lockoutRules.userBlock(counter(scope), times: environment.counters.times(user: user), user: user, path: path)
+        case .reader:
+            return environment.lockoutRules.biometricBlock(counter(scope), scope: scope, path: path)
+        }
+    }
+
+    /// The failure lockout alone, without iOS's time rules: what a first passcode must not lift.
+    func counterLockoutProblem(_ scope: CounterScope) -> AuthError? {
         environment.lockoutRules.biometricBlock(counter(scope), scope: scope, path: environment.counters.path(for: scope))
     }
 

@@ -126,18 +126,26 @@ struct BiometricSession {
     private func decideMatch(_ record: PrintRecord, counterScope: CounterScope) throws -> Bool {
         let rules = rules
         return try context.recording(counterScope, passcode: false) { counters in
-            if let block = rules.biometricBlock(counters[counterScope], scope: counterScope, path: counters.path(counterScope)) {
-                context.emit(.lockedOut(retryAfter: block.retryAfter))
-                throw block
-            }
-            if case .reader = counterScope {
-                let user = CounterScope.user(record.user)
-                if rules.biometricBlock(counters[user], scope: user, path: counters.path(user)) != nil { return false }
+            let user = CounterScope.user(record.user)
+            let userBlock = rules.userBlock(counters[user], times: counters[times: record.user], user: record.user, path: counters.path(user))
+            switch counterScope {
+            case .user:
+                if let block = userBlock {
+                    context.emit(.lockedOut(retryAfter: block.retryAfter))
+                    throw block
+                }
+            case .reader:
+                if let block = rules.biometricBlock(counters[counterScope], scope: counterScope, path: counters.path(counterScope)) {
+                    context.emit(.lockedOut(retryAfter: block.retryAfter))
+                    throw block
+                }
+                if userBlock != nil { return false }
             }
             var counter = counters[counterScope]
             LockoutRules.clearBiometric(&counter)
             counters[counterScope] = counter
             counters.commit(counterScope)
+            rules.matched(&counters[times: record.user])
             return true
         }
     }

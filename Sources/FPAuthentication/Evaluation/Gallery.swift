@@ -38,7 +38,8 @@ struct Gallery {
             guard !entries.isEmpty else { continue }
             anyEnrolled = true
             let scope = CounterScope.user(user)
-            if rules.biometricBlock(counters.counter(for: scope, in: pass), scope: scope, path: counters.path(for: scope)) != nil { continue }
+            if rules.userBlock(counters.counter(for: scope, in: pass), times: counters.times(user: user, in: pass), user: user,
+                               path: counters.path(for: scope)) != nil { continue }
             for entry in entries {
                 switch entry {
                 case .record(let record): gallery.records.append(record)

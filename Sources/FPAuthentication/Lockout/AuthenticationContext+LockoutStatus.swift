@@ -12,16 +12,28 @@ extension AuthenticationContext {
         let rules = environment.lockoutRules
         let counter = counter(scope)
         let path = environment.counters.path(for: scope)
-        let block = rules.biometricBlock(counter, scope: scope, path: path)
+        var block = rules.biometricBlock(counter, scope: scope, path: path)
+        // iOS's rules for a user: which asks for the password now, or when one will.
+        var requirement: (rule: PasswordRule, error: AuthError)?
+        var neededIn: TimeInterval?
+        if case .user(let user) = scope {
+            let times = environment.counters.times(user: user)
+            requirement = rules.passwordRequirement(times, user: user)
+            neededIn = requirement == nil ? rules.passwordNeededIn(times) : nil
+            block = block ?? requirement?.error
+        }
         let passcodeUntil = rules.passcodeRetryAfter(counter)
         let lock = StateLock(directory: environment.stateDirectory)
         let lockProblem = lock.problem().map { "\(lock.path): \($0) (repair it: fpbridge repair --yes)" }
-        return LockoutStatus(failures: counter.unusable ? nil : counter.biometricFailures,
+        var status = LockoutStatus(failures: counter.unusable ? nil : counter.biometricFailures,
                              attemptsLeftBeforeLockout: block == nil && lockProblem == nil ? rules.attemptsLeft(counter, scope: scope) : 0,
                              lockedOut: block != nil || lockProblem != nil, retryAfter: block?.retryAfter,
                              damagedCounter: counter.damaged ? path : nil,
                              passcodeFailures: counter.unusable ? nil : counter.passcodeFailures,
                              passcodeRetryAfter: passcodeUntil, message: block?.message ?? lockProblem,
                              unusableLock: lockProblem == nil ? nil : lock.path)
+        status.passwordRule = requirement?.rule
+        status.passwordNeededIn = neededIn
+        return status
     }
 }

@@ -3,7 +3,8 @@ import FoundationEssentials
 
 extension AuthenticationContext {
     /// The user proved themselves with their login password in a PAM stack: their biometric
-    /// lockout is lifted (``LockoutRules/passwordProved(_:)``). Only root may say so; the
+    /// lockout is lifted (``LockoutRules/passwordProved(_:)``), and iOS's rules are satisfied
+    /// (``LockoutRules/secretGiven(_:)``). Only root may say so; the
     /// service and the CLI check that before calling this.
     /// - Returns: whether there was anything to lift (failures or a lockout).
     /// - Throws: `AuthErrorCode.stateDamaged` when the counter is damaged (repairing is the
@@ -21,10 +22,14 @@ extension AuthenticationContext {
                     throw AuthError(.stateDamaged, "the failure counter of \(environment.user) is damaged (\(counters.path(scope))); "
                                     + "an administrator repairs it with fpbridge repair")
                 }
+                let rules = environment.lockoutRules
+                let user = environment.user
                 let lifted = counter.biometricFailures > 0 || counter.biometryLockedOut
+                    || rules.passwordRequirement(counters[times: user], user: user) != nil
                 LockoutRules.passwordProved(&counter)
                 counters[scope] = counter
                 counters.commit(scope)
+                rules.secretGiven(&counters[times: user])
                 return lifted
             }
         } catch {

@@ -2,7 +2,8 @@ import FPStore
 import FoundationEssentials
 
 /// Every rule of the spec about failure counts and lockouts, in one place: what counts, what
-/// locks, what a success, a correct passcode or a repair clears, and how time is measured.
+/// locks, what a success, a correct passcode or a repair clears, and how time is measured; with
+/// iOS's rules on when the password is needed again (LockoutRules+Password.swift).
 ///
 /// Verification counts per user: the 5th consecutive failure locks biometry
 /// until that user's passcode. Identification counts per reader, with
@@ -44,6 +45,13 @@ struct LockoutRules {
                              + "after \(counter.biometricFailures) failed matches", retryAfter: wait)
         }
         return nil
+    }
+
+    /// Why biometry may not scan for `user` now: their counter's lockout first, then iOS's rules
+    /// on when the password is needed again (``passwordRequirement(_:user:)``). Every door that
+    /// scans or matches for a user asks this.
+    func userBlock(_ counter: AttemptCounter, times: AuthenticationTimes, user: String, path: String) -> AuthError? {
+        biometricBlock(counter, scope: .user(user), path: path) ?? passwordRequirement(times, user: user)?.error
     }
 
     /// Counts one failed match. Returns the error that ends the evaluation when

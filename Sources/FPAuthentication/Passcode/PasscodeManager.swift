@@ -31,7 +31,8 @@ public struct PasscodeManager: Sendable {
         }
         // Prints without a passcode (state from before this rule) under lockout: a new
         // passcode must not become a way to clear that lockout.
-        if let block = context.lockoutProblem(.user(environment.user)) {
+        // The failure lockout alone: iOS's time rules end with the password, which needs no passcode.
+        if let block = context.counterLockoutProblem(.user(environment.user)) {
             throw AuthError(block.code, "\(block.message); with no passcode set, only an administrator can lift it "
                             + "(by repairing the state, or by deleting the prints)")
         }

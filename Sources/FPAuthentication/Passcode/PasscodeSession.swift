@@ -78,6 +78,7 @@ struct PasscodeSession {
                 counters[scope] = LockoutRules.cleared(counter)
                 // Written even when unchanged: correct is reported only where wrong could have been counted.
                 counters.commit(scope)
+                rules.secretGiven(&counters[times: user])
                 try unlockReaders(&counters)
                 return .correct
             }

@@ -21,6 +21,8 @@ public struct StateRepair: Sendable {
         public enum Kind: String, Sendable {
             /// An attempt counter.
             case counter
+            /// A user's authentication times (iOS's rules on when the password is needed again).
+            case times
             /// A passcode record.
             case passcode
             /// An enrolled print.
@@ -48,6 +50,7 @@ public struct StateRepair: Sendable {
         public var action: String {
             switch kind {
             case .counter: "replace it with a locked-out counter (the passcode unlocks it)"
+            case .times: "replace it with a remote lock (the password or passcode lifts it)"
             case .passcode: "remove it and that user's prints (set a passcode and enroll again)"
             case .print: "remove it (enroll the finger again)"
             case .config: "move it aside (the defaults apply until a new config.json is written)"
@@ -105,6 +108,11 @@ public struct StateRepair: Sendable {
         for path in usable(stateDirectory.file("counters")) ? try counters.filesOnDisk() : [] {
             do { _ = try counters.load(path: path) } catch {
                 findings.append(Finding(kind: .counter, path: path, problem: error.description, user: nil))
+            }
+        }
+        for path in usable(stateDirectory.file("counters")) ? try counters.timesFilesOnDisk() : [] {
+            do { _ = try counters.loadTimes(path: path) } catch {
+                findings.append(Finding(kind: .times, path: path, problem: error.description, user: nil))
             }
         }
         let passcodes = PasscodeStore(directory: stateDirectory)
@@ -177,9 +185,18 @@ public struct StateRepair: Sendable {
                         })
                         continue
                     }
+                    if finding.kind == .times {
+                        // The safest record is a lock: the finger waits for the password, whatever the settings.
+                        var locked = AuthenticationTimes()
+                        locked.lockedAt = Date()
+                        moved.append(try quarantine.replace(finding.path) { temporary throws(StoreError) in
+                            try counters.write(locked, toPath: temporary)
+                        })
+                        continue
+                    }
                     moved.append(try quarantine.move(finding.path))
                     switch finding.kind {
-                    case .counter:
+                    case .counter, .times:
                         continue
                     case .passcode:
                         guard let user = finding.user else { continue }

@@ -31,8 +31,8 @@ extension FprintdFace {
         }
     }
 
-    /// Why a verification must not start: the user is locked out (or their counter cannot be
-    /// read). `NoEnrolledPrints` is the answer `pam_fprintd` reads as "no fingerprint for this
+    /// Why a verification must not start: the user is locked out, one of iOS's rules asks for the
+    /// password first (named), or their counter cannot be read. `NoEnrolledPrints` is the answer `pam_fprintd` reads as "no fingerprint for this
     /// user", so the PAM stack goes straight on to the password without a scan; the message
     /// says what happened, for clients that show it.
     func lockoutRefusal(_ context: AuthenticationContext, _ user: String) -> BusError? {
@@ -41,6 +41,11 @@ extension FprintdFace {
             return BusError(.internalError, "the failure counter of \(user) is damaged (\(path)); an administrator repairs it with fpbridge repair")
         }
         guard status.lockedOut else { return nil }
+        // iOS's rules are refused the same way, with the engine's message, which names the rule
+        // and says that the password ends it.
+        if status.passwordRule != nil, let message = status.message {
+            return BusError(.noEnrolledPrints, "Fingerprint: " + message)
+        }
         return BusError(.noEnrolledPrints, "Fingerprint is locked out for \(user) after too many failed attempts; "
                         + "authenticate with your password (or fpbridge unlock) to use it again")
     }

@@ -71,8 +71,10 @@ struct PamPasswordCommand: AsyncParsableCommand {
             // In this process the state files are written directly: root's alone, as through the service.
             guard geteuid() == 0 else { throw AuthError(.notPermitted, "only root may report a proved password") }
             let directory = StateDirectory(path: stateDir)
+            // iOS's rules as fpbridged's system mode has them, so that the password's moment is
+            // kept for the service that reads this state (in test mode nothing else depends on it).
             let environment = AuthEnvironment(user: user, reader: nil, stateDirectory: directory,
-                                              configuration: try AuthConfiguration.load(from: directory))
+                                              configuration: try AuthConfiguration.load(from: directory, passwordRulesByDefault: true))
             result = PasswordProofResult(user: user, lifted: try AuthenticationContext(environment: environment).passwordProved())
         } else {
             let socket = service ?? LocalAPI.systemSocket

@@ -11,7 +11,8 @@ struct RepairCommand: AsyncParsableCommand {
         A damaged counter locks biometry out and refuses the passcode until it is repaired. Every damaged file is \
         moved to damaged/ in the state directory, never deleted, and replaced by the safest state: a counter by a \
         locked-out one (the owner's passcode unlocks it), a passcode by none together with that user's prints (set a \
-        passcode and enroll again), a print by nothing (enroll it again), config.json by the defaults. Without --yes it only lists what it found \
+        passcode and enroll again), a print by nothing (enroll it again), a user's times record by a remote lock (the password or \
+        passcode lifts it), config.json by the defaults. Without --yes it only lists what it found \
         and exits 3 if anything is damaged.
         """)
 

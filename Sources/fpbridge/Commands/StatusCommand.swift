@@ -56,6 +56,13 @@ struct StatusCommand: AsyncParsableCommand {
             "user": .string(report.user),
             "stateDirectory": .string(report.stateDirectory),
             "biometry": json(status, extra: ["lockoutThreshold": .int(report.lockoutThreshold)]),
+            // iOS's rules: which asks for the password now (it ends only when the password or
+            // passcode is given), or in how many seconds a timed one will.
+            "password": [
+                "rule": status.passwordRule.map { .string($0.rawValue) } ?? .null,
+                "endsWith": status.passwordRule == nil ? .null : "password or passcode",
+                "neededInSeconds": status.passwordNeededIn.map { JSONValue.double($0.rounded(.down)) } ?? .null,
+            ],
             "passcode": [
                 "set": .bool(report.passcode == "set"),
                 "damaged": .bool(report.passcode.hasPrefix("damaged")),
@@ -75,6 +82,12 @@ struct StatusCommand: AsyncParsableCommand {
         var text = "user: \(report.user)\nmode: \(report.mode)"
         text += report.mode == "in-process" ? " (development: the engine and the state are in your own process and files)" : ""
         text += "\nbiometry: " + Self.text(status, threshold: report.lockoutThreshold)
+        if let rule = status.passwordRule {
+            text += "\npassword: needed before the next finger (rule: \(rule.rawValue)); this ends when the password or passcode is given"
+        } else if let left = status.passwordNeededIn {
+            let minutes = Int(left / 60)
+            text += "\npassword: not needed now; a timed rule asks for it in \(minutes / 60) h \(minutes % 60) min"
+        }
         text += "\npasscode: \(report.passcode)"
         if let failures = status.passcodeFailures { text += ", \(failures) wrong in a row" }
         if status.damagedCounter != nil { text += ", REFUSED until the counter is repaired" }
