@@ -63,8 +63,8 @@ let package = Package(
         .target(name: "FPVocabulary", swiftSettings: foundationEssentialsOnly),
         // Below the engine's layers: a print's bytes, atomic file replacement, process helpers; re-exports FPVocabulary.
         .target(name: "FPCore", dependencies: ["FPVocabulary", "CProcessSecurity"], swiftSettings: foundationEssentialsOnly),
-        // JSON values for output and a strict request reader that names the field it refuses.
-        .target(name: "FPJSON", swiftSettings: foundationEssentialsOnly),
+        // JSON values for output and a strict request reader that names the field it refuses (FPVocabulary: the lock).
+        .target(name: "FPJSON", dependencies: ["FPVocabulary"], swiftSettings: foundationEssentialsOnly),
         // bozorth3's scores as libfprint computes them, in Swift (issue 26): only FPCore, for the bounded threads a search runs on.
         .target(name: "FPMatching", dependencies: ["FPCore"], swiftSettings: foundationEssentialsOnly),
         // What keys sign and attest, the one scrypt and hex codec every secret and digest uses, without libfprint.
@@ -118,7 +118,7 @@ let package = Package(
         .executableTarget(
             name: "fpbridge-login-bench",
             dependencies: [
-                "FPAccountAPI", "FPAccountLoad",
+                "FPAccountAPI", "FPAccountLoad", "FPVocabulary",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]

@@ -85,3 +85,16 @@ grep -q '"state":"welcome"' "$work/events" && grep -q '"user":"root"' "$work/eve
 curl -sf -X POST -H 'Content-Type: application/json' -d '{"user":"root","pin":"2468"}' "${url}pin" >"$work/pin" \
   && grep -q '"ok":true' "$work/pin" || { echo "release smoke: the kiosk's PIN pad refused root's PIN:"; cat "$work/pin"; exit 1; }
 echo "release smoke: the release fpbridge-kiosk welcomed root at the (fake) reader and took root's PIN"
+
+# A release fpbridged on libfprint's virtual_device whose reader closes after every verify: the
+# optimizer once hoisted a lock's thread id above an await, and the close crashed the service one
+# time in three (scripts/reader-cycles.py, FPVocabulary/Locked.swift). 12 closes.
+mkdir -m 700 "$work/cycles-state"
+FP_VIRTUAL_DEVICE="$work/vdev.sock" FP_DRIVERS_WHITELIST=virtual_device FP_DEVICE_EMULATION=1 \
+  "$bin/fpbridged" --test-mode --dbus off --reader-idle-seconds 1 --socket "$work/cycles.sock" \
+  --state-dir "$work/cycles-state" >"$work/cycles.log" 2>&1 &
+cycles=$!
+trap '[ -n "$service" ] && kill "$service" 2>/dev/null; kill "$cycles" "$kiosk" "$polkit" "$bus" 2>/dev/null; rm -rf "$work"' EXIT
+for _ in $(seq 100); do [ -S "$work/cycles.sock" ] && break; sleep 0.1; done
+python3 scripts/reader-cycles.py "$bin/fpbridge" "$work/cycles.sock" "$work/vdev.sock" "$cycles" 12 1 \
+  || { echo "release smoke: fpbridged's log:"; cat "$work/cycles.log"; exit 1; }

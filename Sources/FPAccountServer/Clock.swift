@@ -1,12 +1,12 @@
 import Foundation
-import Synchronization
+import FPVocabulary
 
 /// Wall-clock time as the database keeps it: milliseconds since 1970. Every time the
 /// server reads (challenge and session expiry, rate-limit windows, the audit log) comes
 /// from here, so that a test can move it instead of sleeping.
 package enum Clock {
     /// The file whose number (milliseconds) is added to the wall clock; nil: none.
-    private static let offsetFile = Mutex<String?>(nil)
+    private static let offsetFile = Locked<String?>(nil)
 
     static func milliseconds() -> Int64 {
         Int64((Date().timeIntervalSince1970 * 1000).rounded()) + offset()

@@ -1,11 +1,11 @@
-import Synchronization
+import FPVocabulary
 
 /// The origin every assertion must name: given with `--origin`, or the address the
 /// server is listening on once it is known (port 0 picks one).
 final class Origin: Sendable {
-    private let text: Mutex<String>
+    private let text: Locked<String>
 
-    init(_ text: String) { self.text = Mutex(text) }
+    init(_ text: String) { self.text = Locked(text) }
 
     var value: String { text.withLock { $0 } }
 

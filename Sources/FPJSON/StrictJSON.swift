@@ -1,11 +1,11 @@
 import FoundationEssentials
-import Synchronization
+import FPVocabulary
 
 /// Reads a request body as exactly one type: malformed JSON, a wrong type, a
 /// missing or an unknown field is refused with a message naming it, so that a
 /// client's typo never passes as a default.
 package enum StrictJSON {
-    private static let knownFields = Mutex<[ObjectIdentifier: Set<String>]>([:])
+    private static let knownFields = Locked<[ObjectIdentifier: Set<String>]>([:])
 
     /// Why a body was refused, in words for the error message.
     package struct Refusal: Error, Sendable {

@@ -1,6 +1,5 @@
 import FPLocalAPI
 import FPVocabulary
-import Synchronization
 
 /// The heart of the kiosk: `identify` re-armed for as long as the kiosk runs, each scan planned
 /// from the reader's heat (``ThermalPlan``) so that the reader is never stopped as too hot, and
@@ -159,7 +158,7 @@ package struct IdentifyLoop: Sendable {
 /// What the stream said before its result: the result of a failed identify does not carry
 /// the attempts left, the `noMatch` event before it does.
 private final class SeenEvents: Sendable {
-    private let seen = Mutex<(left: Int?, user: String?)>((nil, nil))
+    private let seen = Locked<(left: Int?, user: String?)>((nil, nil))
     func record(attemptsLeft: Int) { seen.withLock { $0.left = attemptsLeft } }
     func record(user: String) { seen.withLock { $0.user = user } }
     var attemptsLeft: Int? { seen.withLock { $0.left } }

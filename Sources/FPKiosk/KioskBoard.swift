@@ -1,4 +1,4 @@
-import Synchronization
+import FPVocabulary
 
 /// What the page shows now, and the pages watching it (`GET /events`). The identify loop
 /// writes it; each watcher gets the current snapshot at once and every change after (a login
@@ -12,7 +12,7 @@ package final class KioskBoard: Sendable {
         var watchers: [Int: AsyncStream<KioskSnapshot>.Continuation] = [:]
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
     private let clock: any KioskClock
 
     package init(clock: any KioskClock) {

@@ -1,4 +1,4 @@
-import Synchronization
+import FPVocabulary
 
 /// A touch of the screen or a key (`POST /wake`): ends the rest the identify loop is in, so
 /// that it reads the reader's heat again and re-arms at once when the budget allows.
@@ -14,7 +14,7 @@ package final class WakeSignal: Sendable {
         var waiters: [UInt64: Waiter] = [:]
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     package init() {}
 

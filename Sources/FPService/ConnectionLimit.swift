@@ -1,13 +1,13 @@
 import Logging
 import NIOCore
-import Synchronization
+import FPVocabulary
 
 /// At most so many open connections per uid (root excepted), counted from the moment a
 /// connection is accepted: one local user holding connections open (or sending half a
 /// request and stalling) cannot use up the service's descriptors and lock everyone out.
 final class ConnectionCounts: Sendable {
     let limit: Int
-    private let open = Mutex<[UInt32: Int]>([:])
+    private let open = Locked<[UInt32: Int]>([:])
 
     init(limit: Int) { self.limit = limit }
 

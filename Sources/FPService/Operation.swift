@@ -1,16 +1,16 @@
 import FPAuthentication
 import FPLocalAPI
 import Foundation
-import Synchronization
+import FPVocabulary
 
 /// A streamed operation in progress: who started it, and the buttons a client may press on it.
 package final class Operation: Sendable {
     package let id: String
     package let owner: UInt32
     package let prompt: RemotePrompt
-    private let context = Mutex<AuthenticationContext?>(nil)
-    private let task = Mutex<Task<Void, Never>?>(nil)
-    private let reason = Mutex<CancelReason?>(nil)
+    private let context = Locked<AuthenticationContext?>(nil)
+    private let task = Locked<Task<Void, Never>?>(nil)
+    private let reason = Locked<CancelReason?>(nil)
 
     init(owner: UInt32, prompt: RemotePrompt) {
         var bytes = [UInt8](repeating: 0, count: 16)
@@ -56,7 +56,7 @@ package final class Operation: Sendable {
 
 /// The operations in progress, by id, for the control endpoints.
 package final class OperationRegistry: Sendable {
-    private let operations = Mutex<[String: Operation]>([:])
+    private let operations = Locked<[String: Operation]>([:])
 
     package init() {}
 

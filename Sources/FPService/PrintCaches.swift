@@ -1,10 +1,10 @@
 import FPAuthentication
-import Synchronization
+import FPVocabulary
 
 /// One cache of decoded print files per state directory the service serves, so that an
 /// identification reads and checks each print file once, not once per request.
 final class PrintCaches: Sendable {
-    private let caches = Mutex<[String: PrintFileCache]>([:])
+    private let caches = Locked<[String: PrintFileCache]>([:])
 
     /// Print file reads saved by every cache so far.
     var savedReads: Int { caches.withLock { $0.values.reduce(0) { $0 + $1.savedReads } } }

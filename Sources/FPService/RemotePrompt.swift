@@ -1,13 +1,13 @@
 import FPAuthentication
 import FPLocalAPI
-import Synchronization
+import FPVocabulary
 
 /// The engine's passcode prompt for a client on the other end of a stream: the question goes
 /// out as a `passcodeRequested` line, the answer comes back through `/v1/operations/ID/passcode`.
 /// The engine's own timeout and cancellation end an unanswered question with no passcode.
 package final class RemotePrompt: AuthPrompt {
     private let send: @Sendable (StreamLine) -> Void
-    private let pending = Mutex<CheckedContinuation<Passcode?, Never>?>(nil)
+    private let pending = Locked<CheckedContinuation<Passcode?, Never>?>(nil)
 
     package init(send: @escaping @Sendable (StreamLine) -> Void) {
         self.send = send

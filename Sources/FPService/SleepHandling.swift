@@ -2,6 +2,7 @@ import FPAuthentication
 import FPReaders
 import Logging
 import Synchronization
+import FPVocabulary
 
 /// Suspend and resume, from logind: before sleep every running operation ends with
 /// `systemCancel` (-4) and every reader is closed, then the delay inhibitor is dropped; after
@@ -11,7 +12,7 @@ final class SleepHandling: Sendable {
     private let readers: ServiceReaders
     private let sleeping = Atomic<Bool>(false)
     /// How the service learns of sleep: `logind`, or why it cannot.
-    let watching = Mutex<String>("not started")
+    let watching = Locked<String>("not started")
 
     init(registry: OperationRegistry, readers: ServiceReaders) {
         self.registry = registry

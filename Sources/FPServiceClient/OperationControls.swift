@@ -1,6 +1,5 @@
 import FPVocabulary
 import FPLocalAPI
-import Synchronization
 
 /// The buttons of a streamed operation, pressed from the client: they reach the service
 /// once it has said the operation's id, and are kept until then.
@@ -11,7 +10,7 @@ package final class OperationControls: Sendable {
         var pending: [String] = []
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     package init() {}
 

@@ -1,6 +1,7 @@
 import FoundationEssentials
 import Glibc
 import Synchronization
+import FPVocabulary
 
 /// Decoded print files kept between operations of a long-running process (the service),
 /// each under the file's identity: device, inode, size and change times. Writes are atomic
@@ -35,7 +36,7 @@ public final class PrintFileCache: Sendable {
         var problem: String?
     }
 
-    private let entries = Mutex<[String: Entry]>([:])
+    private let entries = Locked<[String: Entry]>([:])
     private let hits = Atomic<Int>(0)
     /// The most files kept. Past it, entries of files that changed or went are dropped first,
     /// then others, down to three quarters: a long-running service whose users come and go

@@ -1,7 +1,7 @@
 import Dispatch
 import FoundationEssentials
 import Glibc
-import Synchronization
+import FPVocabulary
 
 /// Turns Ctrl-C into an event while a command waits on the reader, so that the
 /// command can end cleanly (close the reader, report, exit with its status)
@@ -14,14 +14,14 @@ import Synchronization
 /// released puts back what the first saved, whatever order they end in.
 package final class CtrlC {
     private let source: any DispatchSourceSignal
-    private let released = Mutex(false)
+    private let released = Locked(false)
 
     /// How many instances are live, and the disposition SIGINT had before the first.
     private struct Holders {
         var count = 0
         var saved: (@convention(c) (Int32) -> Void)?
     }
-    private static let holders = Mutex(Holders())
+    private static let holders = Locked(Holders())
 
     package init(_ handler: @escaping @Sendable () -> Void) {
         Self.holders.withLock { holders in

@@ -1,7 +1,7 @@
 import FPAuthentication
 internal import FPLocalAPI
 import Foundation
-import Synchronization
+import FPVocabulary
 
 /// What Apple's API has no place for on Linux: which reader, which state
 /// directory, which user, and who asks for the passcode.
@@ -97,7 +97,7 @@ public struct FPBridgeSettings: Sendable {
 }
 
 extension LAContext {
-    private static let defaults = Mutex(FPBridgeSettings.fromEnvironment())
+    private static let defaults = Locked(FPBridgeSettings.fromEnvironment())
 
     /// fpbridge: the settings each new context starts from; set them once at
     /// launch to choose a reader, a state directory, a user or a prompt.

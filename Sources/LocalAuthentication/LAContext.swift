@@ -1,7 +1,7 @@
 import FPAuthentication
 import FPTerminal
 import Foundation
-import Synchronization
+import FPVocabulary
 
 /// An authentication context, as on Apple platforms: check what is possible
 /// with ``canEvaluatePolicy(_:error:)``, then ask for the finger with
@@ -23,7 +23,7 @@ import Synchronization
 public final class LAContext: Sendable {
     /// fpbridge: the settings this context was created with.
     public let fpbridgeSettings: FPBridgeSettings
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     private struct State {
         var fallbackTitle: String?

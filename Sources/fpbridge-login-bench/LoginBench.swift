@@ -4,7 +4,7 @@ import FPAccountAPI
 import FPAccountLoad
 import Foundation
 import NIOCore
-import Synchronization
+import FPVocabulary
 
 /// Logins per second against a running `fpbridge-server`: each login is a challenge, a
 /// signature by a software key (the fingerprint is not what is measured) and the verified
@@ -97,9 +97,9 @@ struct LoginBench: AsyncParsableCommand {
 
 /// Each software key's signature counter.
 final class SignatureCounters: Sendable {
-    private let values: Mutex<[UInt64]>
+    private let values: Locked<[UInt64]>
 
-    init(count: Int) { values = Mutex(Array(repeating: 0, count: count)) }
+    init(count: Int) { values = Locked(Array(repeating: 0, count: count)) }
 
     func next(_ index: Int) -> UInt64 {
         values.withLock { values in
@@ -111,7 +111,7 @@ final class SignatureCounters: Sendable {
 
 /// Latencies and failures of the measured logins.
 final class Counters: Sendable {
-    private let state = Mutex<(latencies: [Double], failures: Int, firstFailure: String?)>(([], 0, nil))
+    private let state = Locked<(latencies: [Double], failures: Int, firstFailure: String?)>(([], 0, nil))
 
     func record(_ duration: Duration) {
         let milliseconds = Double(duration.components.seconds) * 1000 + Double(duration.components.attoseconds) / 1e15

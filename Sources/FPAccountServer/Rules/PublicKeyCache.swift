@@ -1,10 +1,10 @@
 import Crypto
-import Synchronization
+import FPVocabulary
 
 /// Parsed public keys by credential: a credential's key never changes, and parsing PEM
 /// costs more than the lookup.
 final class PublicKeyCache: Sendable {
-    private let keys = Mutex<[String: P256.Signing.PublicKey]>([:])
+    private let keys = Locked<[String: P256.Signing.PublicKey]>([:])
     private static let capacity = 50_000
 
     func key(_ credentialId: String, pem: String) -> P256.Signing.PublicKey? {

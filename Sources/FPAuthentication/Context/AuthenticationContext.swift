@@ -2,7 +2,6 @@ import FPCore
 import FPReaders
 import FPStore
 import FoundationEssentials
-import Synchronization
 
 /// One authentication session, in the image of Apple's `LAContext`.
 ///
@@ -17,7 +16,7 @@ public final class AuthenticationContext: Sendable {
     /// What a front end shows while an evaluation runs. Finishes on ``invalidate()``.
     public let events: AsyncStream<AuthEvent>
     private let eventSink: AsyncStream<AuthEvent>.Continuation
-    private let state = Mutex(State())
+    private let state = Locked(State())
     let interruption = ScanInterruption()
 
     private struct State {

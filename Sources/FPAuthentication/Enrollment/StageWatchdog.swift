@@ -1,13 +1,13 @@
-import Synchronization
+import FPVocabulary
 
 /// A deadline that moves forward each time progress is reported.
 final class StageWatchdog: Sendable {
     private let timeout: Duration
-    private let deadline: Mutex<ContinuousClock.Instant>
+    private let deadline: Locked<ContinuousClock.Instant>
 
     init(timeout: Duration) {
         self.timeout = timeout
-        deadline = Mutex(.now + timeout)
+        deadline = Locked(.now + timeout)
     }
 
     func touch() {

@@ -1,5 +1,5 @@
 import FPReaders
-import Synchronization
+import FPVocabulary
 
 /// Lets a front end press the fallback button while the reader is waiting for a
 /// finger: the scan in progress ends as if the reader had reported the choice.
@@ -10,7 +10,7 @@ final class ScanInterruption: Sendable {
         var scan: Task<MatchOutcome, any Error>?
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     /// A new evaluation starts with no button shown.
     func reset() {

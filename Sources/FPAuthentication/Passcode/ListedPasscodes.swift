@@ -1,14 +1,14 @@
-import Synchronization
+import FPVocabulary
 
 /// A prompt that answers passcode requests from a list, in order, then gives up
 /// (as a user who cancels would). For scripts, demos and tests; also for a front
 /// end that read the passcode before the engine asked.
 public final class ListedPasscodes: AuthPrompt {
-    private let queue: Mutex<[Passcode]>
+    private let queue: Locked<[Passcode]>
 
     /// A prompt that answers with these passcodes, in order.
     public init(_ passcodes: [Passcode]) {
-        queue = Mutex(passcodes)
+        queue = Locked(passcodes)
     }
 
     /// The next passcode of the list; nil once it is used up.

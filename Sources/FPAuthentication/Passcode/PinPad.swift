@@ -1,6 +1,6 @@
 import FPStore
 import FoundationEssentials
-import Synchronization
+import FPVocabulary
 
 /// A kiosk's PIN pad: a user name and a passcode typed together at a shared terminal, checked
 /// at once (it never waits for the reader) under every rule of that user's passcode.
@@ -18,7 +18,7 @@ package final class PinPad: Sendable {
         var budgets: [UInt32: KioskGuessBudget] = [:]
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
     /// No answer comes sooner: the file reads and the counter's write of a known user take a
     /// few milliseconds more than a name nobody has; the floor hides them.
     package let answerFloor: Duration
@@ -111,10 +111,10 @@ package struct KioskGuessBudget: Sendable {
 /// Answers the engine's one question with the PIN typed, and nothing after it: a wrong PIN
 /// ends the check instead of asking again.
 private final class OneAnswer: AuthPrompt {
-    private let answer: Mutex<Passcode?>
+    private let answer: Locked<Passcode?>
 
     init(_ passcode: Passcode) {
-        answer = Mutex(passcode)
+        answer = Locked(passcode)
     }
 
     func passcode(reason: String, attemptsLeftBeforeLockout: Int) async -> Passcode? {

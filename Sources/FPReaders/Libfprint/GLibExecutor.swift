@@ -1,7 +1,6 @@
 internal import CLibfprint
 import FPCore
 import FoundationEssentials
-import Synchronization
 
 /// GLib's global default main context, owned and run by one dedicated thread,
 /// as a Swift executor: every job of the ``GLibLoop`` actor runs from a GLib
@@ -24,7 +23,7 @@ final class GLibExecutor: SerialExecutor {
         case ready
     }
 
-    private let state = Mutex(State.starting([]))
+    private let state = Locked(State.starting([]))
 
     private init() {
         DetachedThread.start(name: "fpb-glib-loop") {

@@ -1,6 +1,5 @@
 import FPCore
 import FPMatching
-import Synchronization
 
 /// A reader driven by libfprint: USB and SPI sensors, and libfprint's virtual readers.
 ///
@@ -19,7 +18,7 @@ public final class LibfprintReader: PrintMatching {
         case open
         case closing(Task<Void, any Error>)
     }
-    private let state = Mutex(HandleState.closed)
+    private let state = Locked(HandleState.closed)
 
     init(device: LoopDevice) {
         self.device = device

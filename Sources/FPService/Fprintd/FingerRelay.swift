@@ -1,5 +1,5 @@
 import FPReaders
-import Synchronization
+import FPVocabulary
 
 /// Carries a device's finger-status changes (``FingerStatus``, told on the reader's loop) to
 /// its `finger-present` and `finger-needed` properties one after another, in the order they
@@ -16,7 +16,7 @@ final class FingerRelay: Sendable {
     private let items: AsyncStream<Item>.Continuation
     private let consumer: Task<Void, Never>
     /// Whether the running action's result went out, and the changes waiting for it.
-    private let waiting = Mutex<(answered: Bool, changes: [@Sendable () async -> Void])>((true, []))
+    private let waiting = Locked<(answered: Bool, changes: [@Sendable () async -> Void])>((true, []))
 
     init() {
         let (stream, items) = AsyncStream<Item>.makeStream()

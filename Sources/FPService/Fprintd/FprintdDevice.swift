@@ -1,6 +1,7 @@
 import FPAuthentication
 import FPReaders
 import Synchronization
+import FPVocabulary
 
 /// One reader as a Device object: who claimed it, what runs on it, and the properties clients
 /// read. The properties are read synchronously by GDBus on the loop, so all of it sits behind a
@@ -44,14 +45,14 @@ final class FprintdDevice: Sendable {
 
     let path: String
     let info: ReaderInfo
-    let state: Mutex<State>
+    let state: Locked<State>
     /// The reader's finger-status changes on their way to `finger-present` and `finger-needed`.
     let fingerRelay = FingerRelay()
 
     init(path: String, info: ReaderInfo) {
         self.path = path
         self.info = info
-        state = Mutex(State(enrollStages: info.enrollStages, scanType: info.scanType))
+        state = Locked(State(enrollStages: info.enrollStages, scanType: info.scanType))
     }
 
     /// The value of a Device property now.

@@ -3,6 +3,7 @@ import FPReaders
 import Foundation
 import Logging
 import Synchronization
+import FPVocabulary
 
 /// fprintd's D-Bus API served by fpbridged: `net.reactivated.Fprint` on the system bus, so that
 /// the desktop's fingerprint clients (GNOME Settings, `pam_fprintd`, the `fprintd-*` tools) use
@@ -15,9 +16,9 @@ final class FprintdFace: Sendable {
     let sleep: SleepHandling
     let printCaches: PrintCaches
     /// `serving`, `off`, or why the face is not on the bus; status reports it.
-    let status = Mutex<String>("not started")
-    private let devices = Mutex<[FprintdDevice]>([])
-    private let bus = Mutex<BusExport?>(nil)
+    let status = Locked<String>("not started")
+    private let devices = Locked<[FprintdDevice]>([])
+    private let bus = Locked<BusExport?>(nil)
     private let nextIndex = Atomic<Int>(0)
 
     init(service: ServiceConfiguration, readers: ServiceReaders, registry: OperationRegistry, sleep: SleepHandling,

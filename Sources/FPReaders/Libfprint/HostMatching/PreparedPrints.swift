@@ -17,7 +17,7 @@ final class PreparedPrints: Sendable {
         let deviceID: String
         /// nil: not an NBIS print (libfprint has to match it).
         let samples: [[NBISMinutia]]?
-        private let tables = Mutex<Bozorth3Print?>(nil)
+        private let tables = Locked<Bozorth3Print?>(nil)
         /// The cache's count of tables built (not the cache itself: no cycle).
         private let built: BuildCount
 
@@ -43,7 +43,7 @@ final class PreparedPrints: Sendable {
     /// The one cache of the process.
     static let shared = PreparedPrints(maximumEntries: 20_000)
 
-    private let entries = Mutex<[PrintData: Entry]>([:])
+    private let entries = Locked<[PrintData: Entry]>([:])
     private let built = BuildCount()
     /// The most prints kept; past it the cache keeps the gallery being prepared and drops
     /// others, so a service whose users come and go does not keep every print it saw.
