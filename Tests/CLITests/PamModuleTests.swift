@@ -54,7 +54,8 @@ import TestSupport
                           scans: [String] = []) async throws -> (status: Int32, output: String) {
             let options = putenv.map { "-E '\($0)' " }.joined()
             // Unbuffered: the finger prompt must be seen while pam_fprintd waits, not at the end.
-            let command = "printf '%s\\n' '\(password)' | stdbuf -o0 pamtester -v \(options)fpbridge-test '\(user)' authenticate"
+            // One process (exec, the password from a here-document): the time limit's kill reaches pamtester.
+            let command = "exec stdbuf -o0 pamtester -v \(options)fpbridge-test '\(user)' authenticate <<'END'\n\(password)\nEND\n"
             // pam_wrapper writes pam_syslog's lines to stderr (PWRAP_ERROR ... SYSLOG(3): ...).
             let wrapper = ["LD_PRELOAD=libpam_wrapper.so", "PAM_WRAPPER=1", "PAM_WRAPPER_DEBUGLEVEL=0",
                            "PAM_WRAPPER_SERVICE_DIR=\(directory.file("pam.d"))"]
