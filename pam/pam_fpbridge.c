@@ -8,7 +8,10 @@
  * (what fpbridge puts into other programs' configuration), not in Sources/: it is no SwiftPM
  * target; scripts/build-pam-module.sh builds it with cc into .build/pam/pam_fpbridge.so.
  *
- * MEASURED (this 2-core machine, Debian 12): see docs/desktop.md "pam_fpbridge.so".
+ * MEASURED (pamtester under pam_wrapper on the project's 2-core machine; docs/desktop.md has the
+ * table): loading this module costs about 0.1 ms and 32 KiB resident; the same two entry points
+ * written in Swift and doing nothing cost 3.4 ms and 5.2 MiB (the Swift runtime, 13 libraries),
+ * 14 ms and 16 MiB with Foundation; the pam_exec hook it replaces, a Swift process, 29 ms.
  *
  * ARGUMENTS
  *   password-proved  The mode, and for now the only one: for the auth stack, after the password
