@@ -18,7 +18,8 @@
  *                    module and reached only when it succeeded. Tells fpbridged that PAM_USER's
  *                    password was proved, which lifts that user's fingerprint lockout
  *                    (POST /v1/password-proved). The user is PAM's item PAM_USER, never the
- *                    environment's. Always returns PAM_IGNORE, so the line never changes the
+ *                    environment's; nothing is sent when no password was read in this
+ *                    transaction (PAM_AUTHTOK unset: a finger). Always returns PAM_IGNORE, so the line never changes the
  *                    stack's outcome; a failure (fpbridged down, refused, a bad answer) is one
  *                    syslog line (LOG_AUTHPRIV, LOG_ERR).
  *   socket=PATH      fpbridged's socket, an absolute path (default /run/fpbridge/fpbridged.sock).

@@ -35,6 +35,12 @@ int password_proved(pam_handle_t *pamh, const char *socket_path)
         pam_syslog(pamh, LOG_ERR, "password-proved: no PAM_USER in this transaction: no fingerprint lockout lifted");
         return PAM_IGNORE;
     }
+    /* What the password module read, which a finger leaves unset: pam-auth-update puts this line
+     * after the whole auth stack ("Additional"), which a finger (pam_fprintd) reaches too, and a
+     * finger must not count as the password (iOS's rule of 156 hours without it). */
+    const void *typed = NULL;
+    if (pam_get_item(pamh, PAM_AUTHTOK, &typed) != PAM_SUCCESS || typed == NULL)
+        return PAM_IGNORE;
     const void *service_item = NULL;
     if (pam_get_item(pamh, PAM_SERVICE, &service_item) != PAM_SUCCESS)
         service_item = NULL;

@@ -24,8 +24,10 @@ import TestSupport
         ///   - arguments: more arguments for the module's line.
         ///   - witness: `pam_exec` runs `env` just before the module, into ``witnessLog``: what
         ///     the PAM environment held there.
+        ///   - additional: the module's line after `pam_permit`, where `pam-auth-update` puts an
+        ///     `Auth-Type: Additional` profile's (a finger reaches it too).
         init(module: String, socket: String, finger: Bool = false, control: String = "optional", arguments: String = "",
-             witness: Bool = false) throws {
+             witness: Bool = false, additional: Bool = false) throws {
             // The third user's name needs JSON's escapes, and fpbridged refuses it (no such name is valid).
             try "root:secret:fpbridge-test\nnobody:other:fpbridge-test\na\"b\\c:odd:fpbridge-test\n"
                 .write(toFile: directory.file("passdb"), atomically: true, encoding: .utf8)
@@ -33,13 +35,16 @@ import TestSupport
             var lines: [String] = []
             if finger {
                 // A finger skips to pam_permit: over the password, pam_deny, the witness and the module.
-                lines.append("auth\t[success=\(witness ? 4 : 3) default=ignore]\t/lib/x86_64-linux-gnu/security/pam_fprintd.so max-tries=1 timeout=10")
+                let skipped = 2 + (witness ? 1 : 0) + (additional ? 0 : 1)
+                lines.append("auth\t[success=\(skipped) default=ignore]\t/lib/x86_64-linux-gnu/security/pam_fprintd.so max-tries=1 timeout=10")
             }
             lines.append("auth\t[success=1 default=ignore]\t/usr/lib/x86_64-linux-gnu/pam_wrapper/pam_matrix.so passdb=\(directory.file("passdb"))")
             lines.append("auth\trequisite\tpam_deny.so")
             if witness { lines.append("auth\toptional\tpam_exec.so quiet log=\(witnessLog) /usr/bin/env") }
-            lines.append("auth\t\(control)\t\(module) password-proved socket=\(socket) \(arguments)")
+            let line = "auth\t\(control)\t\(module) password-proved socket=\(socket) \(arguments)"
+            if !additional { lines.append(line) }
             lines.append("auth\trequired\tpam_permit.so")
+            if additional { lines.append(line) }
             lines.append("account\trequired\tpam_permit.so")
             try (lines.joined(separator: "\n") + "\n")
                 .write(toFile: directory.file("pam.d/fpbridge-test"), atomically: true, encoding: .utf8)
@@ -132,6 +137,30 @@ import TestSupport
         #expect(try await bus.lockout("nobody")["lockedOut"] as? Bool == false)
     }
 
+    /// `pam-auth-update` puts the line after the whole auth stack, where a finger arrives too: a
+    /// finger is not the password (it would keep iOS's 156-hour rule from ever asking), so
+    /// nothing is sent unless the password module read a password (PAM_AUTHTOK). The socket
+    /// here is the test's own, which only records who connected.
+    @Test func aFingerIsNotTakenForThePasswordWhereAFingerReachesTheLine() async throws {
+        let bus = try await FprintdBus()
+        try await enroll(bus, "root", "p1")
+        let sockets = TemporaryDirectory()
+        let recorder = try SilentSocket(sockets.file("recorder.sock"))
+        defer { recorder.close() }
+        let stack = try Stack(module: try await PamModule.path(), socket: recorder.path, finger: true, additional: true)
+
+        let finger = try await stack.authenticate("root", password: "unused", bus: bus, scans: ["p1"])
+        #expect(finger.status == 0 && !finger.output.contains("Password:"), "\(finger.output)")
+        #expect(recorder.pendingRequest() == nil, "a finger reported as the password")
+
+        // A wrong finger, then the password: reported (and, the socket never answering, logged).
+        let password = try await stack.authenticate("root", password: "secret", bus: bus, scans: ["p2"])
+        #expect(password.status == 0 && password.output.contains("Password:"), "\(password.output)")
+        let request = recorder.pendingRequest() ?? ""
+        #expect(request.hasPrefix("POST /v1/password-proved HTTP/1.1\r\n")
+                && request.hasSuffix(#"{"user":"root","pamService":"fpbridge-test"}"#), "\(request)")
+    }
+
     /// fpbridged stopped, hung (a socket that takes the connection and never answers), or
     /// refusing: the password still logs in, the wrong one is still refused, and the log line
     /// says why. The line is `required` here, so that any answer but PAM_IGNORE would change
@@ -209,8 +238,8 @@ enum PamModule {
     }
 }
 
-/// A Unix socket that listens and never accepts: a connection to it succeeds (the backlog)
-/// and no answer ever comes, as from a hung fpbridged.
+/// A Unix socket that listens and never answers: a connection to it succeeds (the backlog)
+/// and no answer ever comes, as from a hung fpbridged. The test may read what was sent.
 struct SilentSocket {
     let path: String
     let fd: Int32
@@ -227,6 +256,19 @@ struct SilentSocket {
             pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
         }
         try #require(fd >= 0 && bound == 0 && listen(fd, 8) == 0, "cannot listen on \(path): errno \(errno)")
+        // Non-blocking: pendingRequest() finds no connection instead of waiting for one.
+        _ = fcntl(fd, F_SETFL, O_NONBLOCK)
+    }
+
+    /// What the oldest connection not yet taken sent (all of it once the client gave up and
+    /// closed), or nil when no connection came.
+    func pendingRequest() -> String? {
+        let client = accept(fd, nil, nil)
+        guard client >= 0 else { return nil }
+        defer { _ = Glibc.close(client) }
+        var bytes = [UInt8](repeating: 0, count: 8192)
+        let count = recv(client, &bytes, bytes.count, 0)
+        return String(decoding: bytes.prefix(max(count, 0)), as: UTF8.self)
     }
 
     func close() { _ = Glibc.close(fd) }
