@@ -29,6 +29,9 @@ packages_log=$(mktemp /tmp/fpbridge-test-packages-XXXXXX.log)
 bash scripts/install-test-packages.sh >"$packages_log" 2>&1 &
 test_packages=$!
 swift build --build-tests
+# fpbridge's PAM module (C, pam/; cc, about a second): PamModuleTests load it, and a module that
+# does not build or exports more than pam_sm_* fails here, before the suites.
+bash scripts/build-pam-module.sh
 next_stage "test packages (fprintd, chromium, swtpm, gnome-control-center), what was left of them"
 if ! wait $test_packages; then
   echo "=== scripts/install-test-packages.sh failed; the end of its log ==="

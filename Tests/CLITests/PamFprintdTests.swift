@@ -39,14 +39,9 @@ import TestSupport
         func authenticate(_ user: String, password: String, scans: [String] = []) async throws -> (status: Int32, output: String) {
             // Unbuffered: the finger prompt must be seen while pam_fprintd waits, not at the end.
             let command = "printf '%s\\n' '\(password)' | stdbuf -o0 pamtester -v fpbridge-test \(user) authenticate"
-            let client = try bus.start(["/usr/bin/env", "LD_PRELOAD=libpam_wrapper.so", "PAM_WRAPPER=1",
-                                        "PAM_WRAPPER_SERVICE_DIR=\(directory.file("pam.d"))", "/bin/sh", "-c", command])
-            if !scans.isEmpty, try await client.waitFor(PamFprintdTests.fingerPrompt, timeout: 15) {
-                try await Task.sleep(for: .milliseconds(200))
-                for id in scans { try await bus.scan(id) }
-            }
-            let status = try await client.finish(timeout: 40)
-            return (status, client.output)
+            return try await bus.conversation(["/usr/bin/env", "LD_PRELOAD=libpam_wrapper.so", "PAM_WRAPPER=1",
+                                               "PAM_WRAPPER_SERVICE_DIR=\(directory.file("pam.d"))", "/bin/sh", "-c", command],
+                                              prompt: PamFprintdTests.fingerPrompt, scans: scans)
         }
     }
 

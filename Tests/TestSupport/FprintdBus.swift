@@ -212,6 +212,20 @@ public final class FprintdBus: Sendable {
         return CommandResult(status: status, stdout: tool.output, stderr: "")
     }
 
+    /// Runs a PAM client (pamtester, say) on this bus: once its output shows `prompt`, the
+    /// virtual reader gets `SCAN ID` for each of `scans`; then the client's end, its status and
+    /// everything it printed.
+    public func conversation(_ arguments: [String], prompt: String, scans: [String]) async throws -> (status: Int32, output: String) {
+        let client = try start(arguments)
+        if !scans.isEmpty, try await client.waitFor(prompt, timeout: 15) {
+            // The prompt is printed before the scan it asks for has started on the reader.
+            try await Task.sleep(for: .milliseconds(200))
+            for id in scans { try await scan(id) }
+        }
+        let status = try await client.finish(timeout: 40)
+        return (status, client.output)
+    }
+
     /// Enrolls `user`'s `finger` with Debian's `fprintd-enroll`, five scans of `print`.
     public func enroll(_ finger: String = "right-index-finger", print: String = "p1", user: String = "root") async throws -> CommandResult {
         try await withScans(["/usr/bin/fprintd-enroll", "-f", finger, user], after: "Enrolling", scans: Array(repeating: print, count: 5))
