@@ -16,6 +16,7 @@
 #
 #   bash scripts/booted-check.sh [--debs DIR] [--only abcdef] [--keep]
 #   bash scripts/booted-check.sh --reference     # the same tools and PAM against Debian's fprintd
+#   bash scripts/booted-check.sh --clean         # stops and removes what --keep left running
 #
 # --debs: where fpbridge_*.deb, fpbridged_*.deb, fpbridge-kiosk_*.deb are (default: dist/;
 # the newest version of each is used). --keep: leave the container running at the end.
@@ -42,6 +43,7 @@ while [ $# -gt 0 ]; do
     --only) only=$2; shift ;;
     --keep) KEEP_RUN=1 ;;
     --reference) reference=1 ;;
+    --clean) clean_kept; exit 0 ;;
     *) sed -n '2,/^set -uo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 2 ;;
   esac
   shift
@@ -74,7 +76,7 @@ newer_build() {
     dpkg-deb -R "$d" "$tree"
     local v; v=$(dpkg-deb -f "$d" Version)
     sed -i -e "s/^Version: .*/Version: $v+booted1/" -e "s/(= $v)/(= $v+booted1)/g" "$tree/DEBIAN/control"
-    dpkg-deb -b "$tree" "$out/" >/dev/null || die "could not repack $d"
+    dpkg-deb -Znone -b "$tree" "$out/" >/dev/null || die "could not repack $d"
     rm -rf "$tree"
   done
 }
@@ -107,7 +109,7 @@ install_reader_dropins "$RUN/root"
 if [ ${#ALL_DEBS[@]} -gt 0 ]; then
   mkdir -p "$RUN/root/var/tmp/debs"
   cp "${ALL_DEBS[@]}" "$RUN/root/var/tmp/debs/"
-  newer_build "$RUN/root/var/tmp/debs-newer" "${ALL_DEBS[@]}"
+  case $only in *f*) newer_build "$RUN/root/var/tmp/debs-newer" "${ALL_DEBS[@]}" ;; esac
   # What purge must take away: every file and link of the packages, and their own directories.
   PACKAGE_FILES=$(for d in "${ALL_DEBS[@]}"; do dpkg-deb -c "$d"; done |
     awk '{ p = $6; sub(/^\./, "", p); if (substr($1, 1, 1) != "d" || p ~ /fpbridge/) print p }' | sed 's#/$##' | sort -u)
@@ -120,8 +122,13 @@ if [ -n "$reference" ]; then
   check_reference_fprintd
 else
   section install "apt-get install of the packages inside the booted system (no network: dependencies are in the root)"
+  # fprintd holds the name, as on a desktop where something asked it (dbus activation):
+  # the install must take the name from it.
+  run_shown root busctl --system call net.reactivated.Fprint /net/reactivated/Fprint/Manager net.reactivated.Fprint.Manager GetDevices
+  run_shown root systemctl is-active fprintd
   INSTALL_T0=$(now)
-  if run_shown root apt-get install -y --no-install-recommends "${DEBS[@]/#$debs_dir\//\/var\/tmp\/debs\/}"; then
+  guest_debs=(); for d in "${DEBS[@]}"; do guest_debs+=("/var/tmp/debs/$(basename "$d")"); done
+  if run_shown root apt-get install -y --no-install-recommends "${guest_debs[@]}"; then
     pass "apt-get install ./fpbridge ./fpbridged ($(elapsed "$INSTALL_T0") s)"
   else
     fail "apt-get install failed"

@@ -36,6 +36,7 @@ boot() {
       --private-network --console=read-only' sh "$RUN/root" "$MACHINE" "${CGROUP_HIERARCHIES[@]/%//$MACHINE}" \
     </dev/null >>"$RUN/console.log" 2>&1 &
   NSPAWN_PID=$!
+  echo "$NSPAWN_PID $MACHINE" >"$RUN/nspawn.pid"
   # The container's PID 1: a process in nspawn's tree whose last NSpid is 1.
   LEADER=""
   local i p
@@ -89,7 +90,7 @@ cleanup() {
   trap - EXIT INT TERM
   set +e
   if [ -n "${KEEP_RUN:-}" ] && [ -n "${NSPAWN_PID:-}" ]; then
-    say "--keep: the container runs on (nsenter -t $LEADER -a bash); stop it with kill $NSPAWN_PID"
+    say "--keep: the container runs on (nsenter -t $LEADER -a bash); stop it and remove it: bash scripts/booted-check.sh --clean"
     return $rc
   fi
   shutdown_guest
@@ -118,4 +119,17 @@ run_shown() {
   [ -z "$out" ] || printf '%s\n' "$out" | sed 's/^/  > /'
   say "  exit $rc"
   return $rc
+}
+
+# clean_kept: stops and removes the runs --keep left (their nspawn.pid files say which).
+clean_kept() {
+  local f
+  for f in /var/tmp/fpbridge-booted.*/nspawn.pid; do
+    [ -f "$f" ] || continue
+    RUN=$(dirname "$f"); read -r NSPAWN_PID MACHINE <"$f"
+    OVERLAY_MOUNTED=1; KEEP_RUN=""
+    if [ "$(cat "/proc/$NSPAWN_PID/comm" 2>/dev/null)" != systemd-nspawn ]; then NSPAWN_PID=""; fi
+    say "removing $RUN ($MACHINE${NSPAWN_PID:+, nspawn pid $NSPAWN_PID})"
+    cleanup
+  done
 }

@@ -2,7 +2,7 @@
 # (sourced by scripts/booted-check.sh).
 
 DRIVE=$(dirname "${BASH_SOURCE[0]}")/drive.py
-GUEST_LIB=/usr/local/lib/fpbridge-booted
+GUEST_LIB=/usr/local/lib/booted-check
 # The virtual reader's socket for each daemon (its unit's drop-in names it).
 VDEV_FPBRIDGED=/run/fpbridge/vdev.sock
 VDEV_FPRINTD=/run/fprintd-vdev.sock
@@ -37,9 +37,9 @@ EOF
 # polkit_rule: the rule scripts/booted/polkit-rule.py explains, from the policy installed now.
 polkit_rule() {
   local policy=/usr/share/polkit-1/actions/net.reactivated.fprint.device.policy
-  say "$ polkit-rule.py $policy alice bob > /etc/polkit-1/rules.d/49-fpbridge-booted-check.rules"
+  say "$ polkit-rule.py $policy alice bob > /etc/polkit-1/rules.d/49-booted-check.rules"
   /usr/bin/python3 "$(dirname "${BASH_SOURCE[0]}")/polkit-rule.py" "/proc/$LEADER/root$policy" alice bob |
-    sed "s#/proc/$LEADER/root##" >"/proc/$LEADER/root/etc/polkit-1/rules.d/49-fpbridge-booted-check.rules"
+    sed "s#/proc/$LEADER/root##" >"/proc/$LEADER/root/etc/polkit-1/rules.d/49-booted-check.rules"
   sleep 0.3 # polkitd reloads rules.d on change (inotify)
 }
 
@@ -63,7 +63,9 @@ verify_as() {
 # what went wrong.
 lockout() {
   local json
-  json=$(guest_unit "$1" fpbridge status --json 2>&1)
+  # --service: the service's state, never the in-process engine's that `auto` falls back to
+  # when the socket is missing.
+  json=$(guest_unit "$1" fpbridge status --service /run/fpbridge/fpbridged.sock --json 2>&1)
   printf '%s' "$json" | /usr/bin/python3 -c '
 import json, sys
 text = sys.stdin.read()
@@ -76,7 +78,7 @@ except Exception:
 # expect_lockout USER STATE WHY: pass when USER's lockout is STATE (locked|unlocked).
 expect_lockout() {
   local seen; seen=$(lockout "$1")
-  say "$ ($1) fpbridge status --json -> biometry: $seen"
+  say "$ ($1) fpbridge status --service /run/fpbridge/fpbridged.sock --json -> biometry: $seen"
   case "$seen" in "$2 "*) pass "$3 ($1 $seen)" ;; *) fail "$3: $1 is $seen, expected $2" ;; esac
 }
 # lock_by_verify USER WRONG-ID: five fprintd-verify runs with a wrong finger (a lockout, quickly).

@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """Writes the polkit rule the booted check needs, from the fprint policy installed now.
 
-    polkit-rule.py POLICY-FILE USER...  > /etc/polkit-1/rules.d/49-fpbridge-booted-check.rules
+    polkit-rule.py POLICY-FILE USER...  > /etc/polkit-1/rules.d/49-booted-check.rules
 
 A session on a pseudo-terminal has no seat, and polkit counts only seated sessions as active
 and local, so `allow_active` is never granted in the container. For the named users the rule
