@@ -119,6 +119,7 @@ boot
 TIMING_FIRST_BOOT=$TIMING_BOOT
 
 if [ -n "$reference" ]; then
+  DAEMON=fprintd
   check_reference_fprintd
 else
   section install "apt-get install of the packages inside the booted system (no network: dependencies are in the root)"
@@ -133,6 +134,7 @@ else
   else
     fail "apt-get install failed"
   fi
+  setup_pam_and_first_logins
   case $only in *a*) check_a_service ;; esac
   case $only in *b*) check_b_tools ;; esac
   case $only in *c*) check_c_pam ;; esac
@@ -141,6 +143,7 @@ else
   case $only in *f*) check_f_upgrade_remove_purge ;; esac
 fi
 
+[ -n "$reference" ] || crash_report
 echo
 say "=== summary"
 say "${#passes[@]} passed, ${#failures[@]} failed"

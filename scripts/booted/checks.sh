@@ -4,6 +4,18 @@
 FINGER_PROMPT="Swipe your (right index )?finger across the fingerprint reader"  # fpbridged says "any" finger, fprintd names it
 ALICE=a1; BOB=b1; STRANGER=zz
 
+# After the install: fingerprint login and the password hook on, as a user turns them on; then
+# alice and bob each log in once with their password. With iOS's rules (issue 39) a finger is
+# refused after a boot until the password is given; this is that first password (and the
+# hook's first run, under su).
+setup_pam_and_first_logins() {
+  section setup "pam-auth-update --enable fprintd fpbridge; alice and bob log in once with their password"
+  run_shown root pam-auth-update --enable fprintd fpbridge || fail "pam-auth-update --enable fprintd fpbridge"
+  check "bob: su - alice with alice's password" su_alice expect:"Password:" send:"$ALICE_PASSWORD" "${shell_as_alice[@]}"
+  check "alice: su - bob with bob's password" \
+    drive alice expect:"Password:" send:"$BOB_PASSWORD" expect:'\$ $' send:'id -un; exit' expect:'bob' exit:0 -- su - bob
+}
+
 # a. fpbridged runs as its own user, owns the name, fprintd does not run; the unit's exposure.
 check_a_service() {
   section a "fpbridged active as its own user, owns net.reactivated.Fprint, fprintd not running"
@@ -60,8 +72,7 @@ shell_as_alice=(expect:'\$ $' send:'id -un; exit' expect:'alice' exit:0)
 
 # c. su, login, sudo and pkexec through PAM with pam_fprintd and the password hook.
 check_c_pam() {
-  section c "su and login with pam_fprintd (pam-auth-update --enable fprintd fpbridge): finger, lockout, password and passcode"
-  run_shown root pam-auth-update --enable fprintd fpbridge
+  section c "su and login with pam_fprintd (pam-auth-update --enable fprintd fpbridge, run after the install): finger, lockout, password and passcode"
   run_shown root grep -E 'pam_fprintd|pam_exec|pam_unix' /etc/pam.d/common-auth
   case "$out" in *pam_fprintd.so*fpbridge\ pam-password-proved*) pass "common-auth has pam_fprintd and the fpbridge hook" ;;
     *) fail "common-auth lacks pam_fprintd or the fpbridge hook" ;; esac
@@ -96,12 +107,14 @@ check_c_pam() {
   expect_lockout alice unlocked "under sudo the password lifted the lockout"
 
   lock_by_verify alice $STRANGER
+  expect_lockout alice locked "locked again"
   check "pkexec (alice's pkttyagent): asks alice's password at once, runs as root" \
     drive alice expect:"Password:" send:"$ALICE_PASSWORD" expect:"AUTHENTICATION COMPLETE" expect:"root" exit:0 absent:"$FINGER_PROMPT" \
     -- $WITH_AGENT sh -c 'pkexec id -un; exit $?'
   expect_lockout alice unlocked "through pkexec and polkit's agent the password lifted the lockout"
 
   lock_by_verify alice $STRANGER
+  expect_lockout alice locked "locked again"
   check "login: asks the password at once" drive root expect:"Password:" send:"$ALICE_PASSWORD" "${shell_as_alice[@]}" absent:"$FINGER_PROMPT" -- login alice
   expect_lockout alice unlocked "under login the password lifted the lockout"
 
@@ -157,6 +170,7 @@ check_e_persistence() {
   fpbridged_ready && pass "fpbridged active and owning the name $(elapsed "$t0") s after the restart" || fail "fpbridged not back after restart"
   expect_lockout alice locked "the lockout held over the restart"
   check "alice's prints stayed over the restart" drive root expect:"right-index-finger" exit:0 -- fprintd-list alice
+  check "a restart is not a boot: bob's finger still verifies" verify_as bob $BOB verify-match
   say "$ systemctl reboot (in the container), then boot again"
   shutdown_guest reboot
   local tb; tb=$(now)
@@ -167,9 +181,25 @@ check_e_persistence() {
   else fail "fpbridged not active after the reboot"; fi
   expect_lockout alice locked "the lockout held over the reboot"
   check "alice's prints stayed over the reboot" drive root expect:"right-index-finger" exit:0 -- fprintd-list alice
-  check "bob's prints stayed over the reboot and his finger verifies" verify_as bob $BOB verify-match
+  check "bob's prints stayed over the reboot" drive root expect:"right-index-finger" exit:0 -- fprintd-list bob
+  # iOS's boot rule (issue 39): after a boot the finger waits for the password. A build without
+  # the rule verifies at once; either way the finger works once bob has given his password.
+  # The container's reboot keeps the kernel's boot id (/proc/sys/kernel/random/boot_id), so a
+  # boot rule keyed on it may not fire here; either way is reported.
+  local bob_state; bob_state=$(lockout bob)
+  say "$ (bob) fpbridge status --json -> biometry: $bob_state"
+  case "$bob_state" in
+    *"password rule boot"*)
+      check "after the reboot bob's finger waits for his password (fprintd-verify names the boot rule)" \
+        drive bob expect:"rule boot" -- fprintd-verify
+      check "bob gives his password (alice: su - bob)" \
+        drive alice expect:"Password:" send:"$BOB_PASSWORD" expect:'\$ $' send:'id -un; exit' expect:'bob' exit:0 -- su - bob ;;
+    *) say "no boot rule after this reboot (same kernel boot id in a container): bob's finger is not refused" ;;
+  esac
+  check "then bob's finger verifies" verify_as bob $BOB verify-match
   check "alice's password lifts the lockout after the reboot (su)" su_alice expect:"Password:" send:"$ALICE_PASSWORD" "${shell_as_alice[@]}"
   expect_lockout alice unlocked "unlocked"
+  check "then alice's finger verifies" verify_as alice $ALICE verify-match
 }
 
 # f. Upgrade, remove, purge; fprintd back afterwards.

@@ -63,6 +63,9 @@ verify_as() {
 # what went wrong.
 lockout() {
   local json
+  # After a crash systemd restarts fpbridged (RestartSec=2s): wait for it rather than report
+  # the gap again (the crash itself is reported once, by crash_report).
+  [ "${DAEMON:-fpbridged}" != fpbridged ] || fpbridged_ready || true
   # --service: the service's state, never the in-process engine's that `auto` falls back to
   # when the socket is missing.
   json=$(guest_unit "$1" fpbridge status --service /run/fpbridge/fpbridged.sock --json 2>&1)
@@ -70,8 +73,10 @@ lockout() {
 import json, sys
 text = sys.stdin.read()
 try:
-    b = json.loads(text)["biometry"]
-    print(("locked" if b["lockedOut"] else "unlocked") + " (failures %s)" % b.get("failures"))
+    answer = json.loads(text)
+    b = answer["biometry"]
+    rule = (answer.get("password") or {}).get("rule")  # the password rules of issue 39, when the build has them
+    print(("locked" if b["lockedOut"] else "unlocked") + " (failures %s%s)" % (b.get("failures"), ", password rule " + rule if rule else ""))
 except Exception:
     print("unknown: " + text.replace("\n", " ")[:300])'
 }
@@ -98,4 +103,21 @@ fpbridged_ready() {
     sleep 0.1
   done
   return 1
+}
+
+# crash_report: a failure for each fpbridged crash since the last call (its journal line), so
+# that a crash is named once where it happened, not only through what failed after it.
+CRASHES_SEEN=0
+crash_report() {
+  [ -n "${LEADER:-}" ] && [ "${DAEMON:-fpbridged}" = fpbridged ] || return 0
+  local lines count
+  lines=$(guest_root journalctl -q --no-pager -o short-precise -u fpbridged 2>/dev/null |
+    grep -E 'Fatal error|code=killed|code=dumped' )
+  count=$(printf '%s' "$lines" | grep -c 'code=' || true)
+  # A reboot starts a new journal count only if the journal is volatile; it persists here.
+  if [ "$count" -gt "$CRASHES_SEEN" ]; then
+    fail "fpbridged crashed $((count - CRASHES_SEEN)) time(s) during this check:"
+    printf '%s\n' "$lines" | tail -n $(( (count - CRASHES_SEEN) * 2 )) | sed 's/^/  ! /'
+    CRASHES_SEEN=$count
+  fi
 }

@@ -11,7 +11,10 @@ say() { printf '[%6ss] %s\n' "$(elapsed "$BOOTED_T0")" "$*"; }
 die() { say "ERROR: $*" >&2; exit 1; }
 
 # section NAME: the start of a check.
-section() { echo; say "=== $*"; current_check=$1; }
+section() {
+  declare -F crash_report >/dev/null && [ -n "${current_check:-}" ] && crash_report
+  echo; say "=== $*"; current_check=$1
+}
 pass() { say "PASS: $*"; passes+=("$current_check: $*"); }
 # fail WHAT: the check goes on; the unit's journal and the bus log are printed once per check.
 fail() {
