@@ -1,0 +1,134 @@
+# The cached Debian 12 root (sourced by scripts/booted-check.sh).
+#
+# $CACHE/root is made once by debootstrap and the packages below, then only read (it is the
+# lower layer of each run's overlay). $CACHE/key names what it was made from: a different list,
+# mirror or user setup rebuilds it. The .deb files' own dependencies are added on top with
+# `apt-get satisfy` when they change ($CACHE/deps-key), without a rebuild.
+
+CACHE=${FPBRIDGE_BOOTED_CACHE:-/var/cache/fpbridge-booted}
+# What debootstrap installs. libpam-systemd must be named: polkitd depends on
+# `default-logind | logind`, which debootstrap cannot resolve.
+BASE_PACKAGES=systemd,systemd-sysv,libpam-systemd,dbus,polkitd,pkexec,libpam-runtime,login,passwd,util-linux
+# What the checks use, installed with apt into the tree: Debian's fprintd as the reference
+# and for its tools and pam_fprintd.so, sudo, and small helpers.
+EXTRA_PACKAGES="fprintd libpam-fprintd libfprint-2-2 sudo expect pamtester procps curl"
+# Users of the checks and their passwords (known to the test only; the root is private).
+ALICE_PASSWORD=alice-pw-7
+BOB_PASSWORD=bob-pw-7
+GUEST_HOSTNAME=fpbridge-booted
+
+# The Debian mirror the host's apt uses (FPBRIDGE_BOOTED_MIRROR overrides).
+host_mirror() {
+  if [ -n "${FPBRIDGE_BOOTED_MIRROR:-}" ]; then echo "$FPBRIDGE_BOOTED_MIRROR"; return; fi
+  local m
+  m=$(cat /etc/apt/sources.list /etc/apt/sources.list.d/*.list 2>/dev/null |
+      awk '$1 == "deb" && $3 ~ /^bookworm$/ { print $2; exit }')
+  [ -n "$m" ] || m=$(awk '/^URIs:/ { u = $2 } /^Suites:/ && / bookworm( |$)/ { print u; exit }' \
+      /etc/apt/sources.list.d/*.sources 2>/dev/null)
+  echo "${m:-http://deb.debian.org/debian}"
+}
+
+# The tree's apt sources: the host's Debian ones (same versions as the host the .debs were
+# built on), else the mirror's bookworm.
+tree_sources() {
+  local f found=""
+  for f in /etc/apt/sources.list.d/*.sources; do
+    if [ -f "$f" ] && grep -q 'bookworm' "$f"; then cat "$f"; echo; found=1; fi
+  done
+  [ -n "$found" ] || printf 'Types: deb\nURIs: %s\nSuites: bookworm bookworm-updates\nComponents: main\n' "$(host_mirror)"
+}
+
+in_tree() { # in_tree ROOT CMD...: a command in the tree, with /proc, in a private mount namespace
+  local root=$1; shift
+  unshare -m --propagation private chroot "$root" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin \
+    DEBIAN_FRONTEND=noninteractive LANG=C.UTF-8 HOME=/root \
+    sh -c 'mount -t proc proc /proc && mount -t sysfs sys /sys 2>/dev/null; mount -t devtmpfs dev /dev 2>/dev/null; exec "$@"' sh "$@"
+}
+
+tree_apt() { # tree_apt ROOT apt-get-args...: apt in the tree, nothing started (policy-rc.d)
+  local root=$1; shift
+  printf '#!/bin/sh\nexit 101\n' >"$root/usr/sbin/policy-rc.d"; chmod 755 "$root/usr/sbin/policy-rc.d"
+  local rc=0
+  in_tree "$root" apt-get -q -y -o DPkg::Lock::Timeout=900 -o Dpkg::Use-Pty=0 "$@" || rc=$?
+  rm -f "$root/usr/sbin/policy-rc.d"
+  return $rc
+}
+
+root_key() {
+  { echo "v3 $BASE_PACKAGES | $EXTRA_PACKAGES | $(host_mirror) | $ALICE_PASSWORD $BOB_PASSWORD | $GUEST_HOSTNAME"
+    tree_sources; declare -f setup_tree; } | sha256sum | cut -c1-16
+}
+
+# Users, host name, machine id, and the services a test machine does not need.
+setup_tree() {
+  local root=$1
+  in_tree "$root" sh -ec "
+    useradd -m -s /bin/bash -G sudo alice
+    useradd -m -s /bin/bash bob
+    printf 'alice:%s\nbob:%s\n' '$ALICE_PASSWORD' '$BOB_PASSWORD' | chpasswd
+    echo $GUEST_HOSTNAME >/etc/hostname
+    printf '127.0.0.1 localhost\n127.0.1.1 $GUEST_HOSTNAME\n' >/etc/hosts
+    rm -f /etc/machine-id && systemd-machine-id-setup >/dev/null
+    # No network inside: timers that fetch or scrub only make noise.
+    systemctl mask apt-daily.timer apt-daily-upgrade.timer e2scrub_all.timer fstrim.timer 2>/dev/null || true
+    systemctl mask systemd-networkd-wait-online.service systemd-timesyncd.service 2>/dev/null || true
+  "
+}
+
+# ensure_root: $CACHE/root exists and matches root_key (builds it when not).
+ensure_root() {
+  mkdir -p "$CACHE"
+  local key; key=$(root_key)
+  if [ -d "$CACHE/root" ] && [ "$(cat "$CACHE/key" 2>/dev/null)" = "$key" ]; then
+    say "cached root $CACHE/root (key $key)"
+    return
+  fi
+  local t0; t0=$(now)
+  say "building the Debian 12 root in $CACHE (key $key; about 75 s)"
+  rm -rf "$CACHE/root.new" "$CACHE/root" "$CACHE/key" "$CACHE/deps-key"
+  say "$ debootstrap --variant=minbase --include=$BASE_PACKAGES bookworm $CACHE/root.new $(host_mirror)"
+  debootstrap --variant=minbase --include="$BASE_PACKAGES" bookworm "$CACHE/root.new" "$(host_mirror)" \
+    >"$CACHE/debootstrap.log" 2>&1 || { tail -20 "$CACHE/debootstrap.log"; die "debootstrap failed ($CACHE/debootstrap.log)"; }
+  rm -f "$CACHE/root.new/etc/apt/sources.list"
+  tree_sources >"$CACHE/root.new/etc/apt/sources.list.d/debian.sources"
+  say "$ apt-get install $EXTRA_PACKAGES (in the tree)"
+  tree_apt "$CACHE/root.new" update >"$CACHE/apt.log" 2>&1 || { tail "$CACHE/apt.log"; die "apt-get update in the tree failed"; }
+  tree_apt "$CACHE/root.new" install --no-install-recommends $EXTRA_PACKAGES >>"$CACHE/apt.log" 2>&1 ||
+    { tail -20 "$CACHE/apt.log"; die "apt-get install in the tree failed ($CACHE/apt.log)"; }
+  tree_apt "$CACHE/root.new" clean >/dev/null 2>&1 || true
+  setup_tree "$CACHE/root.new"
+  mv "$CACHE/root.new" "$CACHE/root"
+  echo "$key" >"$CACHE/key"
+  say "root built in $(elapsed "$t0") s ($(du -sh "$CACHE/root" | cut -f1))"
+  TIMING_ROOT_BUILD=$(elapsed "$t0")
+}
+
+# deb_dependencies DEB...: the Depends of the given packages, less the packages themselves
+# (those come from the files), one per line.
+deb_dependencies() {
+  local own=" " d
+  for d in "$@"; do own+="$(dpkg-deb -f "$d" Package) "; done
+  for d in "$@"; do dpkg-deb -f "$d" Depends | tr ',' '\n'; done |
+    sed 's/^ *//; s/ *$//' | grep . | while read -r dep; do
+      local name=${dep%% *}; name=${name%%:*}
+      case "$own" in *" $name "*) ;; *) echo "$dep" ;; esac
+    done | sort -u
+}
+
+# ensure_deps DEB...: the tree has everything the packages depend on (apt-get satisfy, with
+# the host's network, once per different set).
+ensure_deps() {
+  [ $# -gt 0 ] || return 0
+  local deps key
+  deps=$(deb_dependencies "$@" | paste -sd, | sed 's/,/, /g')
+  key=$(echo "$deps" | sha256sum | cut -c1-16)
+  if [ "$(cat "$CACHE/deps-key" 2>/dev/null)" = "$key" ]; then say "the packages' dependencies are in the cached root"; return; fi
+  local t0; t0=$(now)
+  say "$ apt-get satisfy '$deps' (in the tree)"
+  tree_apt "$CACHE/root" update >"$CACHE/apt.log" 2>&1 || true
+  tree_apt "$CACHE/root" satisfy --no-install-recommends "$deps" >>"$CACHE/apt.log" 2>&1 ||
+    { tail -20 "$CACHE/apt.log"; die "apt-get satisfy in the tree failed ($CACHE/apt.log)"; }
+  tree_apt "$CACHE/root" clean >/dev/null 2>&1 || true
+  echo "$key" >"$CACHE/deps-key"
+  say "dependencies added in $(elapsed "$t0") s"
+}
