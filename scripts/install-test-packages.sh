@@ -31,3 +31,7 @@ bash scripts/install-packages.sh swtpm swtpm-tools libtss2-dev
 # The Debian packages' tools (scripts/make-deb.sh installs them too, when run on its own): dpkg-dev
 # for dpkg-shlibdeps and dpkg-gencontrol, lintian for the check of the result.
 bash scripts/install-packages.sh dpkg-dev binutils lintian
+
+# The booted Debian 12 the packages are installed into (scripts/booted-check.sh): debootstrap
+# makes its root, systemd-nspawn boots it.
+bash scripts/install-packages.sh debootstrap systemd-container

@@ -84,6 +84,13 @@ next_stage "Debian packages (make-deb with lintian, deb-check)"
 bash scripts/make-deb.sh --bin-dir "$(swift build -c release --show-bin-path)" --fast
 bash scripts/deb-check.sh
 
+# Those packages installed with apt-get into a booted Debian 12 (systemd, dbus-daemon, polkitd,
+# logind, PAM under systemd-nspawn) and used as a desktop would: fprintd's tools, su, login,
+# sudo and pkexec, the lockout and its recovery, restart, reboot, upgrade, remove and purge. The
+# root is cached in /var/cache/fpbridge-booted (built the first time, about 60-90 s).
+next_stage "the packages on a booted Debian 12 (scripts/booted-check.sh)"
+bash scripts/booted-check.sh --debs dist
+
 # Hostile input against the real fpbridged over its socket: every answer 2xx/4xx in the
 # documented shape (api/fpbridged.openapi.yaml), slow and vanished clients, 100 at once.
 next_stage "API fuzz"

@@ -213,7 +213,11 @@ check_f_upgrade_remove_purge() {
   lock_by_verify alice $STRANGER
   expect_lockout alice locked "alice locked before the upgrade"
   local old; old=$(guest_root dpkg-query -W -f='${Version}' fpbridged)
-  run_shown root sh -c 'apt-get install -y --no-install-recommends /var/tmp/debs-newer/*.deb 2>&1 | tail -5'
+  # The newer build of what is installed, as an upgrade brings (the kiosk, purged by check d, stays
+  # away: installed, it would hold the reader in its identify loop, as on a kiosk machine).
+  run_shown root sh -c 'set --; for d in /var/tmp/debs-newer/*.deb; do
+      p=$(dpkg-deb -f "$d" Package); dpkg-query -W -f="\${db:Status-Status}" "$p" 2>/dev/null | grep -q "^installed$" && set -- "$@" "$d"
+    done; apt-get install -y --no-install-recommends "$@" 2>&1 | tail -5'
   local new; new=$(guest_root dpkg-query -W -f='${Version}' fpbridged)
   say "fpbridged $old -> $new"
   [ "$new" != "$old" ] && pass "upgraded to $new" || fail "the version did not change ($new)"
@@ -233,7 +237,7 @@ check_f_upgrade_remove_purge() {
   case "$out" in *fpbridge*) fail "the fpbridge hook is still in common-auth after remove" ;; *) pass "the hook left common-auth with the package" ;; esac
   fprintd_works "after remove"
 
-  run_shown root sh -c 'apt-get purge -y fpbridged fpbridge fpbridge-kiosk 2>&1 | tail -3'
+  run_shown root sh -c 'apt-get purge -y fpbridge fpbridged 2>&1 | tail -3'
   run_shown root sh -c 'dpkg -l | grep fpbridge'
   [ -z "$out" ] && pass "no fpbridge package left in dpkg's database" || fail "packages left: $out"
   local left="" f
