@@ -129,7 +129,7 @@ else
   run_shown root systemctl is-active fprintd
   INSTALL_T0=$(now)
   guest_debs=(); for d in "${DEBS[@]}"; do guest_debs+=("/var/tmp/debs/$(basename "$d")"); done
-  if run_shown root apt-get install -y --no-install-recommends "${guest_debs[@]}"; then
+  if run_shown root apt-get install -y --no-install-recommends "${guest_debs[@]}" libpam-fprintd; then
     pass "apt-get install ./fpbridge ./fpbridged ($(elapsed "$INSTALL_T0") s)"
   else
     fail "apt-get install failed"

@@ -31,6 +31,7 @@ expected_fpbridge="-rwxr-xr-x ./usr/bin/fpbridge
 -rw-r--r-- ./usr/share/man/man1/fpbridge.1.gz
 -rw-r--r-- ./usr/share/zsh/vendor-completions/_fpbridge"
 expected_fpbridged="-rw-r--r-- ./usr/lib/systemd/system/fpbridged.service
+-rw-r--r-- ./usr/lib/$(dpkg-architecture -qDEB_HOST_MULTIARCH)/security/pam_fpbridge.so
 -rw-r--r-- ./usr/lib/sysusers.d/fpbridge.conf
 -rw-r--r-- ./usr/lib/udev/rules.d/70-fpbridge.rules
 -rwxr-xr-x ./usr/sbin/fpbridged
@@ -100,7 +101,11 @@ r="$work/fpbridged/root" k="$work/fpbridge-kiosk/root"
 if [ -d "$r" ]; then
   grep -qx 'ExecStart=/usr/sbin/fpbridged .*' "$r/usr/lib/systemd/system/fpbridged.service" || fail "fpbridged.service does not start /usr/sbin/fpbridged"
   grep -qx 'SystemdService=fpbridged.service' "$r/usr/share/dbus-1/system-services/net.reactivated.Fprint.service" || fail "the activation file does not name fpbridged.service"
-  grep -q 'pam_exec.so seteuid quiet /usr/bin/fpbridge pam-password-proved' "$r/usr/share/pam-configs/fpbridge" || fail "the PAM profile does not run /usr/bin/fpbridge pam-password-proved with seteuid"
+  grep -qP '^\toptional\tpam_fpbridge.so password-proved$' "$r/usr/share/pam-configs/fpbridge" || fail "the PAM profile does not run pam_fpbridge.so password-proved"
+  module="$r/usr/lib/$(dpkg-architecture -qDEB_HOST_MULTIARCH)/security/pam_fpbridge.so"
+  exported=$(nm -D --defined-only "$module" | awk '{print $3}' | sort | tr '\n' ' ')
+  [ "$exported" = "pam_sm_authenticate pam_sm_setcred " ] || fail "the packaged PAM module exports more than pam_sm_*: $exported"
+  case "$(dpkg-deb -f "$dir/fpbridged_${version}_${arch}.deb" Depends)" in *libpam0g*) ;; *) fail "fpbridged's Depends lacks libpam0g (the module's library)" ;; esac
   grep -qx 'Auth-Type: Additional' "$r/usr/share/pam-configs/fpbridge" || fail "the PAM profile is not Auth-Type: Additional"
   cmp -s systemd/fpbridge.sysusers "$r/usr/lib/sysusers.d/fpbridge.conf" || fail "the packaged sysusers file is not systemd/fpbridge.sysusers"
   depends=$(dpkg-deb -f "$dir/fpbridged_${version}_${arch}.deb" Depends)

@@ -126,6 +126,9 @@ put fpbridged 0644 dbus/fpbridge-fprintd.conf /usr/share/dbus-1/system.d/fpbridg
 put fpbridged 0644 "$packaging/net.reactivated.Fprint.service" /usr/share/dbus-1/system-services/net.reactivated.Fprint.service
 put fpbridged 0644 polkit/net.reactivated.fprint.device.policy /usr/share/polkit-1/actions/net.reactivated.fprint.device.policy
 put fpbridged 0644 "$packaging/fpbridge.pam-config" /usr/share/pam-configs/fpbridge
+# The PAM module the profile names (pam/, C: it is loaded into su, sudo, login and polkit's helper).
+bash scripts/build-pam-module.sh "$work/pam_fpbridge.so" >/dev/null
+put fpbridged 0644 "$work/pam_fpbridge.so" "/usr/lib/$(dpkg-architecture -qDEB_HOST_MULTIARCH)/security/pam_fpbridge.so"
 
 # fpbridge-kiosk: the kiosk, its unit and its account.
 put fpbridge-kiosk 0755 "$bin_dir/fpbridge-kiosk" /usr/bin/fpbridge-kiosk
@@ -147,6 +150,12 @@ for package in "${packages[@]}"; do
   # Stripped as dh_strip strips a program (the symbols stay in the build tree).
   mapfile -t programs < <(find "$r/usr" -path "$r/usr/bin/*" -type f -o -path "$r/usr/sbin/*" -type f)
   strip --remove-section=.comment --remove-section=.note "${programs[@]}"
+  # Shared objects (the PAM module) as dh_strip strips them: what the dynamic loader needs stays.
+  mapfile -t modules < <(find "$r/usr/lib" -name '*.so' -type f 2>/dev/null)
+  if [ ${#modules[@]} -gt 0 ]; then
+    strip --remove-section=.comment --remove-section=.note --strip-unneeded "${modules[@]}"
+    programs+=("${modules[@]}")
+  fi
   mkdir -p "$r/DEBIAN"
   for script in preinst postinst prerm postrm; do
     if [ -f "$packaging/$package.$script" ]; then install -m 0755 "$packaging/$package.$script" "$r/DEBIAN/$script"; fi

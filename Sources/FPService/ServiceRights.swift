@@ -45,7 +45,7 @@ package enum ServiceRights {
         let own = user == caller.user
         switch action {
         case .reportPassword:
-            return root ? nil : .forbidden("\(caller.user) may not report a proved password: only root may (pam_exec runs as root)")
+            return root ? nil : .forbidden("\(caller.user) may not report a proved password: only root may (the PAM stack runs as root: pam_fpbridge.so, or pam_exec)")
         case .lockBiometry:
             return root || own ? nil
                 : .forbidden("\(caller.user) may not lock the fingerprint of \(user): only root or the user themselves may")

@@ -74,10 +74,9 @@ shell_as_alice=(expect:'\$ $' send:'id -un; exit' expect:'alice' exit:0)
 check_c_pam() {
   section c "su and login with pam_fprintd (pam-auth-update --enable fprintd fpbridge, run after the install): finger, lockout, password and passcode"
   fpbridged_ready || say "fpbridged is not active and owning its name at the start of this check"
-  run_shown root grep -E 'pam_fprintd|pam_exec|pam_unix' /etc/pam.d/common-auth
-  case "$out" in *pam_fprintd.so*fpbridge\ pam-password-proved*) pass "common-auth has pam_fprintd and the fpbridge hook" ;;
-    *) fail "common-auth lacks pam_fprintd or the fpbridge hook" ;; esac
-  case "$out" in *"pam_exec.so seteuid"*) pass "the hook runs with pam_exec's seteuid" ;; *) fail "the hook lacks seteuid" ;; esac
+  run_shown root grep -E 'pam_fprintd|pam_fpbridge|pam_unix' /etc/pam.d/common-auth
+  case "$out" in *pam_fprintd.so*pam_fpbridge.so\ password-proved*) pass "common-auth has pam_fprintd, then fpbridge's module after the password" ;;
+    *) fail "common-auth lacks pam_fprintd or pam_fpbridge.so password-proved" ;; esac
   guest_unit root fprintd-list alice 2>/dev/null | grep -q right-index || enroll_as_root alice $ALICE >/dev/null
   guest_unit root fprintd-list bob 2>/dev/null | grep -q right-index || enroll_as_root bob $BOB >/dev/null
 
@@ -135,6 +134,11 @@ check_d_cli_kiosk() {
   fpbridged_ready || say "fpbridged is not active and owning its name at the start of this check"
   run_shown alice fpbridge status
   case "$out" in *"mode: service"*) pass "fpbridge status as alice: mode service" ;; *) fail "fpbridge status: not in service mode" ;; esac
+  # The README's install ends with this command and says what its last line shows.
+  case "$(printf '%s' "$out" | tail -1)" in
+    *"fprintd's D-Bus API: serving"*) pass "fpbridge status ends with \"fprintd's D-Bus API: serving\" (the README's check)" ;;
+    *) fail "fpbridge status's last line is not \"fprintd's D-Bus API: serving\"" ;;
+  esac
   run_shown alice fpbridge list
   if printf '%s' "$out" | grep -qiE 'right.index'; then pass "fpbridge list as alice shows the finger enrolled through D-Bus"
   else fail "fpbridge list as alice does not show her right index finger"; fi
@@ -233,8 +237,8 @@ check_f_upgrade_remove_purge() {
   case "$out" in *fpbridge*) fail "a diversion by fpbridge is left after remove" ;; *) pass "no diversion left after remove" ;; esac
   run_shown root cat /usr/share/dbus-1/system-services/net.reactivated.Fprint.service
   case "$out" in *fprintd.service*) pass "fprintd's activation file is back" ;; *) fail "fprintd's activation file is not back" ;; esac
-  run_shown root grep -E 'pam_fprintd|pam_exec' /etc/pam.d/common-auth
-  case "$out" in *fpbridge*) fail "the fpbridge hook is still in common-auth after remove" ;; *) pass "the hook left common-auth with the package" ;; esac
+  run_shown root grep -E 'pam_fprintd|pam_fpbridge' /etc/pam.d/common-auth
+  case "$out" in *fpbridge*) fail "fpbridge's module is still in common-auth after remove" ;; *) pass "fpbridge's module left common-auth with the package" ;; esac
   fprintd_works "after remove"
 
   run_shown root sh -c 'apt-get purge -y fpbridge fpbridged 2>&1 | tail -3'

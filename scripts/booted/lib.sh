@@ -26,8 +26,8 @@ fail() {
     guest_root journalctl -q --no-pager -n 60 -u fpbridged -u fprintd 2>&1 | sed 's/^/  | /'
     echo "----- bus and polkit log (last 30 lines) -----"
     guest_root journalctl -q --no-pager -n 30 -u dbus -u polkit 2>&1 | sed 's/^/  | /'
-    echo "----- the password hook (pam_exec) in the journal (last 10) -----"
-    guest_root journalctl -q --no-pager -n 10 --grep 'pam_exec' 2>&1 | sed 's/^/  | /'
+    echo "----- the password hook (pam_fpbridge) in the journal (last 10) -----"
+    guest_root journalctl -q --no-pager -n 10 --grep 'pam_fpbridge' 2>&1 | sed 's/^/  | /'
     echo "-----"
   fi
 }

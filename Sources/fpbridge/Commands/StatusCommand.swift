@@ -32,7 +32,7 @@ struct StatusCommand: AsyncParsableCommand {
         var text = Self.text(report)
         if let service {
             fields["service"] = ["version": .string(service.version), "fprintdBus": .string(service.fprintdBus)]
-            text += "\nservice: fpbridged \(service.version); fprintd's D-Bus API: \(service.fprintdBus)"
+            text += "\nservice: \(service.version); fprintd's D-Bus API: \(service.fprintdBus)"
         }
         options.console.success(text, fields)
     }
