@@ -77,11 +77,11 @@ grep "^build-ahead:" "$pg_dir/build-ahead.log"
 next_stage "release build and smoke"
 bash scripts/release-smoke.sh
 
-# The Debian packages made from those release products (lintian fails it on any error or warning
-# not overridden), then their files, modes, Depends and the order of what their maintainer scripts
-# do (scripts/deb-check.sh). xz at level 1 (--fast): the compression is not what is checked.
-next_stage "Debian packages (make-deb with lintian, deb-check)"
-bash scripts/make-deb.sh --bin-dir "$(swift build -c release --show-bin-path)" --fast
+# The Debian packages made from those release products by the README's `make deb` (lintian fails
+# it on any error or warning not overridden), then their files, modes, Depends and the order of
+# what their maintainer scripts do (scripts/deb-check.sh).
+next_stage "Debian packages (make deb with lintian, deb-check)"
+make deb
 bash scripts/deb-check.sh
 
 # Those packages installed with apt-get into a booted Debian 12 (systemd, dbus-daemon, polkitd,
