@@ -42,6 +42,28 @@ import TestSupport
         #expect(result.errorMessage.contains(socket) && result.errorMessage.contains("is fpbridged running"))
     }
 
+    /// Where fpbridged is installed (its unit is there) and its socket is not, the CLI refuses
+    /// instead of answering from the caller's own files: a stopped service showed "in-process, 0
+    /// failed, no prints" on a booted Debian, and `passcode set` wrote into the user's home (issue
+    /// 38). The unit is made in a mount namespace of the test's own (a tmpfs over the machine's
+    /// /etc/systemd/system), which nothing else on the machine sees.
+    @Test func anInstalledServiceThatIsNotRunningIsAnErrorNotTheCallersOwnFiles() async throws {
+        let home = directory.file("home")
+        let environment = "HOME=\(home) XDG_DATA_HOME= FPBRIDGE_SERVICE= FPBRIDGE_STATE_DIR="
+        let script = """
+        mount -t tmpfs tmpfs /etc/systemd/system && touch /etc/systemd/system/fpbridged.service && \
+        env \(environment) "$0" --json status; echo "status=$?"; env \(environment) "$0" --json --service off status >/dev/null; echo "off=$?"
+        """
+        let result = try await Fpbridge.runCommand(["/usr/bin/unshare", "-m", "--propagation", "private", "/bin/sh", "-c", script,
+                                                    Fpbridge.executable], environment: [:], timeout: 30)
+        try #require(!FileManager.default.fileExists(atPath: LocalAPI.systemSocket), "the machine runs a system fpbridged")
+        let output = result.stdout + result.stderr
+        #expect(output.contains("status=3") && output.contains("\"code\":-6"), "\(output)")
+        #expect(output.contains("fpbridged is installed (/etc/systemd/system/fpbridged.service) but nothing listens on "
+                                + "/run/fpbridge/fpbridged.sock"), "\(output)")
+        #expect(output.contains("off=0"), "--service off still works in-process: \(output)")
+    }
+
     /// Each way a server answers wrongly: the command the CLI ran against it, the error code it
     /// must end with, and what its message must say beside the socket's path.
     struct Misbehaviour: Sendable, CustomTestStringConvertible {

@@ -144,6 +144,17 @@ check_d_cli_kiosk() {
   else fail "fpbridge list as alice does not show her right index finger"; fi
   run_shown bob fpbridge status --user alice
   case "$out" in *notPermitted*|*"not permitted"*|*"may not"*) pass "bob may not read alice's status" ;; *) fail "bob read alice's status" ;; esac
+  # A stopped service is an error, not alice's own empty files (it once answered "in-process, 0
+  # failed, no prints" and let `passcode set` write into her home).
+  run_shown root systemctl stop fpbridged
+  run_shown alice fpbridge status
+  case "$out" in *"fpbridged is installed"*"nothing listens on /run/fpbridge/fpbridged.sock"*)
+      pass "with fpbridged stopped, fpbridge status as alice says so instead of reading her own files" ;;
+    *) fail "with fpbridged stopped, fpbridge status as alice did not refuse" ;; esac
+  run_shown root sh -c 'ls -A /home/alice/.local/share/fpbridge 2>/dev/null | head -3'
+  [ -z "$out" ] && pass "nothing was written in alice's home" || fail "fpbridge wrote into alice's home: $out"
+  run_shown root systemctl start fpbridged
+  fpbridged_ready && pass "fpbridged back after the stop" || fail "fpbridged did not come back after the stop"
   if [ -z "${KIOSK_DEB:-}" ]; then fail "no fpbridge-kiosk package among the .deb files"; return; fi
   local t0; t0=$(now)
   run_shown root apt-get install -y --no-install-recommends "/var/tmp/debs/$(basename "$KIOSK_DEB")" >/dev/null

@@ -77,9 +77,17 @@ struct GlobalOptions: ParsableArguments {
             // system service would refuse both, so the engine runs in this process.
             let testSettings = chosenStateDirectory != nil
                 || ((try? selection()).map { if case .fake = $0 { true } else { false } } ?? false)
+            guard !testSettings else { return nil }
             var info = stat()
-            guard !testSettings, lstat(LocalAPI.systemSocket, &info) == 0, info.st_mode & S_IFMT == S_IFSOCK else { return nil }
-            return LocalAPI.systemSocket
+            if lstat(LocalAPI.systemSocket, &info) == 0, info.st_mode & S_IFMT == S_IFSOCK { return LocalAPI.systemSocket }
+            // Where fpbridged is installed, a missing socket means a stopped service, not a
+            // development machine: the engine in this process would answer from the user's own
+            // files (no prints, no lockout) and write a passcode there. Fail closed instead.
+            if let unit = LocalAPI.systemUnits.first(where: { access($0, F_OK) == 0 }) {
+                throw AuthError(.biometryNotAvailable, "fpbridged is installed (\(unit)) but nothing listens on \(LocalAPI.systemSocket): "
+                                + "is it running? (systemctl status fpbridged); --service off uses this process and your own files instead")
+            }
+            return nil
         default:
             guard choice.hasPrefix("/") else {
                 throw AuthError(.invalidInput, "--service must be auto, off or the absolute path of the service's socket")
