@@ -89,7 +89,9 @@ bash scripts/deb-check.sh
 # sudo and pkexec, the lockout and its recovery, restart, reboot, upgrade, remove and purge. The
 # root is cached in /var/cache/fpbridge-booted (built the first time, about 60-90 s).
 next_stage "the packages on a booted Debian 12 (scripts/booted-check.sh)"
-bash scripts/booted-check.sh --debs dist
+# Root's work (debootstrap, mounts, systemd-nspawn): through sudo when this script is not root.
+booted_sudo=""; [ "$(id -u)" -eq 0 ] || booted_sudo=sudo
+$booted_sudo bash scripts/booted-check.sh --debs dist
 
 # Hostile input against the real fpbridged over its socket: every answer 2xx/4xx in the
 # documented shape (api/fpbridged.openapi.yaml), slow and vanished clients, 100 at once.
