@@ -14,6 +14,8 @@ import TestSupport
         while true {
             let said = try await service.request("GET", "/v1/service").json["fprintdBus"] as? String ?? ""
             if said.hasPrefix("unavailable") || Date() > deadline { return said }
+            // A poll until the service says it gave up (it signals that to nobody), not a wait
+            // for time to pass: the deadline above bounds it.
             try await Task.sleep(for: .milliseconds(50))
         }
     }
