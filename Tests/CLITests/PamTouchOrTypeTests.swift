@@ -185,6 +185,16 @@ import TestSupport
         #expect(!typed.output.contains(Self.passwordPrompt) && !typed.output.contains("secret"), "handed on, not echoed: \(typed.output)")
         expectNothingLeftBehind(typed.output)
 
+        // ^C while sudo authenticates (sudo blocks SIGINT then; the host here blocks every
+        // signal): the finger's prompt ends, the signal stays pending for the program, and the
+        // password module asks (in sudo, its prompt unblocks the signal and sudo ends).
+        let (interrupted, interruptedInput) = try await stack.start(terminal: true, environment: ["PAM_HOST_BLOCK_ALL": "1"])
+        try #require(try await interrupted.waitFor(prompt, timeout: 15), "\(interrupted.output)")
+        type(interruptedInput, "\u{03}")
+        try #require(try await interrupted.waitFor(Self.passwordPrompt, timeout: 15), "^C ended the finger's prompt: \(interrupted.output)")
+        type(interruptedInput, "secret\n")
+        #expect(try await interrupted.finish(timeout: 20) == 0, "\(interrupted.output)")
+
         // sudo -S (a script's password on standard input): no scan, the password module asks.
         let (script, scriptInput) = try await stack.start(arguments: ["-S", "true"], terminal: true)
         try #require(try await script.waitFor(Self.passwordPrompt, timeout: 15), "\(script.output)")
