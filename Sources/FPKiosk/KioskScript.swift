@@ -58,6 +58,11 @@ enum KioskScript {
       var lang = new URLSearchParams(location.search).get('lang') === 'zh' ? 'zh' : 'en';
       var shown = { state: 'starting', message: 'starting', parameters: {} };
       var countdownEnds = null, pinAnswer = null, signedInUntil = 0;
+      // How long what one person typed or was told stays on screen without a touch or a key:
+      // ?forget=SECONDS (2 to 600; 20 by default). The next result at the reader clears it too.
+      var forgetParameter = Number(new URLSearchParams(location.search).get('forget'));
+      var forgetMs = 1000 * (forgetParameter >= 2 && forgetParameter <= 600 ? forgetParameter : 20);
+      var pinTouchedAt = 0, pinRetryEnds = null;
 
       function text(key, parameters) {
         var template = strings[lang][key] || strings.en[key] || key;
@@ -92,12 +97,36 @@ enum KioskScript {
         put(session, user ? text('signedIn', { user: user }) : '');
       }
 
+      // The PIN pad's answer; a wait it names counts down until it is over.
+      function renderPinAnswer() {
+        if (!pinAnswer) { return; }
+        var parameters = pinAnswer.parameters || {};
+        if (pinRetryEnds !== null) {
+          var left = Math.max(0, Math.ceil((pinRetryEnds - Date.now()) / 1000));
+          parameters = Object.assign({}, parameters, { seconds: String(left) });
+        }
+        put(pinMessage, text(pinAnswer.message, parameters));
+      }
+
+      // What the last person typed and was told at the PIN pad, gone.
+      function forgetPin() {
+        pinUser.value = '';
+        pinCode.value = '';
+        pinAnswer = null;
+        pinRetryEnds = null;
+        pinMessage.className = '';
+        pinMessage.setAttribute('aria-live', 'polite');
+        put(pinMessage, '');
+      }
+
       function render() {
         body.dataset.state = shown.state;
+        // A lockout interrupts: it is announced at once, the rest when the reader is idle.
+        message.setAttribute('aria-live', shown.state === 'lockedOut' ? 'assertive' : 'polite');
         put(message, text(shown.message, shown.parameters));
         renderCountdown();
         renderSession();
-        if (pinAnswer) { put(pinMessage, text(pinAnswer.message, pinAnswer.parameters)); }
+        renderPinAnswer();
       }
 
       function renderWords() {
@@ -115,7 +144,7 @@ enum KioskScript {
 
       function signIn(user, token) {
         session.dataset.user = user;
-        signedInUntil = Date.now() + 10000;
+        signedInUntil = Date.now() + forgetMs;
         // The login server's session (fpbridge-kiosk --server), for the app this page hands over to.
         if (token) { session.dataset.session = token; } else { delete session.dataset.session; }
         renderSession();
@@ -128,6 +157,15 @@ enum KioskScript {
         try { snapshot = JSON.parse(event.data); } catch (error) { return; }
         shown = { state: snapshot.state, message: snapshot.message, parameters: snapshot.parameters || {} };
         countdownEnds = typeof snapshot.countdown === 'number' ? Date.now() + snapshot.countdown * 1000 : null;
+        // The next result at the reader is the next person's: the last one's sign-in line and
+        // PIN answer go (what is being typed now stays).
+        if (['welcome', 'notRecognised', 'lockedOut'].indexOf(snapshot.state) >= 0) {
+          signedInUntil = 0;
+          pinAnswer = null;
+          pinRetryEnds = null;
+          pinMessage.className = '';
+          put(pinMessage, '');
+        }
         if (snapshot.state === 'welcome' && snapshot.user) { signIn(snapshot.user, snapshot.session); }
         render();
       };
@@ -137,7 +175,13 @@ enum KioskScript {
         countdownEnds = null;
         render();
       };
-      setInterval(function () { renderCountdown(); renderSession(); }, 250);
+      setInterval(function () {
+        renderCountdown();
+        renderSession();
+        renderPinAnswer();
+        if ((pinAnswer || pinUser.value || pinCode.value) && Date.now() - pinTouchedAt > forgetMs) { forgetPin(); }
+      }, 250);
+      byId('pin-form').addEventListener('input', function () { pinTouchedAt = Date.now(); });
 
       // A touch of the screen or a key: a resting reader is armed at once when its heat allows.
       var lastWake = 0;
@@ -162,15 +206,24 @@ enum KioskScript {
         button.addEventListener('click', function () {
           var key = button.dataset.key;
           pinCode.value = key === 'back' ? pinCode.value.slice(0, -1) : pinCode.value + key;
-          pinCode.focus();
+          pinTouchedAt = Date.now();
+          // Focus stays on the key: a keyboard user presses the next one without Tab-ing back.
         });
       });
 
       function answered(answer) {
         pinAnswer = answer;
+        pinTouchedAt = Date.now();
+        pinRetryEnds = typeof answer.retryAfter === 'number' ? Date.now() + answer.retryAfter * 1000 : null;
         pinMessage.className = answer.ok ? 'ok' : 'refused';
-        put(pinMessage, text(answer.message, answer.parameters));
-        if (answer.ok && answer.user) { signIn(answer.user); }
+        var locked = answer.message === 'pinLocked' || answer.message === 'pinPadResting';
+        pinMessage.setAttribute('aria-live', locked ? 'assertive' : 'polite');
+        renderPinAnswer();
+        if (answer.ok && answer.user) {
+          signIn(answer.user);
+          // Signed in: the user id is not left for the next person to read.
+          pinUser.value = '';
+        }
       }
 
       byId('pin-form').addEventListener('submit', function (event) {

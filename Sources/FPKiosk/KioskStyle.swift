@@ -55,7 +55,7 @@ enum KioskStyle {
     #pin-submit { background: #1f6feb; border-color: #1f6feb; color: #ffffff; font-weight: 600; font-size: 24px; }
     #lang { font-size: 22px; min-height: 52px; padding: 0 20px; }
     :focus-visible { outline: 4px solid var(--focus); outline-offset: 3px; }
-    #pin-message { font-size: 20px; line-height: 1.3; min-height: 2.6em; margin: 1.5vh 0 0; }
+    #pin-message { font-size: clamp(24px, 3.6vh, 32px); font-weight: 600; line-height: 1.3; min-height: 2.6em; margin: 1.5vh 0 0; }
     #pin-message.ok { color: var(--welcome); }
     #pin-message.refused { color: var(--refused); }
     #demo { margin-top: 4vh; display: flex; gap: 12px; align-items: center; justify-content: center; flex-wrap: wrap;

@@ -7,6 +7,10 @@ chromium, chromium-driver and python3-selenium), against a running fpbridge-kios
 One phase per run (the Swift test between runs restarts fpbridged, unplugs readers...):
   ready      the page armed: "Touch the reader", every id of the contract there; ?lang=zh and #lang
   welcome    alice's finger on the reader: Reading…, then "Welcome, alice" and #session[data-user]
+  forget     nothing of one person is left for the next (?forget=SECONDS sets the idle time): a
+             PIN sign-in clears the user id at once and its words after 3 s; the next result at
+             the reader clears the last sign-in line; a wrong PIN's user id and answer go after
+             3 s idle; a key of the pad pressed from the keyboard keeps the focus
   lockout    a stranger: not recognised (4 left); four more: locked out with a countdown that
              counts down; bob signs in with the PIN pad (its digit buttons) meanwhile
   pin        an unknown user and a wrong PIN get the same words; wrong PINs until the passcode
@@ -94,7 +98,14 @@ class Page:
         field = self.driver.find_element(By.ID, "pin-user")
         field.clear()
         field.send_keys(user)
-        before = self.text("#pin-message")
+        # Every text #pin-message takes from now on: the answer may read as the last one did.
+        self.driver.execute_script("""
+            window.pinAnswers = [];
+            if (!window.pinWatcher) {
+              var target = document.getElementById('pin-message');
+              window.pinWatcher = new MutationObserver(function () { window.pinAnswers.push(target.textContent); });
+              window.pinWatcher.observe(target, { childList: true, characterData: true, subtree: true });
+            }""")
         if with_keys:
             for digit in pin:
                 self.driver.find_element(By.CSS_SELECTOR, f'.pin-key[data-key="{digit}"]').click()
@@ -103,8 +114,10 @@ class Page:
             code = self.driver.find_element(By.ID, "pin-code")
             code.send_keys(pin)
             code.send_keys(Keys.ENTER)
-        self.wait(lambda: self.text("#pin-message") not in ("", before, "Checking…", "正在核对…"), 15)
-        return self.text("#pin-message")
+        answered = lambda: [text for text in self.driver.execute_script("return window.pinAnswers;")
+                            if text not in ("", "Checking…", "正在核对…")]
+        self.wait(lambda: answered(), 15)
+        return (answered() or [""])[0]
 
     def close(self):
         self.driver.quit()
@@ -200,6 +213,51 @@ def main():
             check(page.attribute("#session", "data-user") == "alice", "#session has no data-user alice")
             page.shot("welcome")
             page.wait_state("ready")
+        elif phase == "forget":
+            page.open("?forget=3")
+            page.wait_state("ready")
+            answer = page.pin("bob", "2468", with_keys=True)
+            check(answer == "Welcome, bob", f"bob's PIN says {answer!r}")
+            check(page.attribute("#pin-user", "value") == "", "bob's user id stays in its field after his sign-in")
+            check(page.text("#session") == "Signed in: bob", f"the sign-in line says {page.text('#session')!r}")
+            page.shot("pin-welcome")
+            check(page.wait(lambda: page.text("#pin-message") == "" and not page.driver.find_element(By.ID, "session").is_displayed(), 8),
+                  f"bob's welcome stays up: {page.text('#pin-message')!r}, {page.text('#session')!r}")
+            page.shot("pin-forgotten")
+            # alice at the reader, then a stranger, with a long idle time: the stranger's result,
+            # not the time, clears alice's line.
+            page.open("?forget=120")
+            page.wait_state("ready")
+            touch(arguments.reader_socket, image("whorl"))
+            page.wait_state("welcome")
+            check(page.text("#session") == "Signed in: alice", f"alice's line says {page.text('#session')!r}")
+            page.wait_state("ready")
+            check(page.text("#session") == "Signed in: alice", "alice's line went before the next result or the idle time")
+            touch(arguments.reader_socket, image("arch"))
+            page.wait_state("notRecognised")
+            check(not page.driver.find_element(By.ID, "session").is_displayed(),
+                  f"alice's line sits under the stranger's result: {page.text('#session')!r}")
+            page.shot("next-result")
+            # alice again: identification's count of strangers starts from nothing for the next phase.
+            page.wait_state("ready")
+            touch(arguments.reader_socket, image("whorl"))
+            page.wait_state("welcome")
+            page.wait_state("ready")
+            # A wrong PIN: the user id and the answer stay while the person retries, go when idle.
+            page.open("?forget=3")
+            page.wait_state("ready")
+            answer = page.pin("zed", "1111")
+            check(answer == "Wrong user ID or PIN", f"a wrong PIN says {answer!r}")
+            check(page.attribute("#pin-user", "value") == "zed", "the user id went at once after a wrong PIN")
+            check(page.wait(lambda: page.text("#pin-message") == "" and page.attribute("#pin-user", "value") == "", 8),
+                  "a wrong PIN's user id and answer stay up")
+            # The pad from the keyboard: Enter on a key types its digit and the focus stays there.
+            key = page.driver.find_element(By.CSS_SELECTOR, '.pin-key[data-key="7"]')
+            page.driver.execute_script("arguments[0].focus();", key)
+            page.driver.switch_to.active_element.send_keys(Keys.ENTER)
+            page.driver.switch_to.active_element.send_keys(Keys.ENTER)
+            check(page.attribute("#pin-code", "value") == "77", f"two Enters on the 7 key typed {page.attribute('#pin-code', 'value')!r}")
+            check(page.driver.switch_to.active_element.get_attribute("data-key") == "7", "the focus left the key it was on")
         elif phase == "lockout":
             page.open()
             page.wait_state("ready")
@@ -216,6 +274,7 @@ def main():
             check(first.isdigit() and 0 < int(first) <= 30, f"the lockout's countdown is {first!r}")
             check(page.wait(lambda: page.text("#countdown").isdigit() and int(page.text("#countdown")) < int(first), 5),
                   "the lockout's countdown does not count down")
+            check(page.attribute("#message", "aria-live") == "assertive", "the lockout is not announced assertively")
             page.shot("lockedOut")
             answer = page.pin("bob", "2468", with_keys=True)
             check(answer == "Welcome, bob", f"the PIN pad during the lockout says {answer!r}")
@@ -234,6 +293,10 @@ def main():
                 if answer.startswith("Too many wrong PINs"):
                     break
             check(answer.startswith("Too many wrong PINs for this user ID"), f"after many wrong PINs: {answer!r}")
+            check(page.attribute("#pin-message", "aria-live") == "assertive", "the PIN lockout is not announced assertively")
+            seconds = lambda: int("".join(c for c in page.text("#pin-message") if c.isdigit()) or "0")
+            first = seconds()
+            check(page.wait(lambda: 0 < seconds() < first, 4), f"the PIN lockout's seconds do not count down from {first}")
             page.shot("pin-locked")
         elif phase == "resting":
             page.open()

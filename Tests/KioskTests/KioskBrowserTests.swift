@@ -15,7 +15,7 @@ struct KioskBrowserTests {
         try await rig.enroll("alice", image: SharedData.print("whorl"))
         try await rig.enroll("bob", image: SharedData.print("loop-right"))
         let kiosk = try await KioskProcess(service: rig.socket, launcher: KioskRig.asKioskMember)
-        for phase in ["ready", "welcome", "lockout", "pin", "unplug"] {
+        for phase in ["ready", "welcome", "forget", "lockout", "pin", "unplug"] {
             let run = try await KioskBrowser.run(phase, kiosk: kiosk, rig: rig)
             #expect(run.status == 0, "phase \(phase):\n\(run.stdout)\(run.stderr)\n\(kiosk.log.suffix(3000))\n\(rig.serviceLog.suffix(3000))")
         }
