@@ -4,6 +4,7 @@
 #include "json_text.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static int append_bytes(char *out, size_t size, size_t *used, const char *bytes, size_t count)
@@ -43,4 +44,71 @@ int json_append_string(char *out, size_t size, size_t *used, const char *text)
             return -1;
     }
     return append_bytes(out, size, used, "\"", 1);
+}
+
+/* Where the value of the first `"key":` starts, or NULL. */
+static const char *value_of(const char *json, const char *key)
+{
+    char pattern[64];
+    int length = snprintf(pattern, sizeof pattern, "\"%s\":", key);
+    if (length < 0 || (size_t)length >= sizeof pattern)
+        return NULL;
+    const char *found = strstr(json, pattern);
+    return found ? found + length : NULL;
+}
+
+int json_find_string(const char *json, const char *key, char *out, size_t size)
+{
+    const char *p = value_of(json, key);
+    if (p == NULL || *p != '"' || size == 0)
+        return -1;
+    size_t used = 0;
+    for (p++; *p != '"'; p++) {
+        if (*p == '\0' || used + 1 >= size)
+            return -1;
+        char c = *p;
+        if (c == '\\') {
+            p++;
+            switch (*p) {
+            case 'n': case 'r': case 't': case 'b': case 'f': c = ' '; break;
+            case 'u':
+                for (int digit = 1; digit <= 4; digit++)
+                    if (p[digit] == '\0')
+                        return -1;
+                c = '?';
+                p += 4;
+                break;
+            case '\0': return -1;
+            default: c = *p; break;
+            }
+        }
+        out[used++] = ((unsigned char)c < 0x20 || c == 0x7f) ? '?' : c;
+    }
+    out[used] = '\0';
+    return 0;
+}
+
+int json_find_int(const char *json, const char *key, int *value)
+{
+    const char *p = value_of(json, key);
+    if (p == NULL || !(*p == '-' || (*p >= '0' && *p <= '9')))
+        return -1;
+    char *end = NULL;
+    long number = strtol(p, &end, 10);
+    if (end == p || number < -1000000 || number > 1000000)
+        return -1;
+    *value = (int)number;
+    return 0;
+}
+
+int json_find_bool(const char *json, const char *key)
+{
+    const char *p = value_of(json, key);
+    if (p == NULL)
+        return -1;
+    if (strncmp(p, "true", 4) == 0)
+        return 1;
+    if (strncmp(p, "false", 5) == 0)
+        return 0;
+    return -1;
 }

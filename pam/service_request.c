@@ -15,7 +15,7 @@
 #define REQUEST_SIZE 4096 /* any body password_proved.c builds, and the head */
 #define ANSWER_SIZE 4096
 
-static double now_seconds(void)
+double service_now(void)
 {
     struct timespec now;
     clock_gettime(CLOCK_MONOTONIC, &now);
@@ -26,7 +26,7 @@ static double now_seconds(void)
  * is left of the deadline. Returns -1 once it has passed. */
 static int limit_to_deadline(int fd, double deadline)
 {
-    double left = deadline - now_seconds();
+    double left = deadline - service_now();
     if (left <= 0)
         return -1;
     struct timeval limit = { .tv_sec = (time_t)left, .tv_usec = (suseconds_t)((left - (double)(time_t)left) * 1e6) };
@@ -38,7 +38,7 @@ static int limit_to_deadline(int fd, double deadline)
     return 0;
 }
 
-static int fail(char *why, size_t why_size, const char *what, const char *socket_path, int error)
+int service_fail(char *why, size_t why_size, const char *what, const char *socket_path, int error)
 {
     if (error == EAGAIN || error == EWOULDBLOCK)
         snprintf(why, why_size, "%s %s: no answer within %d s", what, socket_path, FPBRIDGE_REQUEST_SECONDS);
@@ -52,40 +52,69 @@ static int fail(char *why, size_t why_size, const char *what, const char *socket
     return -1;
 }
 
-static int exchange(int fd, const char *socket_path, const char *request, size_t request_length,
-                    char *answer, size_t *answer_length, char *why, size_t why_size)
+int service_connect(const char *socket_path, double deadline, char *why, size_t why_size)
 {
-    double deadline = now_seconds() + FPBRIDGE_REQUEST_SECONDS;
     struct sockaddr_un address = { .sun_family = AF_UNIX };
+    if (socket_path[0] != '/' || strlen(socket_path) >= sizeof address.sun_path)
+        return service_fail(why, why_size, "not an absolute socket path of at most 107 bytes:", socket_path, 0);
     memcpy(address.sun_path, socket_path, strlen(socket_path) + 1);
-
+    /* CLOEXEC: a host that forks and execs while this runs (a threaded one) leaks nothing. */
+    int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    if (fd < 0)
+        return service_fail(why, why_size, "cannot make a socket for", socket_path, errno);
     for (;;) {
-        if (limit_to_deadline(fd, deadline) != 0)
-            return fail(why, why_size, "cannot reach fpbridged at", socket_path, EAGAIN);
+        if (limit_to_deadline(fd, deadline) != 0) {
+            close(fd);
+            return service_fail(why, why_size, "cannot reach fpbridged at", socket_path, EAGAIN);
+        }
         if (connect(fd, (const struct sockaddr *)&address, sizeof address) == 0)
-            break;
-        if (errno != EINTR)
-            return fail(why, why_size, "cannot reach fpbridged at", socket_path, errno);
+            return fd;
+        if (errno != EINTR) {
+            int error = errno;
+            close(fd);
+            return service_fail(why, why_size, "cannot reach fpbridged at", socket_path, error);
+        }
     }
+}
+
+int service_send(int fd, const char *socket_path, const char *request, size_t request_length, double deadline,
+                 char *why, size_t why_size)
+{
     for (size_t sent = 0; sent < request_length;) {
         if (limit_to_deadline(fd, deadline) != 0)
-            return fail(why, why_size, "cannot send to fpbridged at", socket_path, EAGAIN);
+            return service_fail(why, why_size, "cannot send to fpbridged at", socket_path, EAGAIN);
         ssize_t count = send(fd, request + sent, request_length - sent, MSG_NOSIGNAL);
         if (count < 0 && errno == EINTR)
             continue;
         if (count < 0)
-            return fail(why, why_size, "cannot send to fpbridged at", socket_path, errno);
+            return service_fail(why, why_size, "cannot send to fpbridged at", socket_path, errno);
         sent += (size_t)count;
     }
+    return 0;
+}
+
+int service_format_post(char *request, size_t size, const char *path, const char *body)
+{
+    int length = snprintf(request, size,
+                          "POST %s HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n"
+                          "Content-Length: %zu\r\nConnection: close\r\n\r\n%s", path, strlen(body), body);
+    return (length < 0 || (size_t)length >= size) ? -1 : length;
+}
+
+static int exchange(int fd, const char *socket_path, const char *request, size_t request_length, double deadline,
+                    char *answer, size_t *answer_length, char *why, size_t why_size)
+{
+    if (service_send(fd, socket_path, request, request_length, deadline, why, why_size) != 0)
+        return -1;
     *answer_length = 0;
     while (*answer_length < ANSWER_SIZE - 1) {
         if (limit_to_deadline(fd, deadline) != 0)
-            return fail(why, why_size, "no answer from fpbridged at", socket_path, EAGAIN);
+            return service_fail(why, why_size, "no answer from fpbridged at", socket_path, EAGAIN);
         ssize_t count = recv(fd, answer + *answer_length, ANSWER_SIZE - 1 - *answer_length, 0);
         if (count < 0 && errno == EINTR)
             continue;
         if (count < 0)
-            return fail(why, why_size, "no answer from fpbridged at", socket_path, errno);
+            return service_fail(why, why_size, "no answer from fpbridged at", socket_path, errno);
         if (count == 0)
             break;
         *answer_length += (size_t)count;
@@ -118,23 +147,17 @@ static int read_answer(const char *text, struct service_answer *answer)
 int service_post(const char *socket_path, const char *path, const char *body,
                  struct service_answer *answer, char *why, size_t why_size)
 {
-    struct sockaddr_un address;
-    if (socket_path[0] != '/' || strlen(socket_path) >= sizeof address.sun_path)
-        return fail(why, why_size, "not an absolute socket path of at most 107 bytes:", socket_path, 0);
     char request[REQUEST_SIZE];
-    int length = snprintf(request, sizeof request,
-                          "POST %s HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n"
-                          "Content-Length: %zu\r\nConnection: close\r\n\r\n%s", path, strlen(body), body);
-    if (length < 0 || (size_t)length >= sizeof request)
-        return fail(why, why_size, "request too long for", socket_path, 0);
-
-    /* CLOEXEC: a host that forks and execs while this runs (a threaded one) leaks nothing. */
-    int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    int length = service_format_post(request, sizeof request, path, body);
+    if (length < 0)
+        return service_fail(why, why_size, "request too long for", socket_path, 0);
+    double deadline = service_now() + FPBRIDGE_REQUEST_SECONDS;
+    int fd = service_connect(socket_path, deadline, why, why_size);
     if (fd < 0)
-        return fail(why, why_size, "cannot make a socket for", socket_path, errno);
+        return -1;
     char text[ANSWER_SIZE];
     size_t text_length = 0;
-    int result = exchange(fd, socket_path, request, (size_t)length, text, &text_length, why, why_size);
+    int result = exchange(fd, socket_path, request, (size_t)length, deadline, text, &text_length, why, why_size);
     close(fd);
     if (result != 0)
         return result;

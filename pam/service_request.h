@@ -23,4 +23,22 @@ struct service_answer {
 int service_post(const char *socket_path, const char *path, const char *body,
                  struct service_answer *answer, char *why, size_t why_size);
 
+/* Seconds on the monotonic clock: deadlines. */
+double service_now(void);
+
+/* A connected AF_UNIX stream socket to `socket_path` (CLOEXEC), or -1 with the reason in `why`.
+ * Connecting ends by `deadline` (service_now's clock). */
+int service_connect(const char *socket_path, double deadline, char *why, size_t why_size);
+
+/* Sends all of `request` by `deadline`. Returns 0, or -1 with the reason in `why`. */
+int service_send(int fd, const char *socket_path, const char *request, size_t request_length, double deadline,
+                 char *why, size_t why_size);
+
+/* Writes a POST of `body` (JSON) to `path`, `Connection: close`, into `request`. Returns its
+ * length, or -1 when it does not fit. */
+int service_format_post(char *request, size_t size, const char *path, const char *body);
+
+/* Writes "WHAT SOCKET: REASON" into `why` (the reason from `error`, none for 0) and returns -1. */
+int service_fail(char *why, size_t why_size, const char *what, const char *socket_path, int error);
+
 #endif

@@ -194,8 +194,8 @@ public final class FprintdBus: Sendable {
     }
 
     /// Starts a command on this bus and returns at once (a tool that waits for a finger).
-    public func start(_ arguments: [String], launcher: [String] = []) throws -> RunningClient {
-        try RunningClient(launcher + arguments, environment: environment)
+    public func start(_ arguments: [String], launcher: [String] = [], input: Pipe? = nil) throws -> RunningClient {
+        try RunningClient(launcher + arguments, environment: environment, input: input)
     }
 
     /// Runs a tool that waits for the finger: once its output shows `after`, the virtual reader
@@ -300,13 +300,15 @@ public final class RunningClient: @unchecked Sendable {
     private let lock = NSLock()
     private var buffer = ""
 
-    init(_ arguments: [String], environment: [String: String]) throws {
+    /// - Parameter input: the client's standard input, which the test writes to (and keeps open
+    ///   as long as it likes); none: /dev/null.
+    init(_ arguments: [String], environment: [String: String], input: Pipe? = nil) throws {
         process = Process()
         process.executableURL = URL(fileURLWithPath: arguments[0])
         process.arguments = Array(arguments.dropFirst())
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         let pipe = Pipe()
-        process.standardInput = FileHandle.nullDevice
+        if let input { process.standardInput = input } else { process.standardInput = FileHandle.nullDevice }
         process.standardOutput = pipe
         process.standardError = pipe
         pipe.fileHandleForReading.readabilityHandler = { [weak self] handle in

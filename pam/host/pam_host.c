@@ -1,0 +1,112 @@
+/* A small PAM application for the module's tests (Tests/CLITests/PamTouchOrTypeTests.swift):
+ * it authenticates once, with Linux-PAM's misc_conv as its conversation (su's and login's), and
+ * reports what the stack left behind in the process: threads, open descriptors, signal actions
+ * and the signal mask, compared between just before and just after pam_authenticate.
+ *
+ *   PAM_HOST_SERVICE=NAME PAM_HOST_USER=NAME pam_host [ARGUMENTS...]
+ *
+ * The arguments are not read: they are the command line a module sees in /proc/self/cmdline
+ * (sudo's options, say). Prints "result: <pam_strerror>", then "threads", "descriptors",
+ * "signal actions" and "signal mask" lines, each "unchanged" or what changed. Exits 0 when
+ * pam_authenticate succeeded, 1 when it did not, 2 on a usage or setup error. */
+#include <security/pam_appl.h>
+#include <security/pam_misc.h>
+
+#include <dirent.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#ifndef SA_RESTORER
+#define SA_RESTORER 0x04000000 /* the kernel's flag (asm/signal.h), which glibc does not name */
+#endif
+
+struct snapshot {
+    int threads;
+    int descriptors;
+    struct sigaction actions[NSIG];
+    sigset_t mask;
+};
+
+static int count_entries(const char *directory)
+{
+    DIR *listing = opendir(directory);
+    if (listing == NULL)
+        return -1;
+    int count = 0;
+    for (struct dirent *entry; (entry = readdir(listing)) != NULL;)
+        if (entry->d_name[0] != '.')
+            count++;
+    closedir(listing);
+    return count;
+}
+
+static void take(struct snapshot *snapshot)
+{
+    snapshot->threads = count_entries("/proc/self/task");
+    snapshot->descriptors = count_entries("/proc/self/fd") - 1; /* the listing's own */
+    for (int number = 1; number < NSIG; number++)
+        if (sigaction(number, NULL, &snapshot->actions[number]) != 0)
+            memset(&snapshot->actions[number], 0, sizeof snapshot->actions[number]);
+    sigprocmask(SIG_BLOCK, NULL, &snapshot->mask);
+}
+
+static void compare(const struct snapshot *before, const struct snapshot *after)
+{
+    if (before->threads == after->threads)
+        printf("threads: unchanged (%d)\n", after->threads);
+    else
+        printf("threads: %d before, %d after\n", before->threads, after->threads);
+    if (before->descriptors == after->descriptors)
+        printf("descriptors: unchanged (%d)\n", after->descriptors);
+    else
+        printf("descriptors: %d before, %d after\n", before->descriptors, after->descriptors);
+    int changed = 0;
+    for (int number = 1; number < NSIG; number++) {
+        const struct sigaction *a = &before->actions[number], *b = &after->actions[number];
+        /* glibc adds SA_RESTORER to every action it hands the kernel, SIG_DFL put back
+         * included, and reads it back; it is no change a program sees. */
+        int a_flags = a->sa_flags & ~SA_RESTORER, b_flags = b->sa_flags & ~SA_RESTORER;
+        if (a->sa_handler != b->sa_handler || a_flags != b_flags) {
+            printf("%ssignal %d (handler %p flags %#x, then %p %#x)", changed ? ", " : "signal actions: changed: ", number,
+                   (void *)a->sa_handler, (unsigned)a->sa_flags, (void *)b->sa_handler, (unsigned)b->sa_flags);
+            changed = 1;
+        }
+    }
+    printf(changed ? "\n" : "signal actions: unchanged\n");
+    int mask_changed = 0;
+    for (int number = 1; number < NSIG; number++)
+        if (sigismember(&before->mask, number) != sigismember(&after->mask, number))
+            mask_changed = 1;
+    printf("signal mask: %s\n", mask_changed ? "changed" : "unchanged");
+}
+
+int main(void)
+{
+    const char *service = getenv("PAM_HOST_SERVICE"), *user = getenv("PAM_HOST_USER");
+    if (service == NULL || user == NULL) {
+        fprintf(stderr, "pam_host: set PAM_HOST_SERVICE and PAM_HOST_USER\n");
+        return 2;
+    }
+    struct pam_conv conversation = { misc_conv, NULL };
+    pam_handle_t *pamh = NULL;
+    int started = pam_start(service, user, &conversation, &pamh);
+    if (started != PAM_SUCCESS) {
+        fprintf(stderr, "pam_host: pam_start: %s\n", pam_strerror(pamh, started));
+        return 2;
+    }
+    struct snapshot *before = calloc(1, sizeof *before), *after = calloc(1, sizeof *after);
+    if (before == NULL || after == NULL)
+        return 2;
+    take(before);
+    int result = pam_authenticate(pamh, 0);
+    take(after);
+    printf("result: %s\n", pam_strerror(pamh, result));
+    compare(before, after);
+    fflush(stdout);
+    pam_end(pamh, result);
+    free(before);
+    free(after);
+    return result == PAM_SUCCESS ? 0 : 1;
+}

@@ -1,0 +1,122 @@
+/* sudo's prompt, asked by the module on the controlling terminal, as sudo itself would ask it
+ * (/dev/tty, echo off, a line at a time), while poll() waits on the terminal and the scan at
+ * once. Nothing is interrupted: whichever is readable first wins. A wrong finger's line is
+ * written and the prompt again; what was typed so far stays in the terminal's line and is
+ * kept. A signal that stops the wait (^C, which sudo catches while it authenticates) ends the
+ * finger and leaves the password to the next module's prompt, as ^C does with pam_fprintd. */
+#include "touch_or_type.h"
+
+#include <security/pam_ext.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <syslog.h>
+#include <termios.h>
+#include <unistd.h>
+
+#define PASSWORD_SIZE 512 /* PAM_MAX_RESP_SIZE */
+
+static void write_all(int fd, const char *text)
+{
+    size_t length = strlen(text);
+    while (length > 0) {
+        ssize_t written = write(fd, text, length);
+        if (written < 0 && errno == EINTR)
+            continue;
+        if (written <= 0)
+            return;
+        text += written;
+        length -= (size_t)written;
+    }
+}
+
+/* A line from the terminal (canonical mode: poll() said a whole line is there). Returns the
+ * password without its newline (malloc'd), or NULL for end of input (^D at an empty line). */
+static char *read_password(int fd)
+{
+    char line[PASSWORD_SIZE];
+    ssize_t count;
+    do {
+        count = read(fd, line, sizeof line - 1);
+    } while (count < 0 && errno == EINTR);
+    if (count <= 0)
+        return NULL;
+    size_t length = (size_t)count;
+    if (line[length - 1] == '\n')
+        length--;
+    line[length] = '\0';
+    char *password = strdup(line);
+    explicit_bzero(line, sizeof line);
+    return password;
+}
+
+int prompt_terminal(const struct touch_request *request)
+{
+    int tty = open("/dev/tty", O_RDWR | O_NOCTTY | O_CLOEXEC);
+    struct termios before;
+    if (tty < 0 || tcgetattr(tty, &before) != 0) {
+        if (tty >= 0)
+            close(tty);
+        pam_syslog(request->pamh, LOG_INFO, "no terminal to ask on: finger, then password");
+        return prompt_sequence(request);
+    }
+    struct termios quiet = before;
+    quiet.c_lflag &= (tcflag_t)~(ECHO | ECHONL);
+    quiet.c_lflag |= ICANON;
+    /* TCSANOW, not TCSAFLUSH: a password typed ahead of the prompt is kept. */
+    tcsetattr(tty, TCSANOW, &quiet);
+
+    char prompt[320];
+    snprintf(prompt, sizeof prompt, "[%s] password or finger for %s: ", request->service, request->user);
+    write_all(tty, prompt);
+    int finger_on = 1;
+    int result = PAM_IGNORE;
+    for (;;) {
+        struct pollfd waits[2] = { { .fd = tty, .events = POLLIN }, { .fd = request->stream->fd, .events = POLLIN } };
+        int ready = poll(waits, finger_on ? 2 : 1, -1);
+        if (ready < 0) {
+            if (errno == EINTR)
+                pam_syslog(request->pamh, LOG_INFO, "the prompt was interrupted: the password module asks");
+            else
+                pam_syslog(request->pamh, LOG_ERR, "cannot wait on the terminal: %m");
+            break;
+        }
+        if (waits[0].revents & (POLLIN | POLLHUP | POLLERR)) {
+            char *password = read_password(tty);
+            if (password != NULL)
+                result = hand_on_password(request->pamh, password);
+            break;
+        }
+        if (!(finger_on && (waits[1].revents & (POLLIN | POLLHUP | POLLERR))))
+            continue;
+        struct stream_line line;
+        int got = 0;
+        int done = 0;
+        while (!done && (got = stream_next(request->stream, &line, 0)) == 1) {
+            if (tell_line(request, &line, tty)) {
+                done = 1;
+                if (line.kind == LINE_MATCHED)
+                    result = PAM_SUCCESS;
+            } else if (line.kind == LINE_NO_MATCH) {
+                write_all(tty, prompt);
+            }
+        }
+        if (result == PAM_SUCCESS)
+            break;
+        if (done || got < 0) {
+            /* The finger is over; the same prompt goes on, for the password alone. */
+            finger_on = 0;
+            snprintf(prompt, sizeof prompt, "[%s] password for %s: ", request->service, request->user);
+            if (done && line.kind == LINE_FAILED && line.code != CODE_TIMED_OUT)
+                write_all(tty, prompt);
+        }
+    }
+    tcsetattr(tty, TCSANOW, &before);
+    write_all(tty, "\n");
+    close(tty);
+    return result;
+}

@@ -1,0 +1,182 @@
+/* The touch-or-type mode: who, whether a finger is asked for at all, the scan, the prompt. */
+#include "touch_or_type.h"
+
+#include "json_text.h"
+#include "service_request.h"
+
+#include <security/pam_ext.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <syslog.h>
+#include <unistd.h>
+
+/* Seconds fpbridged has to answer the request's head, and to say the reader is ready or why
+ * not, before the prompt goes up anyway (the finger then joins when the reader is ready). */
+#define OPEN_SECONDS 5
+#define READY_MILLISECONDS 2000
+/* The reader's wait when the prompt is the password's too (nothing waits on it) and when it is
+ * the finger's alone (the password waits: pam-auth-update's pam_fprintd line uses 10). */
+#define CONCURRENT_TIMEOUT 60
+#define SEQUENCE_TIMEOUT 10
+
+static int build_body(char *body, size_t size, const char *user, const char *service, int attempts, int timeout, int wait)
+{
+    size_t used = 0;
+    char numbers[96];
+    snprintf(numbers, sizeof numbers, ",\"attempts\":%d,\"timeoutSeconds\":%d,\"wait\":%s,\"reason\":", attempts, timeout,
+             wait ? "true" : "false");
+    body[0] = '\0';
+    if (json_append_raw(body, size, &used, "{\"operation\":\"verify\",\"user\":") != 0
+        || json_append_string(body, size, &used, user) != 0
+        || json_append_raw(body, size, &used, numbers) != 0
+        || json_append_string(body, size, &used, service) != 0)
+        return -1;
+    return json_append_raw(body, size, &used, "}");
+}
+
+int hand_on_password(pam_handle_t *pamh, char *password)
+{
+    int result = pam_set_item(pamh, PAM_AUTHTOK, password);
+    explicit_bzero(password, strlen(password));
+    free(password);
+    if (result != PAM_SUCCESS) {
+        pam_syslog(pamh, LOG_ERR, "cannot hand the typed password on: %s", pam_strerror(pamh, result));
+        return result;
+    }
+    return PAM_IGNORE;
+}
+
+static void say(const struct touch_request *request, int tty_fd, const char *text)
+{
+    if (tty_fd >= 0) {
+        /* The terminal prompt's own line: after the unfinished prompt, then the text. */
+        char line[600];
+        int length = snprintf(line, sizeof line, "\n%s\n", text);
+        if (length > 0 && write(tty_fd, line, (size_t)length) < 0)
+            pam_syslog(request->pamh, LOG_DEBUG, "cannot write to the terminal");
+        return;
+    }
+    pam_prompt(request->pamh, PAM_ERROR_MSG, NULL, "%s", text);
+}
+
+int tell_line(const struct touch_request *request, const struct stream_line *line, int tty_fd)
+{
+    char text[700];
+    switch (line->kind) {
+    case LINE_MATCHED:
+        return 1;
+    case LINE_NO_MATCH:
+        if (line->attempts_left == 0)
+            return 0; /* the result line that follows says it */
+        say(request, tty_fd, "No match. Touch the reader again, or type the password.");
+        return 0;
+    case LINE_FAILED:
+        switch (line->code) {
+        case CODE_TIMED_OUT:
+            return 1; /* the reader stopped waiting; the prompt is the password's alone */
+        case CODE_AUTHENTICATION_FAILED:
+            say(request, tty_fd, "Fingerprint not recognised. Type the password.");
+            return 1;
+        case CODE_BIOMETRY_LOCKOUT:
+            snprintf(text, sizeof text, "Fingerprint locked: %s", line->message);
+            say(request, tty_fd, text);
+            return 1;
+        default:
+            pam_syslog(request->pamh, LOG_NOTICE, "no finger for %s: %s (code %d)", request->user, line->message, line->code);
+            return 1;
+        }
+    case LINE_READY:
+    case LINE_OTHER:
+        return 0;
+    }
+    return 0;
+}
+
+/* The first lines: the reader waits for the finger (go on), or fpbridged refused the scan at
+ * once (locked out, nothing enrolled, no reader): then the password alone. Returns 1 to prompt
+ * with the finger, 0 for the password alone. */
+static int finger_offered(const struct touch_request *request)
+{
+    double deadline = service_now() + READY_MILLISECONDS / 1000.0;
+    for (;;) {
+        int left = (int)((deadline - service_now()) * 1000);
+        if (left <= 0)
+            return 1;
+        struct stream_line line;
+        int got = stream_next(request->stream, &line, left);
+        if (got == 0)
+            return 1;
+        if (got < 0) {
+            pam_syslog(request->pamh, LOG_ERR, "no finger for %s: fpbridged ended the verify without a result", request->user);
+            return 0;
+        }
+        if (line.kind == LINE_READY)
+            return 1;
+        if (line.kind == LINE_FAILED) {
+            if (line.code == CODE_BIOMETRY_LOCKOUT)
+                tell_line(request, &line, -1);
+            else
+                pam_syslog(request->pamh, LOG_INFO, "no finger for %s: %s", request->user, line.message);
+            return 0;
+        }
+        if (line.kind == LINE_MATCHED)
+            return 1; /* cannot happen before presentFinger; the prompt takes it at once */
+    }
+}
+
+int touch_or_type(pam_handle_t *pamh, const struct touch_options *options)
+{
+    const char *user = NULL;
+    int got_user = pam_get_user(pamh, &user, NULL);
+    if (got_user != PAM_SUCCESS || user == NULL || user[0] == '\0') {
+        pam_syslog(pamh, LOG_ERR, "no user to ask a finger of: %s", pam_strerror(pamh, got_user));
+        return got_user == PAM_CONV_AGAIN ? PAM_INCOMPLETE : PAM_IGNORE;
+    }
+    const void *service_item = NULL;
+    if (pam_get_item(pamh, PAM_SERVICE, &service_item) != PAM_SUCCESS || service_item == NULL)
+        service_item = "";
+    const char *service = service_item;
+
+    char why[512];
+    if (request_is_remote(pamh, &options->remote, why, sizeof why)) {
+        pam_syslog(pamh, LOG_INFO, "no finger for %s: the request is remote: %s", user, why);
+        return PAM_IGNORE;
+    }
+    enum prompt_kind kind = options->prompt != PROMPT_DEFAULT ? options->prompt : prompt_for_service(service);
+    if (kind == PROMPT_NONE)
+        return PAM_IGNORE;
+
+    int timeout = options->timeout_seconds > 0 ? options->timeout_seconds
+                  : (kind == PROMPT_SEQUENCE ? SEQUENCE_TIMEOUT : CONCURRENT_TIMEOUT);
+    char body[3072];
+    if (build_body(body, sizeof body, user, service, options->max_tries, timeout, kind != PROMPT_SEQUENCE) != 0) {
+        pam_syslog(pamh, LOG_ERR, "no finger: the user or service name is too long");
+        return PAM_IGNORE;
+    }
+    struct evaluation_stream *stream = malloc(sizeof *stream);
+    if (stream == NULL)
+        return PAM_BUF_ERR;
+    if (stream_open(stream, options->socket_path, body, OPEN_SECONDS, why, sizeof why) != 0) {
+        pam_syslog(pamh, LOG_ERR, "no finger for %s: %s", user, why);
+        free(stream);
+        return PAM_IGNORE;
+    }
+    struct touch_request request = { .pamh = pamh, .user = user, .service = service, .stream = stream,
+                                     .wait_milliseconds = (timeout + OPEN_SECONDS) * 1000 };
+    int result = PAM_IGNORE;
+    if (finger_offered(&request)) {
+        switch (kind) {
+        case PROMPT_CONVERSATION: result = prompt_conversation(&request); break;
+        case PROMPT_TERMINAL: result = prompt_terminal(&request); break;
+        default: result = prompt_sequence(&request); break;
+        }
+    }
+    /* Closing cancels a scan still running: fpbridged counts only scans that finished. */
+    stream_close(stream);
+    free(stream);
+    if (result == PAM_SUCCESS)
+        pam_syslog(pamh, LOG_INFO, "%s's finger matched", user);
+    return result;
+}

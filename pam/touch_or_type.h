@@ -1,0 +1,63 @@
+/* Touch or type (issue 39): the password or the finger at one prompt, whichever comes first.
+ *
+ * PAM has no way to cancel a conversation, so how the prompt is ended when the finger wins
+ * depends on the program holding the conversation (prompt_choice.c chooses, by PAM_SERVICE):
+ *   conversation  the program's own conversation asks, and a signal of the module's own ends its
+ *                 read (prompt_conversation.c): Linux-PAM's misc_conv (su, login) and
+ *                 polkit-agent-helper-1 then answer PAM_CONV_ERR and the module's verdict stands.
+ *   terminal      the module asks on the controlling terminal itself and waits on the terminal
+ *                 and the reader at once (prompt_terminal.c): sudo, which takes any interrupted
+ *                 conversation for ^C and refuses whatever the stack then says.
+ *   sequence      finger first, then the password module's prompt, as pam_fprintd does
+ *                 (prompt_sequence.c): every other program, whose conversation is not known to
+ *                 end cleanly on a signal (a greeter's runs a GLib loop that retries).
+ *   none          no scan: the password alone (sudo -n and -S, which scripts use).
+ * A typed password is handed on as PAM_AUTHTOK to the password module after this line; the
+ * module never judges a password. */
+#ifndef PAM_FPBRIDGE_TOUCH_OR_TYPE_H
+#define PAM_FPBRIDGE_TOUCH_OR_TYPE_H
+
+#include <security/pam_modules.h>
+
+#include "evaluation_stream.h"
+#include "remote_rules.h"
+
+enum prompt_kind { PROMPT_DEFAULT, PROMPT_CONVERSATION, PROMPT_TERMINAL, PROMPT_SEQUENCE, PROMPT_NONE };
+
+struct touch_options {
+    const char *socket_path;
+    enum prompt_kind prompt;     /* prompt=...; PROMPT_DEFAULT: chosen by the service */
+    int timeout_seconds;         /* timeout=N: how long the reader waits; 0: the default */
+    int max_tries;               /* max-tries=N: wrong fingers before the password alone */
+    struct remote_overrides remote;
+};
+
+/* What the prompts share: the handle, who is asked for, and the scan. */
+struct touch_request {
+    pam_handle_t *pamh;
+    const char *user;
+    const char *service;
+    struct evaluation_stream *stream;
+    int wait_milliseconds;       /* the longest a scan can take: its timeout and some */
+};
+
+int touch_or_type(pam_handle_t *pamh, const struct touch_options *options);
+
+/* The prompt kinds (each returns PAM_SUCCESS for a match; PAM_IGNORE when the password module
+ * is to decide, with PAM_AUTHTOK set when a password was typed here; or a conversation error). */
+int prompt_conversation(const struct touch_request *request);
+int prompt_terminal(const struct touch_request *request);
+int prompt_sequence(const struct touch_request *request);
+
+/* The kind for this program (prompt_choice.c). */
+enum prompt_kind prompt_for_service(const char *service);
+
+/* Says what a line that ends or interrupts the finger means, through the conversation (or on
+ * `tty_fd` when it is >= 0). Returns 1 when the finger is done (matched or refused), 0 when the
+ * scan goes on (a wrong finger with tries left) or the line says nothing. */
+int tell_line(const struct touch_request *request, const struct stream_line *line, int tty_fd);
+
+/* Stores a typed password as PAM_AUTHTOK for the next module, then wipes and frees it. */
+int hand_on_password(pam_handle_t *pamh, char *password);
+
+#endif
