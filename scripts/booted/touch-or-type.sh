@@ -8,21 +8,25 @@
 TT_PROMPT="Password or finger: "                       # su, login, polkit-1: through the application's conversation
 TT_SUDO_PROMPT="\[sudo\] password or finger for alice: "   # sudo: the module reads the terminal itself
 TT_NO_MATCH="No match"                                 # a wrong finger: an error line, then the prompt again
+TT_NOT_RECOGNISED="Fingerprint not recognised"         # the last wrong finger (max-tries): then pam_unix's prompt
 TT_LOCKED="Fingerprint locked"                         # locked out: one line, then pam_unix's prompt alone
 UNIX_PROMPT="Password: "                               # pam_unix's own prompt (sudo shows its own instead)
 SUDO_UNIX_PROMPT="\[sudo\] password for alice: "
 
-# evaluations: how many POST /v1/evaluations fpbridged has logged (the check's drop-in gives it
-# --verbose: one line per request). fprintd's D-Bus face does not go through HTTP, so these are
-# the module's requests (and the CLI's, which the checks do not use here).
-evaluations() {
-  guest_root journalctl -q --no-pager -u fpbridged --grep 'POST /v1/evaluations' 2>/dev/null | wc -l
+# journal_count ARGS...: how many journal lines journalctl ARGS (a unit or tag and a --grep) shows.
+journal_count() { guest_root journalctl -q --no-pager "$@" 2>/dev/null | wc -l; }
+# journal_grows ARGS...: a drive step that waits until journalctl ARGS shows one line more than now.
+journal_grows() {
+  local args; args=$(printf ' %q' "$@")
+  echo "until:test \$(journalctl -q --no-pager$args | wc -l) -gt $(journal_count "$@")"
 }
-# evaluation_running: a drive step that waits for one more evaluation than now, so that a
+# fpbridged logs each request with --verbose (verbose_requests); fprintd's D-Bus face does not go
+# through HTTP, so the POST /v1/evaluations lines are the module's scans.
+EVALUATIONS=(-u fpbridged --grep 'POST /v1/evaluations')
+evaluations() { journal_count "${EVALUATIONS[@]}"; }
+# evaluation_running: a drive step that waits for the next scan to be asked for, so that a
 # password is typed while the reader waits (not before the module asked for the scan).
-evaluation_running() {
-  echo "until:test \$(journalctl -q --no-pager -u fpbridged --grep 'POST /v1/evaluations' | wc -l) -gt $(evaluations)"
-}
+evaluation_running() { journal_grows "${EVALUATIONS[@]}"; }
 # failures_of USER: the count of failed fingers fpbridged holds for USER.
 failures_of() { lockout "$1" | sed -n 's/.*(failures \([0-9]*\).*/\1/p'; }
 
@@ -42,6 +46,7 @@ check_t_touch_or_type() {
   section t "touch or type: pam-auth-update --enable fpbridge fpbridge-password (the README's command), then su, sudo, login, pkexec and ssh"
   fpbridged_ready || say "fpbridged is not active and owning its name at the start of this check"
   verbose_requests
+  polkit_rule   # alice's fprintd-verify (the wrong fingers below) without an agent, as check b sets it
   guest_unit root fprintd-list alice 2>/dev/null | grep -q right-index || enroll_as_root alice $ALICE >/dev/null
 
   # The profile replaces pam_fprintd's (Conflicts: fprintd) and comes before pam_unix (Priority).
@@ -62,8 +67,8 @@ auth optional pam_fpbridge.so password-proved"
     su_alice expect:"$TT_PROMPT" "$(evaluation_running)" send:wrong-password expect:"Authentication failure" exit:1 absent:"$UNIX_PROMPT"
   local after; after=$(failures_of alice)
   say "alice's failed fingers: $before before, $after after"
-  [ -n "$before" ] && [ "$before" = "$after" ] && pass "the scan the password cancelled counted nothing ($before failure(s) before and after)" ||
-    fail "alice's failures went from '$before' to '$after' over a typed password"
+  [ "${before:-0}" -ge 1 ] && [ "$before" = "$after" ] && pass "the scan the password cancelled counted nothing ($before failure(s) before and after)" ||
+    fail "alice's failures went from '$before' to '$after' over a typed password (one wrong finger before it expected)"
   check "su: alice's password typed while the reader waits logs in, without a second prompt" \
     su_alice expect:"$TT_PROMPT" "$(evaluation_running)" send:"$ALICE_PASSWORD" "${shell_as_alice[@]}" absent:"$UNIX_PROMPT"
   expect_lockout alice unlocked "the password at the touch-or-type prompt counted as the password (fpbridge-password)"
@@ -76,17 +81,21 @@ auth optional pam_fpbridge.so password-proved"
 
   check "login (on a terminal): the finger at '$TT_PROMPT' logs in" \
     drive root expect:"$TT_PROMPT" scan:$ALICE "${shell_as_alice[@]}" absent:"$UNIX_PROMPT" -- login alice
-  # pkttyagent prints the module's prompt; the finger ends polkit's helper, and the agent must
-  # then let pkexec go on without an Enter (none is sent).
-  check "pkexec (alice's pkttyagent): the finger at '$TT_PROMPT' authorizes, no Enter needed" \
-    drive alice expect:"$TT_PROMPT" scan:$ALICE expect:"AUTHENTICATION COMPLETE" expect:"root" exit:0 absent:"$UNIX_PROMPT" \
+  # pkttyagent prints the module's prompt and the finger ends polkit's helper with success, but
+  # pkttyagent (polkit 122's text listener) sits in its own read of the terminal and sees the
+  # helper's end only after an Enter: the check waits for the helper's journal line, then sends
+  # one (an empty line: no password, so "root" can only come from the finger).
+  check "pkexec (alice's pkttyagent): the finger at '$TT_PROMPT' authorizes (pkttyagent then wants an Enter)" \
+    drive alice expect:"$TT_PROMPT" scan:$ALICE \
+      "$(journal_grows -t polkit-agent-helper-1 --grep "alice's finger matched")" \
+      send: expect:"AUTHENTICATION COMPLETE" expect:"root" exit:0 absent:"$UNIX_PROMPT" \
     -- $WITH_AGENT sh -c 'pkexec id -un; exit $?'
 
   check "su: a wrong finger, '$TT_NO_MATCH' and the prompt again; then the password" \
     su_alice expect:"$TT_PROMPT" scan:$STRANGER expect:"$TT_NO_MATCH" expect:"$TT_PROMPT" send:"$ALICE_PASSWORD" "${shell_as_alice[@]}" absent:"$UNIX_PROMPT"
-  check "su: three wrong fingers (max-tries), then pam_unix's '$UNIX_PROMPT' alone" \
+  check "su: three wrong fingers (max-tries): '$TT_NOT_RECOGNISED', then pam_unix's '$UNIX_PROMPT' alone" \
     su_alice expect:"$TT_PROMPT" scan:$STRANGER expect:"$TT_NO_MATCH" expect:"$TT_PROMPT" scan:$STRANGER expect:"$TT_NO_MATCH" \
-      expect:"$TT_PROMPT" scan:$STRANGER expect:"$TT_NO_MATCH" expect:"$UNIX_PROMPT" send:"$ALICE_PASSWORD" "${shell_as_alice[@]}"
+      expect:"$TT_PROMPT" scan:$STRANGER expect:"$TT_NOT_RECOGNISED" expect:"$UNIX_PROMPT" send:"$ALICE_PASSWORD" "${shell_as_alice[@]}"
   expect_lockout alice unlocked "the password after three wrong fingers lifted their count"
   lock_by_verify alice $STRANGER
   expect_lockout alice locked "five wrong fingers lock"
