@@ -3,13 +3,14 @@
 # the table of fpbridge against the C floor and fprintd (see bench/run.py; its
 # short process rows timed again by hyperfine, bench/crosscheck.py), then
 # fpbridge-server's logins per second on SQLite and PostgreSQL (bench/login.py),
-# then the kiosk's availability over an idle hour and its touch-to-welcome (bench/kiosk.py).
+# then what pam_fpbridge.so's touch or type costs (bench/pam.py), then the kiosk's
+# availability over an idle hour and its touch-to-welcome (bench/kiosk.py).
 #
 #   bash bench/run.sh            # the full table, 15 rounds
 #   bash bench/run.sh --smoke    # 2 rounds on the debug build: proves every command runs (CI)
 set -euo pipefail
 cd "$(dirname "$0")/.."
-bash scripts/install-packages.sh libfprint-2-dev libglib2.0-dev libsqlite3-dev libtss2-dev pkg-config gcc fprintd python3-dbusmock dbus-daemon libglib2.0-bin python3-numpy postgresql hyperfine
+bash scripts/install-packages.sh libfprint-2-dev libglib2.0-dev libsqlite3-dev libtss2-dev pkg-config gcc fprintd python3-dbusmock dbus-daemon libglib2.0-bin python3-numpy postgresql hyperfine libpam0g-dev libpam-wrapper
 if [ "${1:-}" = "--smoke" ]; then
   for product in fpbridge fpbridged fpbridge-server fpbridge-login-bench fpbridge-service-probe fpbridge-kiosk; do swift build --product "$product" >/dev/null; done
   bin="$(swift build --show-bin-path)"
@@ -18,6 +19,8 @@ if [ "${1:-}" = "--smoke" ]; then
   /usr/bin/python3 bench/login.py --smoke --bin "$bin"
   # The kiosk on virtual_image: a few idle seconds and two touches.
   /usr/bin/python3 bench/kiosk.py --bin "$bin" --minutes 0.2 --touches 2 --server
+  # pam_fpbridge.so's touch or type against the verify itself and the password module alone.
+  /usr/bin/python3 bench/pam.py --bin "$bin" --rounds 2
   # The in-process benchmarks (a package of their own), each run once on the debug build.
   for product in EngineBenchmarks MatcherBenchmarks; do
     swift build --package-path Benchmarks --product "$product" >/dev/null
@@ -29,5 +32,6 @@ bash scripts/build-release.sh --all >/dev/null
 bin="$(swift build -c release --show-bin-path)"
 /usr/bin/python3 bench/run.py --binary "$bin/fpbridge" "$@"
 /usr/bin/python3 bench/login.py --bin "$bin"
+/usr/bin/python3 bench/pam.py --bin "$bin"
 # An idle hour of the kiosk (availability) and touches to a welcome: FPBRIDGE_KIOSK_MINUTES=0 skips the hour.
 exec /usr/bin/python3 bench/kiosk.py --bin "$bin" --minutes "${FPBRIDGE_KIOSK_MINUTES:-60}" --server

@@ -2,8 +2,15 @@
  * (/dev/tty, echo off, a line at a time), while poll() waits on the terminal and the scan at
  * once. Nothing is interrupted: whichever is readable first wins. A wrong finger's line is
  * written and the prompt again; what was typed so far stays in the terminal's line and is
- * kept. A signal that stops the wait (^C, which sudo catches while it authenticates) ends the
- * finger and leaves the password to the next module's prompt, as ^C does with pam_fprintd. */
+ * kept.
+ *
+ * ^C: sudo blocks SIGINT and SIGQUIT while it authenticates and unblocks them only inside its
+ * own password prompt, so a ^C here would wait, pending, until after the prompt. The module
+ * watches for them with a signalfd it never reads (poll() sees a blocked signal pending; the
+ * signal stays sudo's): on ^C it ends its prompt, and sudo's next prompt, with the signal
+ * unblocked, ends sudo as ^C always does. In a program that does not block them, ^C
+ * interrupts the wait (EINTR) and the password module asks, or the program's own action for
+ * the signal happens, as it would at any prompt. */
 #include "touch_or_type.h"
 
 #include <security/pam_ext.h>
@@ -11,9 +18,12 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
+#include <sys/signalfd.h>
 #include <syslog.h>
 #include <termios.h>
 #include <unistd.h>
@@ -54,6 +64,23 @@ static char *read_password(int fd)
     return password;
 }
 
+/* A signalfd for the keyboard's signals that this thread blocks (sudo's), or -1. */
+static int watch_keyboard_signals(void)
+{
+    sigset_t blocked, keys;
+    if (pthread_sigmask(SIG_BLOCK, NULL, &blocked) != 0)
+        return -1;
+    sigemptyset(&keys);
+    int any = 0;
+    const int numbers[] = { SIGINT, SIGQUIT };
+    for (size_t i = 0; i < sizeof numbers / sizeof numbers[0]; i++)
+        if (sigismember(&blocked, numbers[i]) == 1) {
+            sigaddset(&keys, numbers[i]);
+            any = 1;
+        }
+    return any ? signalfd(-1, &keys, SFD_CLOEXEC | SFD_NONBLOCK) : -1;
+}
+
 int prompt_terminal(const struct touch_request *request)
 {
     int tty = open("/dev/tty", O_RDWR | O_NOCTTY | O_CLOEXEC);
@@ -73,16 +100,23 @@ int prompt_terminal(const struct touch_request *request)
     char prompt[320];
     snprintf(prompt, sizeof prompt, "[%s] password or finger for %s: ", request->service, request->user);
     write_all(tty, prompt);
+    int keyboard = watch_keyboard_signals();
     int finger_on = 1;
     int result = PAM_IGNORE;
     for (;;) {
-        struct pollfd waits[2] = { { .fd = tty, .events = POLLIN }, { .fd = request->stream->fd, .events = POLLIN } };
-        int ready = poll(waits, finger_on ? 2 : 1, -1);
+        /* A negative fd is skipped by poll(): the keyboard's when none is watched, the scan's once it ended. */
+        struct pollfd waits[3] = { { .fd = tty, .events = POLLIN }, { .fd = keyboard, .events = POLLIN },
+                                   { .fd = finger_on ? request->stream->fd : -1, .events = POLLIN } };
+        int ready = poll(waits, 3, -1);
         if (ready < 0) {
             if (errno == EINTR)
                 pam_syslog(request->pamh, LOG_INFO, "the prompt was interrupted: the password module asks");
             else
                 pam_syslog(request->pamh, LOG_ERR, "cannot wait on the terminal: %m");
+            break;
+        }
+        if (waits[1].revents & POLLIN) {
+            pam_syslog(request->pamh, LOG_INFO, "^C at the prompt: no finger, and the signal left to the program");
             break;
         }
         if (waits[0].revents & (POLLIN | POLLHUP | POLLERR)) {
@@ -91,7 +125,7 @@ int prompt_terminal(const struct touch_request *request)
                 result = hand_on_password(request->pamh, password);
             break;
         }
-        if (!(finger_on && (waits[1].revents & (POLLIN | POLLHUP | POLLERR))))
+        if (!(finger_on && (waits[2].revents & (POLLIN | POLLHUP | POLLERR))))
             continue;
         struct stream_line line;
         int got = 0;
@@ -118,5 +152,7 @@ int prompt_terminal(const struct touch_request *request)
     tcsetattr(tty, TCSANOW, &before);
     write_all(tty, "\n");
     close(tty);
+    if (keyboard >= 0)
+        close(keyboard);
     return result;
 }

@@ -68,7 +68,17 @@ import TestSupport
         #expect(try await client.waitFor("changed finger-needed=True"), "\(client.output)")
         client.kill()
         _ = try await client.finish()
-        try await Task.sleep(for: .milliseconds(300))
+        // The service learns of the vanished client from the bus: wait until the device can be
+        // claimed again (a condition, not a fixed wait).
+        let deadline = Date().addingTimeInterval(20)
+        while !(try await bus.client(["call:Claim:root", "call:Release"])).stdout.contains("Release ok") {
+            try #require(Date() < deadline, "the vanished client's claim was never dropped")
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        // The verify ended with the client: the reader is closed, as fprintd closes it on a
+        // release, so no finger can reach it. (A verify left running would hold it open, and
+        // virtual_device would still be listening for the next finger, to count it.)
+        #expect(!VirtualReaderDriver.isListening(bus.readerSocket), "a verify still holds the reader")
         #expect(try await bus.lockout("root")["failures"] as? Int == 0, "nothing counted")
         // The device is free again, and the reader with it.
         let next = try await verify(bus, "p1")

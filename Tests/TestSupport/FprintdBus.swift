@@ -302,7 +302,7 @@ public final class RunningClient: @unchecked Sendable {
 
     /// - Parameter input: the client's standard input, which the test writes to (and keeps open
     ///   as long as it likes); none: /dev/null.
-    init(_ arguments: [String], environment: [String: String], input: Pipe? = nil) throws {
+    public init(_ arguments: [String], environment: [String: String], input: Pipe? = nil) throws {
         process = Process()
         process.executableURL = URL(fileURLWithPath: arguments[0])
         process.arguments = Array(arguments.dropFirst())

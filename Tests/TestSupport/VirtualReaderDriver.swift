@@ -28,6 +28,14 @@ public enum VirtualReaderDriver {
         }
     }
 
+    /// Whether a virtual reader listens on `path` now (one attempt, no wait): libfprint's
+    /// virtual drivers listen only while their device is open.
+    public static func isListening(_ path: String) -> Bool {
+        guard let fd = try? connect(path, wait: 0) else { return false }
+        close(fd)
+        return true
+    }
+
     /// Sends `virtual_device` commands, one connection each, reading each reply to EOF
     /// before the next (a new connection would otherwise drop the previous command).
     @discardableResult

@@ -3,7 +3,8 @@
  * reports what the stack left behind in the process: threads, open descriptors, signal actions
  * and the signal mask, compared between just before and just after pam_authenticate.
  *
- *   PAM_HOST_SERVICE=NAME PAM_HOST_USER=NAME pam_host [ARGUMENTS...]
+ *   PAM_HOST_SERVICE=NAME PAM_HOST_USER=NAME [PAM_HOST_RHOST=HOST] [PAM_HOST_TTY=TTY]
+ *   [PAM_HOST_BLOCK_ALL=1] pam_host [ARGUMENTS...]
  *
  * The arguments are not read: they are the command line a module sees in /proc/self/cmdline
  * (sudo's options, say). Prints "result: <pam_strerror>", then "threads", "descriptors",
@@ -89,11 +90,28 @@ int main(void)
         fprintf(stderr, "pam_host: set PAM_HOST_SERVICE and PAM_HOST_USER\n");
         return 2;
     }
+    /* As su or login started from a shell: nothing blocked, and what misc_conv prints to
+     * standard output (PAM_TEXT_INFO) seen at once, as on a terminal. PAM_HOST_BLOCK_ALL=1
+     * blocks every signal instead, as a host that handles its own by signalfd might. */
+    sigset_t mask;
+    if (getenv("PAM_HOST_BLOCK_ALL") != NULL)
+        sigfillset(&mask);
+    else
+        sigemptyset(&mask);
+    sigprocmask(SIG_SETMASK, &mask, NULL);
+    setvbuf(stdout, NULL, _IONBF, 0);
     struct pam_conv conversation = { misc_conv, NULL };
     pam_handle_t *pamh = NULL;
     int started = pam_start(service, user, &conversation, &pamh);
     if (started != PAM_SUCCESS) {
         fprintf(stderr, "pam_host: pam_start: %s\n", pam_strerror(pamh, started));
+        return 2;
+    }
+    /* What a remote program sets: sshd PAM_RHOST and PAM_TTY "ssh". */
+    const char *rhost = getenv("PAM_HOST_RHOST"), *tty = getenv("PAM_HOST_TTY");
+    if ((rhost != NULL && pam_set_item(pamh, PAM_RHOST, rhost) != PAM_SUCCESS)
+        || (tty != NULL && pam_set_item(pamh, PAM_TTY, tty) != PAM_SUCCESS)) {
+        fprintf(stderr, "pam_host: pam_set_item failed\n");
         return 2;
     }
     struct snapshot *before = calloc(1, sizeof *before), *after = calloc(1, sizeof *after);

@@ -51,6 +51,11 @@ public final class LibfprintReader: PrintMatching {
         get async { await device.isOpenInLibfprint }
     }
 
+    /// How many handles hold the device open now, this one included (tests).
+    package var openHolders: Int {
+        get async { await device.openHolders }
+    }
+
     private enum Step {
         case wait(Task<Void, any Error>)
         case run(Task<Void, any Error>)

@@ -38,6 +38,9 @@ final class LoopDevice {
     /// Whether libfprint has the device open now (tests).
     var isOpenInLibfprint: Bool { fp_device_is_open(pointer) != 0 }
 
+    /// Handles holding the device open now (tests: a dropped handle's close has run).
+    var openHolders: Int { holders }
+
     func open() async throws {
         while true {
             switch phase {
