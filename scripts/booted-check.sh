@@ -12,7 +12,7 @@
 #   t  touch or type: `pam-auth-update --enable fpbridge fpbridge-password` (fprintd's profile
 #      goes); su, sudo, login and pkexec take the finger or the password at one prompt; a typed
 #      password cancels the scan and counts nothing; a wrong finger, max-tries, the lockout; no
-#      scan over ssh (sshd's login, sudo in the session)
+#      scan for sudo -S, nor over ssh (sshd's login, sudo in the session)
 #   d  the socket CLI as alice; the fpbridge-kiosk unit as a member of fpbridge-kiosk
 #   e  a lockout and prints survive `systemctl restart fpbridged` and a reboot
 #   f  upgrade to a newer build keeps state; remove keeps it and gives fprintd back; purge

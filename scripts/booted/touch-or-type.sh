@@ -79,6 +79,12 @@ auth optional pam_fpbridge.so password-proved"
   check "sudo: the password typed while the reader waits runs the command" \
     drive alice expect:"$TT_SUDO_PROMPT" "$(evaluation_running)" send:"$ALICE_PASSWORD" expect:"root" exit:0 absent:"$SUDO_UNIX_PROMPT" -- sh -c 'sudo -k; sudo id -un'
 
+  # A script's sudo (-S: the password on stdin) gets no scan: nobody is at the reader.
+  local seen; seen=$(evaluations)
+  check "sudo -S (the password piped in, as a script does): runs the command" \
+    drive alice expect:"root" exit:0 absent:"finger" -- sh -c "sudo -k; echo '$ALICE_PASSWORD' | sudo -S id -un"
+  [ "$(evaluations)" = "$seen" ] && pass "sudo -S asked fpbridged for no scan" || fail "sudo -S made fpbridged start a scan"
+
   check "login (on a terminal): the finger at '$TT_PROMPT' logs in" \
     drive root expect:"$TT_PROMPT" scan:$ALICE "${shell_as_alice[@]}" absent:"$UNIX_PROMPT" -- login alice
   # pkttyagent prints the module's prompt and the finger ends polkit's helper with success, but
