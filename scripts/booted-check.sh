@@ -6,15 +6,19 @@
 #      `systemd-analyze security fpbridged`
 #   b  Debian's fprintd-enroll/-verify/-list/-delete as alice (polkit through pkttyagent),
 #      bob refused, root allowed (libfprint's virtual_device given to the unit by a drop-in)
-#   c  su, login, sudo and pkexec with pam_fprintd and the password hook enabled by
-#      `pam-auth-update --enable fprintd fpbridge`: a finger logs in, five wrong fingers lock,
-#      the password (and the fpbridge passcode) lifts the lockout, another user is unaffected
+#   c  su, login, sudo and pkexec with pam_fprintd and the password profile enabled by
+#      `pam-auth-update --enable fprintd fpbridge-password`: a finger logs in, five wrong fingers
+#      lock, the password (and the fpbridge passcode) lifts the lockout, another user is unaffected
+#   t  touch or type: `pam-auth-update --enable fpbridge fpbridge-password` (fprintd's profile
+#      goes); su, sudo, login and pkexec take the finger or the password at one prompt; a typed
+#      password cancels the scan and counts nothing; a wrong finger, max-tries, the lockout; no
+#      scan for sudo -S, nor over ssh (sshd's login, sudo in the session)
 #   d  the socket CLI as alice; the fpbridge-kiosk unit as a member of fpbridge-kiosk
 #   e  a lockout and prints survive `systemctl restart fpbridged` and a reboot
 #   f  upgrade to a newer build keeps state; remove keeps it and gives fprintd back; purge
 #      leaves nothing; fprintd works again
 #
-#   bash scripts/booted-check.sh [--debs DIR] [--only abcdef] [--keep]
+#   bash scripts/booted-check.sh [--debs DIR] [--only abctdef] [--keep]
 #   bash scripts/booted-check.sh --reference     # the same tools and PAM against Debian's fprintd
 #   bash scripts/booted-check.sh --clean         # stops and removes what --keep left running
 #
@@ -33,9 +37,10 @@ source $here/root.sh
 source $here/container.sh
 source $here/helpers.sh
 source $here/checks.sh
+source $here/touch-or-type.sh
 
 debs_dir=dist
-only=abcdef
+only=abctdef
 reference=""
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -138,6 +143,7 @@ else
   case $only in *a*) check_a_service ;; esac
   case $only in *b*) check_b_tools ;; esac
   case $only in *c*) check_c_pam ;; esac
+  case $only in *t*) check_t_touch_or_type ;; esac
   case $only in *d*) check_d_cli_kiosk ;; esac
   case $only in *e*) check_e_persistence ;; esac
   case $only in *f*) check_f_upgrade_remove_purge ;; esac

@@ -42,6 +42,7 @@ expected_fpbridged="-rw-r--r-- ./usr/lib/systemd/system/fpbridged.service
 -rw-r--r-- ./usr/share/lintian/overrides/fpbridged
 -rw-r--r-- ./usr/share/man/man8/fpbridged.8.gz
 -rw-r--r-- ./usr/share/pam-configs/fpbridge
+-rw-r--r-- ./usr/share/pam-configs/fpbridge-password
 -rw-r--r-- ./usr/share/polkit-1/actions/net.reactivated.fprint.device.policy"
 expected_fpbridge_kiosk="-rwxr-xr-x ./usr/bin/fpbridge-kiosk
 -rw-r--r-- ./usr/lib/systemd/system/fpbridge-kiosk.service
@@ -101,12 +102,22 @@ r="$work/fpbridged/root" k="$work/fpbridge-kiosk/root"
 if [ -d "$r" ]; then
   grep -qx 'ExecStart=/usr/sbin/fpbridged .*' "$r/usr/lib/systemd/system/fpbridged.service" || fail "fpbridged.service does not start /usr/sbin/fpbridged"
   grep -qx 'SystemdService=fpbridged.service' "$r/usr/share/dbus-1/system-services/net.reactivated.Fprint.service" || fail "the activation file does not name fpbridged.service"
-  grep -qP '^\toptional\tpam_fpbridge.so password-proved$' "$r/usr/share/pam-configs/fpbridge" || fail "the PAM profile does not run pam_fpbridge.so password-proved"
+  # The two profiles (docs/packaging.md): fpbridge, touch or type in fprintd's place (Primary, above
+  # pam_unix's 256 and pam_fprintd's 260, which it turns off); fpbridge-password, after the stack.
+  profile="$r/usr/share/pam-configs/fpbridge" password_profile="$r/usr/share/pam-configs/fpbridge-password"
+  grep -qx 'Name: Fingerprint or password (fpbridge)' "$profile" || fail "the profile fpbridge is not named \"Fingerprint or password (fpbridge)\""
+  grep -qP '^\t\[success=end default=ignore\]\tpam_fpbridge.so$' "$profile" || fail "the profile fpbridge does not run [success=end default=ignore] pam_fpbridge.so (touch or type)"
+  grep -qx 'Auth-Type: Primary' "$profile" || fail "the profile fpbridge is not Auth-Type: Primary"
+  grep -qx 'Conflicts: fprintd' "$profile" || fail "the profile fpbridge does not conflict with fprintd's"
+  priority=$(sed -n 's/^Priority: //p' "$profile")
+  [ "${priority:-0}" -gt 260 ] || fail "the profile fpbridge's Priority ($priority) is not above pam_fprintd's 260 and pam_unix's 256"
+  grep -qx 'Default: no' "$profile" && grep -qx 'Default: no' "$password_profile" || fail "a PAM profile is not Default: no"
+  grep -qP '^\toptional\tpam_fpbridge.so password-proved$' "$password_profile" || fail "the profile fpbridge-password does not run pam_fpbridge.so password-proved"
+  grep -qx 'Auth-Type: Additional' "$password_profile" || fail "the profile fpbridge-password is not Auth-Type: Additional"
   module="$r/usr/lib/$(dpkg-architecture -qDEB_HOST_MULTIARCH)/security/pam_fpbridge.so"
   exported=$(nm -D --defined-only "$module" | awk '{print $3}' | sort | tr '\n' ' ')
   [ "$exported" = "pam_sm_authenticate pam_sm_setcred " ] || fail "the packaged PAM module exports more than pam_sm_*: $exported"
   case "$(dpkg-deb -f "$dir/fpbridged_${version}_${arch}.deb" Depends)" in *libpam0g*) ;; *) fail "fpbridged's Depends lacks libpam0g (the module's library)" ;; esac
-  grep -qx 'Auth-Type: Additional' "$r/usr/share/pam-configs/fpbridge" || fail "the PAM profile is not Auth-Type: Additional"
   cmp -s systemd/fpbridge.sysusers "$r/usr/lib/sysusers.d/fpbridge.conf" || fail "the packaged sysusers file is not systemd/fpbridge.sysusers"
   depends=$(dpkg-deb -f "$dir/fpbridged_${version}_${arch}.deb" Depends)
   for need in "fpbridge (= $version)" 'dbus' 'libpam-runtime' 'init-system-helpers' 'libfprint-2-2 (>= '; do
@@ -116,7 +127,7 @@ if [ -d "$r" ]; then
   if grep -E '^ *(Depends|[^:]*,)' packaging/debian/control | grep -q -E 'libfprint|libglib|libc6|libgusb'; then
     fail "packaging/debian/control names a library by hand (they come from \${shlibs:Depends})"
   fi
-  pass "fpbridged: unit, activation file, PAM profile, sysusers and Depends as expected"
+  pass "fpbridged: unit, activation file, PAM profiles, sysusers and Depends as expected"
 fi
 if [ -d "$k" ]; then
   grep -qx 'ExecStart=/usr/bin/fpbridge-kiosk .*' "$k/usr/lib/systemd/system/fpbridge-kiosk.service" || fail "fpbridge-kiosk.service does not start /usr/bin/fpbridge-kiosk"
@@ -221,7 +232,7 @@ if [ -d "$r" ]; then
 
   go "fpbridged-prerm-remove" yes yes no fpbridged prerm remove
   status_is fpbridged-prerm-remove 0
-  in_order fpbridged-prerm-remove '^pam-auth-update --package --remove fpbridge$' '^deb-systemd-invoke stop fpbridged.service'
+  in_order fpbridged-prerm-remove '^pam-auth-update --package --remove fpbridge fpbridge-password$' '^deb-systemd-invoke stop fpbridged.service'
   go "fpbridged-prerm-upgrade" yes yes no fpbridged prerm upgrade "$version"
   status_is fpbridged-prerm-upgrade 0
   not_run fpbridged-prerm-upgrade 'stop|pam-auth-update'

@@ -115,7 +115,7 @@ put fpbridge 0644 "$work/fpbridge.zsh" /usr/share/zsh/vendor-completions/_fpbrid
 put fpbridge 0644 "$work/fpbridge.fish" /usr/share/fish/vendor_completions.d/fpbridge.fish
 
 # fpbridged: the service, its unit (ExecStart rewritten as `make install` does), accounts, udev
-# rules, fprintd's bus name, activation and polkit actions, and the PAM profile.
+# rules, fprintd's bus name, activation and polkit actions, and the PAM profiles.
 put fpbridged 0755 "$bin_dir/fpbridged" /usr/sbin/fpbridged
 man_page fpbridged fpbridged 8
 sed 's|/usr/local/bin/fpbridged|/usr/sbin/fpbridged|g' systemd/fpbridged.service >"$work/fpbridged.service"
@@ -125,7 +125,10 @@ put fpbridged 0644 udev/70-fpbridge.rules /usr/lib/udev/rules.d/70-fpbridge.rule
 put fpbridged 0644 dbus/fpbridge-fprintd.conf /usr/share/dbus-1/system.d/fpbridge-fprintd.conf
 put fpbridged 0644 "$packaging/net.reactivated.Fprint.service" /usr/share/dbus-1/system-services/net.reactivated.Fprint.service
 put fpbridged 0644 polkit/net.reactivated.fprint.device.policy /usr/share/polkit-1/actions/net.reactivated.fprint.device.policy
+# The two pam-auth-update profiles: fpbridge (touch or type, in fprintd's place) and
+# fpbridge-password (a password lifts the lockout); docs/packaging.md.
 put fpbridged 0644 "$packaging/fpbridge.pam-config" /usr/share/pam-configs/fpbridge
+put fpbridged 0644 "$packaging/fpbridge-password.pam-config" /usr/share/pam-configs/fpbridge-password
 # The PAM module the profile names (pam/, C: it is loaded into su, sudo, login and polkit's helper).
 bash scripts/build-pam-module.sh "$work/pam_fpbridge.so" >/dev/null
 put fpbridged 0644 "$work/pam_fpbridge.so" "/usr/lib/$(dpkg-architecture -qDEB_HOST_MULTIARCH)/security/pam_fpbridge.so"

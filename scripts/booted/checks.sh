@@ -4,13 +4,13 @@
 FINGER_PROMPT="Swipe your (right index )?finger across the fingerprint reader"  # fpbridged says "any" finger, fprintd names it
 ALICE=a1; BOB=b1; STRANGER=zz
 
-# After the install: fingerprint login and the password hook on, as a user turns them on; then
-# alice and bob each log in once with their password. With iOS's rules (issue 39) a finger is
-# refused after a boot until the password is given; this is that first password (and the
-# hook's first run, under su).
+# After the install: pam_fprintd (against fpbridged's D-Bus face) and the password profile on,
+# for check c; check t then turns on touch or type, as the README says. Then alice and bob each
+# log in once with their password. With iOS's rules (issue 39) a finger is refused after a boot
+# until the password is given; this is that first password (and the profile's first run, under su).
 setup_pam_and_first_logins() {
-  section setup "pam-auth-update --enable fprintd fpbridge; alice and bob log in once with their password"
-  run_shown root pam-auth-update --enable fprintd fpbridge || fail "pam-auth-update --enable fprintd fpbridge"
+  section setup "pam-auth-update --enable fprintd fpbridge-password; alice and bob log in once with their password"
+  run_shown root pam-auth-update --enable fprintd fpbridge-password || fail "pam-auth-update --enable fprintd fpbridge-password"
   check "bob: su - alice with alice's password" su_alice expect:"Password:" send:"$ALICE_PASSWORD" "${shell_as_alice[@]}"
   check "alice: su - bob with bob's password" \
     drive alice expect:"Password:" send:"$BOB_PASSWORD" expect:'\$ $' send:'id -un; exit' expect:'bob' exit:0 -- su - bob
@@ -72,7 +72,7 @@ shell_as_alice=(expect:'\$ $' send:'id -un; exit' expect:'alice' exit:0)
 
 # c. su, login, sudo and pkexec through PAM with pam_fprintd and the password hook.
 check_c_pam() {
-  section c "su and login with pam_fprintd (pam-auth-update --enable fprintd fpbridge, run after the install): finger, lockout, password and passcode"
+  section c "su and login with pam_fprintd (pam-auth-update --enable fprintd fpbridge-password, run after the install): finger, lockout, password and passcode"
   fpbridged_ready || say "fpbridged is not active and owning its name at the start of this check"
   run_shown root grep -E 'pam_fprintd|pam_fpbridge|pam_unix' /etc/pam.d/common-auth
   case "$out" in *pam_fprintd.so*pam_fpbridge.so\ password-proved*) pass "common-auth has pam_fprintd, then fpbridge's module after the password" ;;

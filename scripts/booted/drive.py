@@ -13,6 +13,8 @@ pkttyagent read their passwords from a real terminal. The steps, in order:
     scan:ID        libfprint's virtual_device reads finger ID (`SCAN ID` sent to the socket
                    --vdev names, from the host through /proc/PID/root)
     wait:S         wait S seconds
+    until:CMD      wait until the shell command CMD, run as root in the container, succeeds
+                   (polled every 0.1 s, up to the timeout)
     exit:N         the program ends with status N
     absent:REGEX   (checked at the end) REGEX never appeared
 
@@ -25,10 +27,24 @@ import pty
 import re
 import select
 import socket
+import subprocess
 import sys
 import time
 
 GUEST_PATH = "/usr/sbin:/usr/bin:/sbin:/bin"
+
+
+def guest_until(leader, command, timeout):
+    """Polls a shell command as root in the container until it exits 0; True if it did in time."""
+    deadline = time.monotonic() + timeout
+    argv = ["nsenter", "-t", leader, "-a", "/usr/bin/env", "-i", f"PATH={GUEST_PATH}", "LANG=C.UTF-8",
+            "/bin/sh", "-c", command]
+    while True:
+        if subprocess.run(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL).returncode == 0:
+            return True
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.1)
 
 
 def vdev_command(leader, path, command, timeout=15.0):
@@ -161,6 +177,11 @@ def main():
                 vdev_command(options.leader, options.vdev, f"SCAN {value}")
             except OSError as e:
                 print(f"\n  ! SCAN {value}: {options.vdev}: {e}", flush=True)
+                ok = False
+                break
+        elif kind == "until":
+            if not guest_until(options.leader, value, options.timeout):
+                print(f"\n  ! `{value}` did not succeed within {options.timeout:.0f} s", flush=True)
                 ok = False
                 break
         elif kind == "wait":

@@ -10,8 +10,9 @@ CACHE=${FPBRIDGE_BOOTED_CACHE:-/var/cache/fpbridge-booted}
 # `default-logind | logind`, which debootstrap cannot resolve.
 BASE_PACKAGES=systemd,systemd-sysv,libpam-systemd,dbus,polkitd,pkexec,libpam-runtime,login,passwd,util-linux
 # What the checks use, installed with apt into the tree: Debian's fprintd as the reference
-# and for its tools and pam_fprintd.so, sudo, and small helpers.
-EXTRA_PACKAGES="fprintd libpam-fprintd libfprint-2-2 sudo expect pamtester procps curl"
+# and for its tools and pam_fprintd.so, sudo, sshd (the remote rules of touch or type), and
+# small helpers.
+EXTRA_PACKAGES="fprintd libpam-fprintd libfprint-2-2 sudo openssh-server expect pamtester procps curl"
 # Users of the checks and their passwords (known to the test only; the root is private).
 ALICE_PASSWORD=alice-pw-7
 BOB_PASSWORD=bob-pw-7
@@ -72,6 +73,10 @@ setup_tree() {
     # No network inside: timers that fetch or scrub only make noise.
     systemctl mask apt-daily.timer apt-daily-upgrade.timer e2scrub_all.timer fstrim.timer 2>/dev/null || true
     systemctl mask systemd-networkd-wait-online.service systemd-timesyncd.service 2>/dev/null || true
+    # sshd for the touch-or-type check's remote rules: started by that check only, on loopback,
+    # with keyboard-interactive on so that the client shows PAM's own prompts.
+    systemctl disable ssh.service 2>/dev/null || true
+    printf 'ListenAddress 127.0.0.1\nKbdInteractiveAuthentication yes\n' >/etc/ssh/sshd_config.d/booted-check.conf
   "
 }
 

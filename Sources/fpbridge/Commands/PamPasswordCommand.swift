@@ -16,7 +16,7 @@ struct PamPasswordCommand: AsyncParsableCommand {
         discussion: """
         For the auth stack, after the password module and only when it succeeded:
           auth optional pam_exec.so seteuid quiet /usr/bin/fpbridge pam-password-proved
-        (the package's pam-auth-update profile "fpbridge" uses pam_fpbridge.so password-proved instead, which \
+        (the package's pam-auth-update profile "fpbridge-password" uses pam_fpbridge.so password-proved instead, which \
         takes the user from PAM itself: this command is for stacks written by hand). seteuid is needed under \
         su, sudo and polkit's agent: those run PAM as root for a user, and without it pam_exec starts \
         this command with the user's real uid, where it reads no environment and so no PAM_USER. \

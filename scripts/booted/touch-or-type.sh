@@ -1,0 +1,133 @@
+# Check t: touch or type (issue 39), pam_fpbridge.so's own prompt, on the booted system
+# (sourced by scripts/booted-check.sh; helpers.sh and checks.sh first).
+#
+# The profile `fpbridge` puts `[success=end default=ignore] pam_fpbridge.so` before pam_unix: one
+# prompt takes the password or the finger, whichever comes first. The strings are the module's
+# (pam/); a typed password goes on to pam_unix (try_first_pass) without a second prompt.
+
+TT_PROMPT="Password or finger: "                       # su, login, polkit-1: through the application's conversation
+TT_SUDO_PROMPT="\[sudo\] password or finger for alice: "   # sudo: the module reads the terminal itself
+TT_NO_MATCH="No match"                                 # a wrong finger: an error line, then the prompt again
+TT_NOT_RECOGNISED="Fingerprint not recognised"         # the last wrong finger (max-tries): then pam_unix's prompt
+TT_LOCKED="Fingerprint locked"                         # locked out: one line, then pam_unix's prompt alone
+UNIX_PROMPT="Password: "                               # pam_unix's own prompt (sudo shows its own instead)
+SUDO_UNIX_PROMPT="\[sudo\] password for alice: "
+
+# journal_count ARGS...: how many journal lines journalctl ARGS (a unit or tag and a --grep) shows.
+journal_count() { guest_root journalctl -q --no-pager "$@" 2>/dev/null | wc -l; }
+# journal_grows ARGS...: a drive step that waits until journalctl ARGS shows one line more than now.
+journal_grows() {
+  local args; args=$(printf ' %q' "$@")
+  echo "until:test \$(journalctl -q --no-pager$args | wc -l) -gt $(journal_count "$@")"
+}
+# fpbridged logs each request with --verbose (verbose_requests); fprintd's D-Bus face does not go
+# through HTTP, so the POST /v1/evaluations lines are the module's scans.
+EVALUATIONS=(-u fpbridged --grep 'POST /v1/evaluations')
+evaluations() { journal_count "${EVALUATIONS[@]}"; }
+# evaluation_running: a drive step that waits for the next scan to be asked for, so that a
+# password is typed while the reader waits (not before the module asked for the scan).
+evaluation_running() { journal_grows "${EVALUATIONS[@]}"; }
+# failures_of USER: the count of failed fingers fpbridged holds for USER.
+failures_of() { lockout "$1" | sed -n 's/.*(failures \([0-9]*\).*/\1/p'; }
+
+# verbose_requests: fpbridged logs each request (its --verbose), through a drop-in of the check's
+# over the packaged unit's ExecStart; a restart keeps every state (check e shows it).
+verbose_requests() {
+  local exec; exec=$(guest_root sed -n 's/^ExecStart=//p' /usr/lib/systemd/system/fpbridged.service)
+  say "drop-in: ExecStart=$exec --verbose; systemctl restart fpbridged"
+  printf '# scripts/booted/touch-or-type.sh: one journal line per request.\n[Service]\nExecStart=\nExecStart=%s --verbose\n' "$exec" \
+    >"/proc/$LEADER/root/etc/systemd/system/fpbridged.service.d/booted-check-verbose.conf"
+  guest_root systemctl daemon-reload
+  guest_root systemctl restart fpbridged
+  fpbridged_ready || fail "fpbridged did not come back with --verbose"
+}
+
+check_t_touch_or_type() {
+  section t "touch or type: pam-auth-update --enable fpbridge fpbridge-password (the README's command), then su, sudo, login, pkexec and ssh"
+  fpbridged_ready || say "fpbridged is not active and owning its name at the start of this check"
+  verbose_requests
+  polkit_rule   # alice's fprintd-verify (the wrong fingers below) without an agent, as check b sets it
+  guest_unit root fprintd-list alice 2>/dev/null | grep -q right-index || enroll_as_root alice $ALICE >/dev/null
+
+  # The profile replaces pam_fprintd's (Conflicts: fprintd) and comes before pam_unix (Priority).
+  run_shown root pam-auth-update --enable fpbridge fpbridge-password || fail "pam-auth-update --enable fpbridge fpbridge-password"
+  run_shown root sh -c "grep -E 'pam_fprintd|pam_fpbridge|pam_unix' /etc/pam.d/common-auth | tr -s ' \t' ' ' | sed 's/ \$//'"
+  local want="auth [success=2 default=ignore] pam_fpbridge.so
+auth [success=1 default=ignore] pam_unix.so nullok try_first_pass
+auth optional pam_fpbridge.so password-proved"
+  [ "$out" = "$want" ] && pass "common-auth: pam_fpbridge.so, then pam_unix with try_first_pass, then password-proved; pam_fprintd turned off by the conflict" ||
+    fail "common-auth is not what the two profiles make (expected: $(echo "$want" | paste -sd'|'))"
+
+  say "su, as bob: su - alice"
+  check "su: the finger at '$TT_PROMPT' logs in, no password asked" \
+    su_alice expect:"$TT_PROMPT" scan:$ALICE "${shell_as_alice[@]}" absent:"$UNIX_PROMPT"
+  verify_as alice $STRANGER verify-no-match >/dev/null
+  local before; before=$(failures_of alice)
+  check "su: a wrong password typed while the reader waits is refused, without a second prompt" \
+    su_alice expect:"$TT_PROMPT" "$(evaluation_running)" send:wrong-password expect:"Authentication failure" exit:1 absent:"$UNIX_PROMPT"
+  local after; after=$(failures_of alice)
+  say "alice's failed fingers: $before before, $after after"
+  [ "${before:-0}" -ge 1 ] && [ "$before" = "$after" ] && pass "the scan the password cancelled counted nothing ($before failure(s) before and after)" ||
+    fail "alice's failures went from '$before' to '$after' over a typed password (one wrong finger before it expected)"
+  check "su: alice's password typed while the reader waits logs in, without a second prompt" \
+    su_alice expect:"$TT_PROMPT" "$(evaluation_running)" send:"$ALICE_PASSWORD" "${shell_as_alice[@]}" absent:"$UNIX_PROMPT"
+  expect_lockout alice unlocked "the password at the touch-or-type prompt counted as the password (fpbridge-password)"
+
+  say "sudo, as alice: sudo -k; sudo id -un"
+  check "sudo: the finger at '[sudo] password or finger for alice:' runs the command" \
+    drive alice expect:"$TT_SUDO_PROMPT" scan:$ALICE expect:"root" exit:0 absent:"$SUDO_UNIX_PROMPT" -- sh -c 'sudo -k; sudo id -un'
+  check "sudo: the password typed while the reader waits runs the command" \
+    drive alice expect:"$TT_SUDO_PROMPT" "$(evaluation_running)" send:"$ALICE_PASSWORD" expect:"root" exit:0 absent:"$SUDO_UNIX_PROMPT" -- sh -c 'sudo -k; sudo id -un'
+
+  # A script's sudo (-S: the password on stdin) gets no scan: nobody is at the reader.
+  local seen; seen=$(evaluations)
+  check "sudo -S (the password piped in, as a script does): runs the command" \
+    drive alice expect:"root" exit:0 absent:"finger" -- sh -c "sudo -k; echo '$ALICE_PASSWORD' | sudo -S id -un"
+  [ "$(evaluations)" = "$seen" ] && pass "sudo -S asked fpbridged for no scan" || fail "sudo -S made fpbridged start a scan"
+
+  check "login (on a terminal): the finger at '$TT_PROMPT' logs in" \
+    drive root expect:"$TT_PROMPT" scan:$ALICE "${shell_as_alice[@]}" absent:"$UNIX_PROMPT" -- login alice
+  # pkttyagent prints the module's prompt and the finger ends polkit's helper with success, but
+  # pkttyagent (polkit 122's text listener) sits in its own read of the terminal and sees the
+  # helper's end only after an Enter: the check waits for the helper's journal line, then sends
+  # one (an empty line: no password, so "root" can only come from the finger).
+  check "pkexec (alice's pkttyagent): the finger at '$TT_PROMPT' authorizes (pkttyagent then wants an Enter)" \
+    drive alice expect:"$TT_PROMPT" scan:$ALICE \
+      "$(journal_grows -t polkit-agent-helper-1 --grep "alice's finger matched")" \
+      send: expect:"AUTHENTICATION COMPLETE" expect:"root" exit:0 absent:"$UNIX_PROMPT" \
+    -- $WITH_AGENT sh -c 'pkexec id -un; exit $?'
+
+  check "su: a wrong finger, '$TT_NO_MATCH' and the prompt again; then the password" \
+    su_alice expect:"$TT_PROMPT" scan:$STRANGER expect:"$TT_NO_MATCH" expect:"$TT_PROMPT" send:"$ALICE_PASSWORD" "${shell_as_alice[@]}" absent:"$UNIX_PROMPT"
+  check "su: three wrong fingers (max-tries): '$TT_NOT_RECOGNISED', then pam_unix's '$UNIX_PROMPT' alone" \
+    su_alice expect:"$TT_PROMPT" scan:$STRANGER expect:"$TT_NO_MATCH" expect:"$TT_PROMPT" scan:$STRANGER expect:"$TT_NO_MATCH" \
+      expect:"$TT_PROMPT" scan:$STRANGER expect:"$TT_NOT_RECOGNISED" expect:"$UNIX_PROMPT" send:"$ALICE_PASSWORD" "${shell_as_alice[@]}"
+  expect_lockout alice unlocked "the password after three wrong fingers lifted their count"
+  lock_by_verify alice $STRANGER
+  expect_lockout alice locked "five wrong fingers lock"
+  check "su when locked out: one '$TT_LOCKED' line, then '$UNIX_PROMPT' alone; the password logs in" \
+    su_alice expect:"$TT_LOCKED" expect:"$UNIX_PROMPT" send:"$ALICE_PASSWORD" "${shell_as_alice[@]}" absent:"$TT_PROMPT"
+  expect_lockout alice unlocked "the password lifted the lockout (fpbridge-password)"
+
+  check_t_remote
+}
+
+# Nobody there, no finger: sshd on the container's loopback; neither sshd's own login nor sudo in
+# the session starts a scan (fpbridged logs no evaluation).
+check_t_remote() {
+  run_shown root systemctl start ssh.service || { fail "sshd did not start"; return; }
+  local ssh_opts="-o StrictHostKeyChecking=accept-new -o UserKnownHostsFile=\$kh"
+  local seen; seen=$(evaluations)
+  check "ssh (keyboard-interactive, PAM's prompts shown): '$UNIX_PROMPT' alone; then sudo in the session asks the password alone" \
+    drive bob expect:"$UNIX_PROMPT" send:"$ALICE_PASSWORD" expect:'\$ $' send:'sudo -k; sudo id -un' \
+      expect:"$SUDO_UNIX_PROMPT" send:"$ALICE_PASSWORD" expect:'root' expect:'\$ $' send:'exit' exit:0 absent:'finger' \
+    -- sh -c "kh=\$(mktemp); ssh $ssh_opts -o PreferredAuthentications=keyboard-interactive alice@127.0.0.1; rc=\$?; rm -f \"\$kh\"; exit \$rc"
+  check "ssh (password authentication): sshd's PAM login goes through without waiting for a finger" \
+    drive bob expect:"alice@127.0.0.1's password:" send:"$ALICE_PASSWORD" "${shell_as_alice[@]}" absent:'finger' \
+    -- sh -c "kh=\$(mktemp); ssh $ssh_opts -o PreferredAuthentications=password alice@127.0.0.1; rc=\$?; rm -f \"\$kh\"; exit \$rc"
+  local now; now=$(evaluations)
+  say "POST /v1/evaluations in fpbridged's journal: $seen before the ssh sessions, $now after"
+  [ "$now" = "$seen" ] && pass "no scan was asked for over ssh (fpbridged logged no evaluation)" ||
+    fail "fpbridged logged $((now - seen)) evaluation(s) during the ssh sessions"
+  guest_root systemctl stop ssh.service
+}
