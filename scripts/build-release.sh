@@ -3,6 +3,7 @@
 #
 #   bash scripts/build-release.sh             # the CLI, the service and the kiosk (fpbridge, fpbridged, fpbridge-kiosk)
 #   bash scripts/build-release.sh --all       # every product (the benchmark's server and load generator too)
+#   bash scripts/build-release.sh PRODUCT...  # those products (the kiosk demo's four)
 #
 # The Swift runtime and Foundation are linked in (no Swift toolchain needed on
 # the machine, and a faster start). Linking them statically makes swiftc export
@@ -25,6 +26,8 @@ case "${1:-}" in
   --all)
     # One build of everything, so that linking one program overlaps compiling the next.
     swift build "${options[@]}" ;;
+  -*)
+    echo "usage: bash scripts/build-release.sh [--all | PRODUCT...]" >&2; exit 2 ;;
   *)
-    echo "usage: bash scripts/build-release.sh [--all]" >&2; exit 2 ;;
+    for product in "$@"; do swift build "${options[@]}" --product "$product"; done ;;
 esac

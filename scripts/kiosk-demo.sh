@@ -8,6 +8,11 @@
 #
 #   bash scripts/kiosk-demo.sh            # serves until Ctrl-C (KIOSK_PORT, default 8080; 0: a free one)
 #   bash scripts/kiosk-demo.sh --check    # the same, then alice's touch must be welcomed; exits
+#   KIOSK_BUILD=debug bash scripts/kiosk-demo.sh   # debug builds: quicker to build, slower to welcome
+#
+# Release builds by default (scripts/build-release.sh), as a kiosk runs them: finger to welcome
+# in about 0.2 s, where debug builds take 1-4 s (README's kiosk section, BENCHMARKS.md). The
+# first release build takes about 10 minutes on a 2-core machine; it says so before it starts.
 #
 # Fingers: NIST's images from ../shared/prints when present, else synthetic ones
 # (bench/gallery/synth.py, python3-numpy). Everything lives in a temporary directory that is
@@ -17,13 +22,28 @@ cd "$(dirname "$0")/.."
 check=no
 [ "${1:-}" = --check ] && check=yes
 port=${KIOSK_PORT:-8080}
+build=${KIOSK_BUILD:-release}
+products=(fpbridged fpbridge fpbridge-kiosk fpbridge-server)
 
 bash scripts/install-packages.sh libfprint-2-dev libglib2.0-dev libpng-dev libsqlite3-dev libtss2-dev pkg-config python3-numpy curl
-swift build --product fpbridged
-swift build --product fpbridge
-swift build --product fpbridge-kiosk
-swift build --product fpbridge-server
-bin=$(swift build --show-bin-path)
+case "$build" in
+  release)
+    bin=$(swift build -c release --show-bin-path)
+    if ! (for product in "${products[@]}"; do [ -x "$bin/$product" ] || exit 1; done); then
+      cat <<TEXT
+kiosk demo: building release builds of ${products[*]} (scripts/build-release.sh).
+  The first time takes about 10 minutes on a 2-core machine (a few seconds once built).
+  Not waiting: KIOSK_BUILD=debug bash scripts/kiosk-demo.sh runs debug builds instead, which
+  take 1-4 s from finger to welcome where these take about 0.2 s.
+TEXT
+    fi
+    bash scripts/build-release.sh "${products[@]}" ;;
+  debug)
+    for product in "${products[@]}"; do swift build --product "$product"; done
+    bin=$(swift build --show-bin-path) ;;
+  *)
+    echo "KIOSK_BUILD must be release or debug, not '$build'" >&2; exit 2 ;;
+esac
 
 dir=$(mktemp -d /tmp/fpbridge-kiosk-demo-XXXXXX)
 chmod 755 "$dir"
@@ -128,9 +148,16 @@ if [ "$check" = yes ]; then
   echo "kiosk demo: not as expected:"; cat "$dir/events" "$dir/kiosk.log"; exit 1
 fi
 
+if [ "$build" = release ]; then
+  speed="Release builds: about 0.2 s from finger to welcome, as on a real kiosk."
+else
+  speed="DEBUG BUILDS: 1-4 s from finger to welcome, where a kiosk's release builds take about
+  0.2 s. For the fast one: bash scripts/kiosk-demo.sh (release builds; about 10 minutes the first time)."
+fi
 cat <<TEXT
 
   The kiosk is at   $url   (中文: ${url}?lang=zh), signing in at the login server $server
+  $speed
 
   Open it in a browser on this machine, e.g.  chromium --app=$url
   Touch the reader: the buttons under the message play alice's, bob's or a stranger's

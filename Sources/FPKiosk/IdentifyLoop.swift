@@ -18,6 +18,8 @@ package struct IdentifyLoop: Sendable {
     package var pollSeconds: Double = 2
     /// What the loop decides and hears, for `--verbose` (never a PIN: the loop sees none).
     package var log: @Sendable (String) -> Void = { _ in }
+    /// Whether fpbridged went away (restarting) or is simply not answering.
+    package var absence = ServiceAbsence()
 
     package init(backend: any KioskBackend, board: KioskBoard, clock: any KioskClock, wake: WakeSignal) {
         self.backend = backend
@@ -35,10 +37,10 @@ package struct IdentifyLoop: Sendable {
     package func turn() async {
         let report: ReaderReport.Reader
         do { report = try await backend.reader() } catch {
-            board.show(KioskSnapshot(.unavailable, message: "serviceDown", parameters: ["detail": Self.words(error)]))
-            await pause(pollSeconds, wakeable: true)
+            await unreachable(error)
             return
         }
+        absence.answered()
         let step = plan.step(for: report)
         log("reader \(report.identity ?? "none"): \(report.scanSecondsLeft.map { "\($0) s of scanning left" } ?? "no thermal limit"); \(step)")
         switch step {
@@ -88,9 +90,15 @@ package struct IdentifyLoop: Sendable {
             board.show(KioskSnapshot(.unavailable, message: "serverTrouble", parameters: ["detail": error.description]))
             await pause(pollSeconds * 2, wakeable: true)
         } catch {
-            board.show(KioskSnapshot(.unavailable, message: "serviceDown", parameters: ["detail": Self.words(error)]))
-            await pause(pollSeconds, wakeable: true)
+            await unreachable(error)
         }
+    }
+
+    /// fpbridged did not answer: restarting (it went away a moment ago) or not answering.
+    private func unreachable(_ error: any Error) async {
+        let message = absence.unreachable(at: clock.now)
+        board.show(KioskSnapshot(.unavailable, message: message, parameters: ["detail": Self.words(error)]))
+        await pause(pollSeconds, wakeable: true)
     }
 
     /// What a failed scan means for the page, and how long before the next one.
@@ -119,6 +127,10 @@ package struct IdentifyLoop: Sendable {
             let seconds = max(1, error.retryAfter ?? 60)
             board.show(KioskSnapshot(.resting, message: "resting", countdown: seconds))
             await pause(seconds, wakeable: false)
+        case .biometryNotAvailable where (try? await backend.reader()) == nil:
+            // fpbridged's client says the same when fpbridged itself does not answer (its socket
+            // closed as it stops); asked again, a service that does not answer is that.
+            await unreachable(error)
         case .biometryNotAvailable, .biometryDisconnected:
             board.show(KioskSnapshot(.unavailable, message: "noReader", parameters: ["detail": error.message]))
             await pause(pollSeconds, wakeable: false)
@@ -129,8 +141,9 @@ package struct IdentifyLoop: Sendable {
             // Another program holds the reader for a moment (an enrollment, a verify).
             await pause(1, wakeable: false)
         case .systemCancel:
-            // fpbridged stopped, or the machine goes to sleep.
-            board.show(KioskSnapshot(.unavailable, message: "serviceDown", parameters: ["detail": error.message]))
+            // fpbridged stops (a restart, the machine going to sleep): back by itself in a moment.
+            absence.stopping(at: clock.now)
+            board.show(KioskSnapshot(.unavailable, message: "serviceRestarting", parameters: ["detail": error.message]))
             await pause(pollSeconds, wakeable: true)
         default:
             board.show(KioskSnapshot(.unavailable, message: "readerTrouble", parameters: ["detail": error.message]))

@@ -15,7 +15,7 @@ package enum KioskState: String, Codable, Sendable, CaseIterable {
     case lockedOut
     /// The reader cools down before its next burst: "Reader resting, use your PIN".
     case resting
-    /// No reader, the reader pulled out, or fpbridged not answering.
+    /// No reader, the reader pulled out, fpbridged restarting (`serviceRestarting`) or not answering.
     case unavailable
 }
 

@@ -3,6 +3,7 @@ import FPLocalAPI
 import Foundation
 import Hummingbird
 import Logging
+import ServiceLifecycle
 
 /// `fpbridged`: the engine, the readers and the state behind a Unix socket.
 package struct FPBridgeService: Sendable {
@@ -12,7 +13,7 @@ package struct FPBridgeService: Sendable {
         self.configuration = configuration
     }
 
-    /// Serves until SIGTERM or SIGINT; `ready` runs once the socket accepts connections.
+    /// Serves until SIGTERM or SIGINT (``ServiceStop``); `ready` runs once the socket accepts connections.
     package func run(logger: Logger, ready: @escaping @Sendable () -> Void = {}) async throws {
         try SocketPath.prepare(configuration.socketPath)
         let router = Router(context: ServiceRequestContext.self)
@@ -49,6 +50,11 @@ package struct FPBridgeService: Sendable {
                 ready()
             },
             logger: logger)
-        try await app.runService()
+        // Services are stopped in reverse order: the stop ends the operations before the server
+        // closes gracefully, which waits for every response (an armed identify's stream too).
+        let group = ServiceGroup(configuration: .init(
+            services: [app, ServiceStop(registry: registry, readers: readers, logger: logger)],
+            gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
+        try await group.run()
     }
 }

@@ -10,7 +10,9 @@ package final class Operation: Sendable {
     package let prompt: RemotePrompt
     private let context = Locked<AuthenticationContext?>(nil)
     private let task = Locked<Task<Void, Never>?>(nil)
-    private let reason = Locked<CancelReason?>(nil)
+    /// Why it was cancelled, and the error its client gets for it (the reason's own, or the
+    /// words of whoever cancelled: "fpbridged is stopping").
+    private let reason = Locked<(cause: CancelReason, error: AuthError)?>(nil)
 
     init(owner: UInt32, prompt: RemotePrompt) {
         var bytes = [UInt8](repeating: 0, count: 16)
@@ -24,7 +26,7 @@ package final class Operation: Sendable {
     /// before it was attached cancels it at once: a button is never lost in that gap.
     package func attach(_ context: AuthenticationContext) {
         self.context.withLock { $0 = context }
-        if let reason = reason.withLock({ $0 }) { context.cancel(reason) }
+        if let reason = reason.withLock({ $0 }) { context.cancel(reason.cause) }
     }
 
     func attach(_ task: Task<Void, Never>) {
@@ -37,9 +39,10 @@ package final class Operation: Sendable {
         context.withLock { $0 }?.chooseFallback() ?? false
     }
 
-    /// The cancel button (or a client gone): the engine ends with the reason's error.
-    package func cancel(_ reason: CancelReason) {
-        self.reason.withLock { $0 = $0 ?? reason }
+    /// The cancel button (or a client gone): the engine ends with the reason's error, or with
+    /// `error` when given (same code, the canceller's words). The first cancel's reason stands.
+    package func cancel(_ reason: CancelReason, saying error: AuthError? = nil) {
+        self.reason.withLock { $0 = $0 ?? (reason, error ?? reason.error) }
         context.withLock { $0 }?.cancel(reason)
         _ = prompt.answer(nil)
         task.withLock { $0 }?.cancel()
@@ -50,18 +53,29 @@ package final class Operation: Sendable {
 
     /// The error an operation ended by a button or a lost client reports, whatever the engine saw.
     func outcome(_ error: any Error) -> AuthError {
-        CancelReason.outcome(error, reason: reason.withLock { $0 })
+        guard let cancelled = reason.withLock({ $0 }) else { return CancelReason.outcome(error, reason: nil) }
+        let outcome = CancelReason.outcome(error, reason: cancelled.cause)
+        // Ended as cancelled: in the canceller's words. Anything else (a match that came first) as it is.
+        return outcome == cancelled.cause.error ? cancelled.error : outcome
     }
 }
 
 /// The operations in progress, by id, for the control endpoints.
 package final class OperationRegistry: Sendable {
     private let operations = Locked<[String: Operation]>([:])
+    /// Set once the service stops: the error every operation, running or late, ends with.
+    private let stopped = Locked<AuthError?>(nil)
 
     package init() {}
 
+    /// Records a running operation; one that comes after ``stop(saying:)`` is cancelled at once
+    /// with the stop's error (it started between the stop and the socket's close).
     func add(_ operation: Operation) {
-        operations.withLock { $0[operation.id] = operation }
+        let stop = operations.withLock { operations -> AuthError? in
+            operations[operation.id] = operation
+            return stopped.withLock { $0 }
+        }
+        if let stop { operation.cancel(.system, saying: stop) }
     }
 
     func remove(_ operation: Operation) {
@@ -80,6 +94,28 @@ package final class OperationRegistry: Sendable {
     /// Cancels every running operation (the machine is going to sleep, the service stops).
     package func cancelAll(_ reason: CancelReason) {
         for operation in operations.withLock({ Array($0.values) }) { operation.cancel(reason) }
+    }
+
+    /// The service stops: every running operation and every later one ends with `error`.
+    package func stop(saying error: AuthError) {
+        // Under the operations' lock, so that an operation added meanwhile is either in the
+        // list cancelled below or sees the stop itself.
+        let running = operations.withLock { operations in
+            stopped.withLock { $0 = error }
+            return Array(operations.values)
+        }
+        for operation in running { operation.cancel(.system, saying: error) }
+    }
+
+    /// Waits until no operation runs, at most `limit` on `clock`; false when some still ran then.
+    /// Cancelled operations end promptly (a scan stops, a state write in flight finishes).
+    package func waitUntilEmpty<C: Clock<Duration>>(within limit: Duration, clock: C = ContinuousClock()) async -> Bool {
+        let deadline = clock.now.advanced(by: limit)
+        while count > 0 {
+            guard clock.now < deadline else { return false }
+            try? await clock.sleep(for: .milliseconds(20), tolerance: nil)
+        }
+        return true
     }
 
     /// How many operations run (status, tests).

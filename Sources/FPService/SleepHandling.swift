@@ -40,7 +40,8 @@ final class SleepHandling: Sendable {
                     sleeping.store(true, ordering: .releasing)
                     logger.info("the machine prepares to sleep: ending operations, closing readers")
                     registry.cancelAll(.system)
-                    await waitForOperationsToEnd()
+                    // logind's delay (5 s by default) bounds the wait anyway.
+                    _ = await registry.waitUntilEmpty(within: .seconds(3))
                     await readers.pool.closeAll()
                     await watch.readyForSleep()
                 case .resumed:
@@ -54,13 +55,6 @@ final class SleepHandling: Sendable {
             }
         } onCancel: {
             Task { await watch.stop() }
-        }
-    }
-
-    /// Operations end promptly once cancelled; logind's delay (5 s by default) bounds the wait anyway.
-    private func waitForOperationsToEnd() async {
-        for _ in 0..<150 where registry.count > 0 {
-            try? await Task.sleep(for: .milliseconds(20))
         }
     }
 }

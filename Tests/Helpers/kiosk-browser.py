@@ -2,7 +2,7 @@
 """The kiosk page in a real browser: headless Chromium driven by Selenium (Debian's
 chromium, chromium-driver and python3-selenium), against a running fpbridge-kiosk.
 
-    kiosk-browser.py --url URL --phase PHASE --shots DIR [--reader-socket PATH --prints DIR]
+    kiosk-browser.py --url URL --phase PHASE --shots DIR [--reader-socket PATH --prints DIR] [--handshake DIR]
 
 One phase per run (the Swift test between runs restarts fpbridged, unplugs readers...):
   ready      the page armed: "Touch the reader", every id of the contract there; ?lang=zh and #lang
@@ -18,6 +18,8 @@ One phase per run (the Swift test between runs restarts fpbridged, unplugs reade
   resting    a reader too warm to arm: "Reader resting, use your PIN" with a countdown
   unplug     the reader pulled out: unavailable, in words
   back       ready again (after the test started fpbridged again)
+  restart    armed (then DIR/armed, and the test stops fpbridged): "the reader is restarting" in
+             English and Chinese (then DIR/seen, and the test starts it again); ready again by itself
   session    with a login server: alice's touch welcomes her with #session[data-session] (printed)
 Each state is kept as DIR/NN-PHASE-STATE.png. Exit 0 when every check held; each failure is
 printed as FAIL: and the exit status is 1.
@@ -161,6 +163,11 @@ def unplug(reader_socket):
     connection.close()
 
 
+def tell(directory, name):
+    """Tells the Swift test the page got this far (it stops or starts fpbridged then)."""
+    open(os.path.join(directory, name), "w").close()
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--url", required=True)
@@ -168,6 +175,7 @@ def main():
     parser.add_argument("--shots", required=True)
     parser.add_argument("--reader-socket")
     parser.add_argument("--prints")
+    parser.add_argument("--handshake")
     arguments = parser.parse_args()
     image = lambda name: os.path.join(arguments.prints, name + ".pgm")
     page = Page(arguments.url, arguments.shots, arguments.phase)
@@ -320,6 +328,24 @@ def main():
             check(page.attribute("#session", "data-user") == "alice" and bool(token), "no session for alice on the page")
             print(f"session {token}", flush=True)
             page.shot("welcome-session")
+        elif phase == "restart":
+            page.open()
+            page.wait_state("ready")
+            tell(arguments.handshake, "armed")
+            restarting = "The fingerprint reader is restarting. One moment…"
+            check(page.wait(lambda: page.text("#message") == restarting, 30),
+                  f"fpbridged stopped: the page says {page.text('#message')!r}, not {restarting!r}")
+            check(page.state() == "unavailable", f"restarting in state {page.state()}")
+            page.shot("restarting")
+            page.driver.find_element(By.ID, "lang").click()
+            check(page.wait(lambda: page.text("#message") == "指纹传感器正在重新启动，请稍候…"),
+                  f"restarting in Chinese says {page.text('#message')!r}")
+            page.shot("restarting-zh")
+            page.driver.find_element(By.ID, "lang").click()
+            tell(arguments.handshake, "seen")
+            page.wait_state("ready", 60)
+            check(page.text("#message") == "Touch the reader", f"back, the page says {page.text('#message')!r}")
+            page.shot("ready-after-restart")
         elif phase == "back":
             page.open()
             page.wait_state("ready", 60)

@@ -5,11 +5,19 @@ import Testing
 /// What the page is told for each answer of fpbridged.
 @Suite struct IdentifyLoopTests {
     private func states(after outcomes: [ScriptedReader.Outcome], turns: Int) async -> [KioskSnapshot] {
-        let clock = VirtualClock()
+        await states(of: ScriptedReader(outcomes), turns: turns)
+    }
+
+    /// What the page is told over `turns` of the loop on `backend`; `between` runs after each turn.
+    private func states(of backend: any KioskBackend, turns: Int, clock: VirtualClock = VirtualClock(),
+                        between: (Int) -> Void = { _ in }) async -> [KioskSnapshot] {
         let board = KioskBoard(clock: clock)
-        let loop = IdentifyLoop(backend: ScriptedReader(outcomes), board: board, clock: clock, wake: WakeSignal())
+        let loop = IdentifyLoop(backend: backend, board: board, clock: clock, wake: WakeSignal())
         let watched = board.watch()
-        for _ in 0..<turns { await loop.turn() }
+        for turn in 0..<turns {
+            await loop.turn()
+            between(turn)
+        }
         board.close()
         var seen: [KioskSnapshot] = []
         for await snapshot in watched { seen.append(snapshot) }
@@ -39,6 +47,28 @@ import Testing
         let gone = ScriptedReader.Outcome.fail(AuthError(.biometryDisconnected, "pulled out"), events: [])
         let seen = await states(after: [gone], turns: 1)
         #expect(seen.last?.state == .unavailable && seen.last?.message == "noReader", "\(seen)")
+    }
+
+    /// fpbridged stopping (`systemctl restart`): "restarting" while it is away, not answering once
+    /// that has lasted longer than a restart does, and "restarting" again at the next stop.
+    @Test func aStopSaysRestartingUntilTheServiceIsBackOrTooLongAway() async {
+        let clock = VirtualClock()
+        // The scan ended by the stop, two turns away, one turn 40 s later, then back (and stopped again).
+        let seen = await states(of: StoppingService(answers: [true, false, false, true]), turns: 4, clock: clock) { turn in
+            if turn == 1 { clock.advance(40) }
+        }
+        let said = seen.filter { $0.state == .unavailable }.map(\.message)
+        #expect(said == ["serviceRestarting", "serviceRestarting", "serviceDown", "serviceRestarting"], "\(seen)")
+    }
+
+    /// The socket gone as an identify starts (fpbridged's client says "not available", as for no
+    /// reader): restarting, not "no reader". A service never reached is simply not answering.
+    @Test func aSocketGoneUnderTheKioskIsRestartingAndOneNeverSeenIsNotAnswering() async {
+        let gone = StoppingService(answers: [true, false], identifyError: AuthError(.biometryNotAvailable, "does not answer"))
+        let restarting = await states(of: gone, turns: 1)
+        #expect(restarting.last?.state == .unavailable && restarting.last?.message == "serviceRestarting", "\(restarting)")
+        let never = await states(of: StoppingService(answers: [false]), turns: 1)
+        #expect(never.last?.state == .unavailable && never.last?.message == "serviceDown", "\(never)")
     }
 
     @Test func nobodyAtTheReaderKeepsItReady() async {

@@ -41,6 +41,29 @@ struct KioskBrowserTests {
         #expect(me.status == 200 && me.json["username"] as? String == "alice", "the page's session: \(me.body)")
     }
 
+    /// `systemctl restart fpbridged` under a running kiosk: SIGTERM ends the armed identify at
+    /// once, the page says the reader is restarting (English and Chinese), and it is ready again
+    /// by itself once fpbridged is back.
+    @Test func fpbridgedRestartedUnderThePageSaysRestartingAndComesBack() async throws {
+        let rig = try KioskRig()
+        try await rig.startService()
+        try await rig.enroll("alice", image: SharedData.print("whorl"))
+        let kiosk = try await KioskProcess(service: rig.socket, launcher: KioskRig.asKioskMember)
+        let handshake = TemporaryDirectory()
+        async let page = KioskBrowser.run("restart", kiosk: kiosk, rig: rig, handshake: handshake.path)
+        try await KioskBrowser.waitFor(handshake.file("armed"))
+        let stopping = Date()
+        rig.stopService()
+        // SIGKILL comes after 5 s: a stop that took that long was not the service's own.
+        let seconds = Date().timeIntervalSince(stopping)
+        print(String(format: "fpbridged stopped %.0f ms after SIGTERM under the armed kiosk", seconds * 1000))
+        #expect(seconds < 5, "fpbridged did not stop by itself after SIGTERM:\n\(rig.serviceLog.suffix(3000))")
+        try await KioskBrowser.waitFor(handshake.file("seen"))
+        try await rig.startService()
+        let run = try await page
+        #expect(run.status == 0, "\(run.stdout)\(run.stderr)\n\(kiosk.log.suffix(3000))")
+    }
+
     @Test func aReaderTooWarmToArmRestsAndThePageSaysUseYourPin() async throws {
         // The fake reader reports the heat its script sets: 7 s of scanning left, under the kiosk's margin.
         let directory = TemporaryDirectory()
@@ -72,11 +95,27 @@ enum KioskBrowser {
         return path
     }()
 
-    static func run(_ phase: String, kiosk: KioskProcess, rig: KioskRig?) async throws -> CommandResult {
+    static func run(_ phase: String, kiosk: KioskProcess, rig: KioskRig?, handshake: String? = nil) async throws -> CommandResult {
         var arguments = ["/usr/bin/python3", script, "--url", kiosk.url, "--phase", phase, "--shots", screenshots]
         if let rig { arguments += ["--reader-socket", rig.readerSocket, "--prints", SharedData.root! + "/prints"] }
+        if let handshake { arguments += ["--handshake", handshake] }
         let result = try await Fpbridge.runCommand(arguments, environment: ProcessInfo.processInfo.environment, timeout: 240)
         print(result.stdout, terminator: "")
         return result
     }
+
+    /// Waits for the browser script to say it got this far (a file it makes); a deadline, not a measurement.
+    static func waitFor(_ file: String, seconds: TimeInterval = 90) async throws {
+        let deadline = Date().addingTimeInterval(seconds)
+        while !FileManager.default.fileExists(atPath: file) {
+            guard Date() < deadline else { throw PageNotThere(file: file) }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+    }
+}
+
+/// The browser script never said it got to a step.
+struct PageNotThere: Error, CustomStringConvertible {
+    let file: String
+    var description: String { "the page never got to \(file)" }
 }

@@ -72,9 +72,10 @@ struct KioskServiceTests {
         let pulled = try await kiosk.next("unavailable", skipping: mark)
         #expect(pulled?["message"] as? String == "noReader", "\(kiosk.snapshots)")
 
+        // fpbridged stopped (SIGTERM, as systemctl restart does): the page says it is restarting.
         mark = kiosk.snapshots.count
         rig.stopService()
-        let down = try await kiosk.next("unavailable", skipping: mark) { $0["message"] as? String == "serviceDown" }
+        let down = try await kiosk.next("unavailable", skipping: mark) { $0["message"] as? String == "serviceRestarting" }
         #expect(down != nil, "\(kiosk.snapshots)")
 
         // fpbridged again (the reader plugged in again, to libfprint a new device): ready, and it matches.

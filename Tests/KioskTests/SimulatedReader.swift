@@ -111,3 +111,31 @@ final class ScriptedReader: KioskBackend {
         return user
     }
 }
+
+/// fpbridged stopping under the kiosk: each `reader()` answers or finds no service, from a list
+/// (then answers); every identify ends with `identifyError` (the stop's, by default).
+final class StoppingService: KioskBackend {
+    private let answers: Mutex<[Bool]>
+    let identifyError: AuthError
+
+    init(answers: [Bool], identifyError: AuthError = AuthError(.systemCancel, "fpbridged is stopping")) {
+        self.answers = Mutex(answers)
+        self.identifyError = identifyError
+    }
+
+    func reader() async throws -> ReaderReport.Reader {
+        guard answers.withLock({ $0.isEmpty ? true : $0.removeFirst() }) else {
+            // What the service's client says for a socket nobody listens on.
+            throw AuthError(.biometryNotAvailable, "the fpbridge service does not answer at /run/fpbridged.sock")
+        }
+        return ReaderReport.Reader(identity: "fake/0", name: nil, present: true, temperature: nil, heat: nil)
+    }
+
+    func identify(timeoutSeconds: Double, event: @escaping @Sendable (AuthEvent) -> Void) async throws -> Identified {
+        throw identifyError
+    }
+
+    func checkPasscode(user: String, passcode: String) async throws -> String {
+        throw AuthError(.biometryNotAvailable, "the fpbridge service does not answer")
+    }
+}

@@ -67,6 +67,12 @@ public final class ServiceProcess: Sendable {
     /// The environment that makes `fpbridge` use this service.
     public var clientEnvironment: [String: String] { ["FPBRIDGE_SERVICE": socket] }
 
+    /// How the process ended: its exit status, or nil while it runs or when a signal ended it.
+    public var exitStatus: Int32? {
+        guard !process.isRunning, process.terminationReason == .exit else { return nil }
+        return process.terminationStatus
+    }
+
     /// Stops the service: SIGTERM, then SIGKILL after 5 s.
     public func stop() {
         guard process.isRunning else { return }
