@@ -110,6 +110,33 @@ auth optional pam_fpbridge.so password-proved"
   expect_lockout alice unlocked "the password lifted the lockout (fpbridge-password)"
 
   check_t_remote
+  check_t_sessions
+}
+
+# Nobody there, no finger, by logind's record of the session (pam_fpbridge.so reads the
+# session of its own process): a session without a seat (as `login` on a pseudo-terminal makes
+# here, and machinectl's shells) and a login that names a remote host (`login -h`, as telnetd
+# and rlogind ran it: PAM_RHOST) ask the password alone, and fpbridged sees no scan.
+check_t_sessions() {
+  local seen; seen=$(evaluations)
+  local seatless=(--grep 'no finger for bob: the request is remote: logind session [0-9a-z]+ has no seat')
+  local rhost=(--grep 'no finger for alice: the request is remote: PAM_RHOST is set \(203\.0\.113\.9\)')
+  local seatless_before rhost_before; seatless_before=$(journal_count "${seatless[@]}"); rhost_before=$(journal_count "${rhost[@]}")
+  check "login -f alice (a session with no seat), then su - bob in it: '$UNIX_PROMPT' alone" \
+    drive root expect:'\$ $' send:'loginctl show-session "$XDG_SESSION_ID" -p Seat -p Remote; su - bob' \
+      expect:'Remote=no' expect:"$UNIX_PROMPT" send:"$BOB_PASSWORD" expect:'\$ $' send:'id -un; exit' expect:'bob' \
+      expect:'\$ $' send:'exit' exit:0 absent:"$TT_PROMPT" -- login -f alice
+  check "login -h 203.0.113.9 alice (PAM_RHOST set): '$UNIX_PROMPT' alone" \
+    drive root expect:"$UNIX_PROMPT" send:"$ALICE_PASSWORD" expect:'\$ $' send:'loginctl show-session "$XDG_SESSION_ID" -p Remote; exit' \
+      expect:'Remote=yes' exit:0 absent:"$TT_PROMPT" -- login -h 203.0.113.9 alice
+  [ "$(journal_count "${seatless[@]}")" -gt "$seatless_before" ] && pass "the module named the rule: the session has no seat" ||
+    fail "no journal line of the module's saying bob's su was refused a finger for a session without a seat"
+  [ "$(journal_count "${rhost[@]}")" -gt "$rhost_before" ] && pass "the module named the rule: PAM_RHOST is set" ||
+    fail "no journal line of the module's saying login -h was refused a finger for PAM_RHOST"
+  local now; now=$(evaluations)
+  say "POST /v1/evaluations in fpbridged's journal: $seen before these logins, $now after"
+  [ "$now" = "$seen" ] && pass "no scan was asked for in a seatless session nor for a remote login" ||
+    fail "fpbridged logged $((now - seen)) evaluation(s) for a seatless session or a remote login"
 }
 
 # Nobody there, no finger: sshd on the container's loopback; neither sshd's own login nor sudo in
