@@ -20,6 +20,8 @@ package struct IdentifyLoop: Sendable {
     package var log: @Sendable (String) -> Void = { _ in }
     /// Whether fpbridged went away (restarting) or is simply not answering.
     package var absence = ServiceAbsence()
+    /// A tap ended the last rest: the next turn may spend the margin on the person at the screen.
+    private let tapped = TapMemory()
 
     package init(backend: any KioskBackend, board: KioskBoard, clock: any KioskClock, wake: WakeSignal) {
         self.backend = backend
@@ -35,21 +37,23 @@ package struct IdentifyLoop: Sendable {
 
     /// One step: read the reader, then scan, rest or wait for a reader.
     package func turn() async {
+        let woken = tapped.take()
         let report: ReaderReport.Reader
         do { report = try await backend.reader() } catch {
             await unreachable(error)
             return
         }
         absence.answered()
-        let step = plan.step(for: report)
+        let step = plan.step(for: report, woken: woken)
         log("reader \(report.identity ?? "none"): \(report.scanSecondsLeft.map { "\($0) s of scanning left" } ?? "no thermal limit"); \(step)")
         switch step {
         case .absent:
             board.show(KioskSnapshot(.unavailable, message: "noReader"))
             await pause(pollSeconds, wakeable: false)
-        case .rest(let seconds):
-            board.show(KioskSnapshot(.resting, message: "resting", countdown: seconds))
-            await pause(seconds, wakeable: true)
+        case .rest(let seconds, let wakeable):
+            // A tap of the screen arms a short scan when the heat allows one: the page asks for it.
+            board.show(KioskSnapshot(.resting, message: wakeable ? "restingTap" : "resting", countdown: seconds))
+            if await pause(seconds, wakeable: true) { tapped.remember() }
         case .scan(let timeout):
             await scan(timeout: timeout)
         }
@@ -151,14 +155,16 @@ package struct IdentifyLoop: Sendable {
         }
     }
 
-    /// Waits `seconds`, or less when `wakeable` and a wake comes.
-    private func pause(_ seconds: Double, wakeable: Bool) async {
+    /// Waits `seconds`, or less when `wakeable` and a wake comes. True when a wake ended it.
+    @discardableResult
+    private func pause(_ seconds: Double, wakeable: Bool) async -> Bool {
         let clock = clock, wake = wake
-        await withTaskGroup(of: Void.self) { group in
-            group.addTask { try? await clock.sleep(seconds: seconds) }
-            if wakeable { group.addTask { await wake.wait() } }
-            await group.next()
+        return await withTaskGroup(of: Bool.self) { group in
+            group.addTask { try? await clock.sleep(seconds: seconds); return false }
+            if wakeable { group.addTask { await wake.wait(); return !Task.isCancelled } }
+            let woken = await group.next() ?? false
             group.cancelAll()
+            return woken
         }
     }
 
@@ -177,4 +183,11 @@ private final class SeenEvents: Sendable {
     var attemptsLeft: Int? { seen.withLock { $0.left } }
     /// Who matched, before the proof failed.
     var user: String? { seen.withLock { $0.user } }
+}
+
+/// Whether a tap ended the last rest; a class, so that every copy of the loop shares it.
+private final class TapMemory: Sendable {
+    private let tapped = Locked(false)
+    func remember() { tapped.withLock { $0 = true } }
+    func take() -> Bool { tapped.withLock { tapped in defer { tapped = false }; return tapped } }
 }

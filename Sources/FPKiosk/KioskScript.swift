@@ -14,14 +14,15 @@ enum KioskScript {
           notRecognised: 'Not recognised, try again', notRecognisedLeft: 'Not recognised, try again ({left} left)',
           lockedOut: 'Too many tries: fingerprints are locked. Use your PIN',
           lockedOutForGood: 'Fingerprints are locked until an administrator unlocks them. Use your PIN',
-          resting: 'Reader resting, use your PIN', noReader: 'No fingerprint reader. Use your PIN',
+          resting: 'Reader resting, use your PIN', restingTap: 'Tap the screen to use your finger, or use your PIN',
+          noReader: 'No fingerprint reader. Use your PIN',
           nobodyEnrolled: 'No fingerprints are enrolled yet. Use your PIN',
           serviceDown: 'The fingerprint service is not answering',
           serviceRestarting: 'The fingerprint reader is restarting. One moment…', readerTrouble: 'The reader has a problem. Use your PIN',
           notBound: '{user}, your fingerprint has no sign-in for this kiosk yet. Use your PIN',
           serverTrouble: 'Signing in is not possible right now. Use your PIN',
           kioskDown: 'This kiosk is not answering', countdownLockedOut: 'Fingerprints back in {s} s',
-          countdownResting: 'Reader back in {s} s', signedIn: 'Signed in: {user}',
+          countdownResting: 'Reader back in {s} s', countdownRestingTap: 'Ready by itself in {s} s', signedIn: 'Signed in: {user}',
           checking: 'Checking…', pinWrong: 'Wrong user ID or PIN', pinMissing: 'Enter your user ID and PIN',
           pinLocked: 'Too many wrong PINs for this user ID. Try again in {seconds} s',
           pinPadResting: 'Too many wrong PINs at this kiosk. The PIN pad is back in {seconds} s',
@@ -36,12 +37,13 @@ enum KioskScript {
           notRecognised: '未能识别，请重试', notRecognisedLeft: '未能识别，请重试（还剩 {left} 次）',
           lockedOut: '尝试次数过多，指纹已锁定。请使用 PIN 码',
           lockedOutForGood: '指纹已锁定，需由管理员解锁。请使用 PIN 码',
-          resting: '传感器正在休息，请使用 PIN 码', noReader: '未连接指纹传感器。请使用 PIN 码',
+          resting: '传感器正在休息，请使用 PIN 码', restingTap: '轻触屏幕即可使用指纹，或使用 PIN 码',
+          noReader: '未连接指纹传感器。请使用 PIN 码',
           nobodyEnrolled: '尚未录入任何指纹。请使用 PIN 码',
           serviceDown: '指纹服务没有响应', serviceRestarting: '指纹传感器正在重新启动，请稍候…', readerTrouble: '传感器出现问题。请使用 PIN 码',
           notBound: '{user}，您的指纹尚未在本机开通登录。请使用 PIN 码',
           serverTrouble: '暂时无法登录。请使用 PIN 码',
-          kioskDown: '本机服务没有响应', countdownLockedOut: '{s} 秒后恢复指纹', countdownResting: '{s} 秒后传感器恢复',
+          kioskDown: '本机服务没有响应', countdownLockedOut: '{s} 秒后恢复指纹', countdownResting: '{s} 秒后传感器恢复', countdownRestingTap: '{s} 秒后自动恢复',
           signedIn: '已登录：{user}',
           checking: '正在核对…', pinWrong: '用户名或 PIN 码错误', pinMissing: '请输入用户名和 PIN 码',
           pinLocked: '该用户 PIN 码错误次数过多，请 {seconds} 秒后再试',
@@ -82,8 +84,10 @@ enum KioskScript {
           return;
         }
         var seconds = Math.max(0, Math.ceil((countdownEnds - Date.now()) / 1000));
-        var parts = text(shown.state === 'lockedOut' ? 'countdownLockedOut' : 'countdownResting').split('{s}');
-        if (parts.length === 1) { parts = text(shown.state === 'lockedOut' ? 'countdownLockedOut' : 'countdownResting', { s: '\u0000' }).split('\u0000'); }
+        var key = shown.state === 'lockedOut' ? 'countdownLockedOut'
+          : (shown.message === 'restingTap' ? 'countdownRestingTap' : 'countdownResting');
+        var parts = text(key).split('{s}');
+        if (parts.length === 1) { parts = text(key, { s: '\u0000' }).split('\u0000'); }
         put(before, parts[0]);
         put(countdown, String(seconds));
         put(after, parts[1] || '');

@@ -21,6 +21,11 @@ package struct ThermalPlan: Sendable, Equatable {
     package var minimumScan: Double = 3
     /// The timeout of a reader that never overheats (match-on-chip): re-armed hourly all the same.
     package var unlimitedScan: Double = 3600
+    /// Seconds kept in hand when someone tapped the screen of a resting kiosk: they are about to
+    /// touch the reader, so the margin kept for a finger arriving unannounced is spent on them.
+    package var wokenMargin: Double = 3
+    /// The longest scan a tap arms: the person at the screen touches within it, or taps again.
+    package var wokenScan: Double = 20
 
     package init() {}
 
@@ -28,21 +33,24 @@ package struct ThermalPlan: Sendable, Equatable {
     package enum Step: Sendable, Equatable {
         /// Arm `identify` with this timeout.
         case scan(timeout: Double)
-        /// No scan for this long (or until a wake).
-        case rest(seconds: Double)
+        /// No scan for this long (or until a wake). `wakeable`: a tap of the screen now would
+        /// arm a scan (``step(for:woken:)``), so the page says so.
+        case rest(seconds: Double, wakeable: Bool)
         /// No reader: poll until one is plugged in.
         case absent
     }
 
-    /// The next step for the reader as reported.
-    package func step(for report: ReaderReport.Reader) -> Step {
+    /// The next step for the reader as reported; `woken` when someone just tapped the screen.
+    package func step(for report: ReaderReport.Reader, woken: Bool = false) -> Step {
         guard report.present else { return .absent }
         guard let left = report.scanSecondsLeft else { return .scan(timeout: unlimitedScan) }
         let heat = report.readerHeat
         let budget = heat.hot ? 0 : left - margin
         if budget >= minimumScan { return .scan(timeout: budget) }
+        let tapBudget = heat.hot ? 0 : left - wokenMargin
+        if woken, tapBudget >= minimumScan { return .scan(timeout: min(tapBudget, wokenScan)) }
         let rest = max(heat.idleSeconds(untilScanSecondsLeft: margin + burst), report.usableInSeconds)
         // Never a rest of nothing: the estimate may round to 0 just under the wanted budget.
-        return .rest(seconds: max(1, rest))
+        return .rest(seconds: max(1, rest), wakeable: tapBudget >= minimumScan)
     }
 }

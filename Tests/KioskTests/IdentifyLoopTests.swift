@@ -1,5 +1,7 @@
 import FPKiosk
+import FPLocalAPI
 import FPVocabulary
+import Synchronization
 import Testing
 
 /// What the page is told for each answer of fpbridged.
@@ -69,6 +71,46 @@ import Testing
         #expect(restarting.last?.state == .unavailable && restarting.last?.message == "serviceRestarting", "\(restarting)")
         let never = await states(of: StoppingService(answers: [false]), turns: 1)
         #expect(never.last?.state == .unavailable && never.last?.message == "serviceDown", "\(never)")
+    }
+
+    /// A reader too warm for an unannounced scan (10 s of scanning left, under the margin of 15)
+    /// rests, and the page asks for a tap; the tap arms a short scan, spending the margin on the
+    /// person at the screen, and their finger is read.
+    @Test func aTapOnAWarmRestingReaderArmsAScanForThePersonAtTheScreen() async throws {
+        let warm = ReaderHeat(ratio: 1 - (1 - ReaderHeat.hotThreshold) * 1.0571)
+        let report = ReaderReport.Reader(identity: "virtual_image/0", name: nil, present: true,
+                                         temperature: warm.temperature, heat: warm)
+        let reader = ScriptedReader([.match("alice")], report: report)
+        let clock = GatedClock(), wake = WakeSignal()
+        let board = KioskBoard(clock: clock)
+        let loop = IdentifyLoop(backend: reader, board: board, clock: clock, wake: wake)
+        let watched = board.watch()
+        let resting = Task { await loop.turn() }
+        var iterator = watched.makeAsyncIterator()
+        var shown: KioskSnapshot?
+        while let next = await iterator.next() {
+            shown = next
+            if next.state == .resting { break }
+        }
+        #expect(shown?.message == "restingTap", "the page does not ask for a tap: \(String(describing: shown))")
+        #expect(reader.timeouts.isEmpty, "a scan was armed with \(warm.scanSecondsLeft) s left")
+        // The tap, again until the rest (which waits on the gated clock) has taken it.
+        let rested = Mutex(false)
+        let ended = Task { await resting.value; rested.withLock { $0 = true } }
+        while !rested.withLock({ $0 }) {
+            wake.wake()
+            await Task.yield()
+        }
+        await ended.value
+        clock.open() // the welcome's wait, after the scan, ends at once
+        await loop.turn()
+        let timeout = try #require(reader.timeouts.first)
+        #expect(reader.timeouts.count == 1 && abs(timeout - (warm.scanSecondsLeft - ThermalPlan().wokenMargin)) < 0.5,
+                "the tap armed \(reader.timeouts)")
+        var after: [KioskSnapshot] = []
+        board.close()
+        while let next = await iterator.next() { after.append(next) }
+        #expect(after.contains { $0.state == .welcome && $0.user == "alice" }, "\(after)")
     }
 
     @Test func nobodyAtTheReaderKeepsItReady() async {

@@ -75,6 +75,8 @@ struct KioskBrowserTests {
         let kiosk = try await KioskProcess(service: service.socket, launcher: KioskRig.asKioskMember)
         let run = try await KioskBrowser.run("resting", kiosk: kiosk, rig: nil)
         #expect(run.status == 0, "\(run.stdout)\(run.stderr)\n\(kiosk.log)")
+        // The tap armed a scan the heat allowed only for someone at the screen (7 s left, under the margin of 15).
+        #expect(kiosk.log.contains("wakeable: true)") && kiosk.log.contains("scan(timeout: 4.3)"), "\(kiosk.log)")
     }
 }
 

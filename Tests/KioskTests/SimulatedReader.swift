@@ -83,7 +83,11 @@ final class ScriptedReader: KioskBackend {
     }
 
     private let outcomes: Mutex<[Outcome]>
+    private let asked = Mutex<[Double]>([])
     let report: ReaderReport.Reader
+
+    /// The timeout of each identify asked for, in order.
+    var timeouts: [Double] { asked.withLock { $0 } }
 
     /// A reader that never overheats, as the fake reader and match-on-chip ones report.
     init(_ outcomes: [Outcome],
@@ -95,6 +99,7 @@ final class ScriptedReader: KioskBackend {
     func reader() async throws -> ReaderReport.Reader { report }
 
     func identify(timeoutSeconds: Double, event: @escaping @Sendable (AuthEvent) -> Void) async throws -> Identified {
+        asked.withLock { $0.append(timeoutSeconds) }
         let next = outcomes.withLock { $0.isEmpty ? nil : $0.removeFirst() }
         event(.fingerDetected)
         switch next {
@@ -137,5 +142,51 @@ final class StoppingService: KioskBackend {
 
     func checkPasscode(user: String, passcode: String) async throws -> String {
         throw AuthError(.biometryNotAvailable, "the fpbridge service does not answer")
+    }
+}
+
+/// A clock whose waits last until the test opens it (or their task is cancelled): a rest the
+/// loop is in stays there while the test taps the screen. Once open, waits end at once.
+final class GatedClock: KioskClock {
+    private struct Gate {
+        var open = false
+        var next = 0
+        var waiting: [Int: CheckedContinuation<Void, Never>] = [:]
+        var cancelledEarly: Set<Int> = []
+    }
+    private let gate = Mutex(Gate())
+
+    var now: Double { 0 }
+
+    func sleep(seconds: Double) async throws {
+        let id = gate.withLock { gate in defer { gate.next += 1 }; return gate.next }
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                let now = gate.withLock { gate -> Bool in
+                    if gate.open || gate.cancelledEarly.remove(id) != nil { return true }
+                    gate.waiting[id] = continuation
+                    return false
+                }
+                if now { continuation.resume() }
+            }
+        } onCancel: {
+            let waiting = gate.withLock { gate -> CheckedContinuation<Void, Never>? in
+                if let continuation = gate.waiting.removeValue(forKey: id) { return continuation }
+                gate.cancelledEarly.insert(id)
+                return nil
+            }
+            waiting?.resume()
+        }
+        try Task.checkCancellation()
+    }
+
+    /// Ends every wait, and every later one at once.
+    func open() {
+        let waiting = gate.withLock { gate in
+            gate.open = true
+            defer { gate.waiting = [:] }
+            return Array(gate.waiting.values)
+        }
+        for continuation in waiting { continuation.resume() }
     }
 }

@@ -19,21 +19,38 @@ import Testing
         let plan = ThermalPlan()
         // Ten seconds of scanning left: less than the margin.
         let warm = ReaderHeat(ratio: 1 - (1 - ReaderHeat.hotThreshold) * 1.0571)
-        guard case .rest(let seconds) = plan.step(for: report(warm)) else {
+        guard case .rest(let seconds, let wakeable) = plan.step(for: report(warm)) else {
             Issue.record("a reader with \(warm.scanSecondsLeft) s left was armed")
             return
         }
         let rested = warm.after(active: false, seconds: seconds)
         #expect(abs(rested.scanSecondsLeft - (plan.margin + plan.burst)) < 0.5, "after the rest: \(rested.scanSecondsLeft) s")
+        // Someone at the screen: the margin is theirs, and a tap arms a scan.
+        #expect(wakeable)
+        let left = try #require(report(warm).scanSecondsLeft)
+        #expect(plan.step(for: report(warm), woken: true) == .scan(timeout: min(left - plan.wokenMargin, plan.wokenScan)))
+    }
+
+    @Test func aReaderAlmostAtTheCutOffRestsEvenAfterATap() {
+        let plan = ThermalPlan()
+        // Five seconds left: a scan armed now would have less than the minimum after the margin.
+        let warmer = ReaderHeat(ratio: 1 - (1 - ReaderHeat.hotThreshold) * 1.028)
+        #expect(warmer.scanSecondsLeft < plan.wokenMargin + plan.minimumScan, "\(warmer.scanSecondsLeft) s left")
+        guard case .rest(_, let wakeable) = plan.step(for: report(warmer), woken: true) else {
+            Issue.record("a reader with \(warmer.scanSecondsLeft) s left was armed by a tap")
+            return
+        }
+        #expect(!wakeable, "the page would ask for a tap that arms nothing")
     }
 
     @Test func aHotReaderRestsAtLeastUntilLibfprintTakesItAgain() {
         let hot = ReaderHeat(ratio: ReaderHeat.hotThreshold, hot: true)
-        guard case .rest(let seconds) = ThermalPlan().step(for: report(hot)) else {
+        guard case .rest(let seconds, let wakeable) = ThermalPlan().step(for: report(hot), woken: true) else {
             Issue.record("a hot reader was armed")
             return
         }
         #expect(seconds >= hot.usableInSeconds)
+        #expect(!wakeable)
     }
 
     @Test func aReaderThatNeverOverheatsIsArmedLongAndNoReaderIsPolled() {
