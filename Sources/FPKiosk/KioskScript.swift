@@ -26,8 +26,8 @@ enum KioskScript {
           checking: 'Checking…', pinWrong: 'Wrong user ID or PIN', pinMissing: 'Enter your user ID and PIN',
           pinLocked: 'Too many wrong PINs for this user ID. Try again in {seconds} s',
           pinPadResting: 'Too many wrong PINs at this kiosk. The PIN pad is back in {seconds} s',
-          pinNotPermitted: 'This kiosk may not check PINs: {detail}', pinInvalid: 'That is not a valid user ID or PIN',
-          pinTrouble: 'The PIN could not be checked: {detail}', noAnswer: 'the kiosk did not answer'
+          pinNotPermitted: 'This kiosk is not set up to check PINs. Please ask staff for help', pinInvalid: 'That is not a valid user ID or PIN',
+          pinTrouble: 'PINs cannot be checked right now. Try again in a moment', noAnswer: 'the kiosk did not answer'
         },
         zh: {
           title: '登录', readerHeading: '指纹', pinHeading: '或使用 PIN 码', userLabel: '用户名',
@@ -48,8 +48,8 @@ enum KioskScript {
           checking: '正在核对…', pinWrong: '用户名或 PIN 码错误', pinMissing: '请输入用户名和 PIN 码',
           pinLocked: '该用户 PIN 码错误次数过多，请 {seconds} 秒后再试',
           pinPadResting: '本机 PIN 码错误次数过多，{seconds} 秒后恢复',
-          pinNotPermitted: '本机无权核对 PIN 码：{detail}', pinInvalid: '用户名或 PIN 码格式不正确',
-          pinTrouble: '无法核对 PIN 码：{detail}', noAnswer: '本机没有响应'
+          pinNotPermitted: '本机尚未设置为可核对 PIN 码，请联系工作人员', pinInvalid: '用户名或 PIN 码格式不正确',
+          pinTrouble: '暂时无法核对 PIN 码，请稍后再试', noAnswer: '本机没有响应'
         }
       };
 

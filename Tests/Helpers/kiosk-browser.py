@@ -348,7 +348,15 @@ def main():
             check(page.wait(lambda: page.text("#message") == "指纹传感器正在重新启动，请稍候…"),
                   f"restarting in Chinese says {page.text('#message')!r}")
             page.shot("restarting-zh")
+            # A PIN while fpbridged is away: plain words in the page's language, no path, no internal name.
+            answer = page.pin("bob", "2468")
+            check(answer == "暂时无法核对 PIN 码，请稍后再试", f"a PIN while fpbridged is away, in Chinese: {answer!r}")
             page.driver.find_element(By.ID, "lang").click()
+            answer = page.pin("bob", "2468")
+            check(answer == "PINs cannot be checked right now. Try again in a moment",
+                  f"a PIN while fpbridged is away: {answer!r}")
+            check("/" not in answer and "fpbridged" not in answer, f"the answer names internals: {answer!r}")
+            page.shot("pin-while-away")
             tell(arguments.handshake, "seen")
             page.wait_state("ready", 60)
             check(page.text("#message") == "Touch the reader", f"back, the page says {page.text('#message')!r}")
