@@ -19,7 +19,7 @@ enum KioskStyle {
     header { display: flex; justify-content: space-between; align-items: center; padding: 8px 32px; }
     h1 { font-size: 28px; margin: 0; font-weight: 600; }
     h2 { font-size: 24px; margin: 0 0 0.5vh; font-weight: 600; }
-    main { flex: 1; display: grid; grid-template-columns: 3fr 2fr; gap: 24px; padding: 0 32px 2.5vh; }
+    main { flex: 1; display: grid; grid-template-columns: minmax(0, 3fr) minmax(0, 2fr); gap: 24px; padding: 0 32px 2.5vh; }
     section { background: var(--panel); border-radius: 20px; padding: clamp(12px, 3vh, 24px) 28px; }
     #reader { display: flex; flex-direction: column; align-items: center; justify-content: center; text-align: center; }
     #symbol { width: clamp(96px, 26vh, 200px); height: clamp(96px, 26vh, 200px); margin-bottom: 3vh; }
@@ -44,7 +44,7 @@ enum KioskStyle {
     label { font-size: 22px; color: var(--muted); margin: 0.8vh 0 0.5vh; }
     input {
       font: inherit; font-size: 30px; padding: 4px 16px; min-height: clamp(44px, 7vh, 56px); border-radius: 12px;
-      border: 2px solid #6b7785; background: #0b1118; color: var(--text);
+      border: 2px solid #6b7785; background: #0b1118; color: var(--text); width: 100%; min-width: 0;
     }
     #pin-keys { display: grid; grid-template-columns: repeat(3, 1fr); gap: 10px; margin-top: 2vh; }
     button {
@@ -63,6 +63,33 @@ enum KioskStyle {
     #demo button { font-size: 20px; min-height: 52px; padding: 0 16px; }
     .visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%); white-space: nowrap; }
     [hidden] { display: none !important; }
-    @media (max-width: 900px) { main { grid-template-columns: 1fr; } #message { font-size: 36px; } }
+    /* Portrait (a tall kiosk screen, a narrow window): the reader above, the pad below it, the
+       pad's keys as large as the width allows. */
+    @media (orientation: portrait) {
+      main { grid-template-columns: minmax(0, 1fr); grid-template-rows: 1fr auto; }
+      #message { font-size: clamp(30px, 3.6vh, 56px); }
+      #pin-keys button { min-height: clamp(48px, 6vh, 96px); }
+    }
+    /* Short landscape screens (800x480, 1024x600): everything smaller, so that the pad and its
+       answer stay on the screen; the two fields side by side. */
+    @media (orientation: landscape) and (max-height: 640px) {
+      header { padding: 4px 16px; }
+      h1 { font-size: 22px; }
+      h2 { font-size: 20px; margin: 0; }
+      #lang { min-height: 40px; font-size: 18px; }
+      main { grid-template-columns: minmax(0, 1fr) minmax(0, 1fr); gap: 12px; padding: 0 16px 8px; }
+      section { padding: 8px 16px; border-radius: 14px; }
+      #symbol { width: clamp(64px, 18vh, 110px); height: clamp(64px, 18vh, 110px); margin-bottom: 8px; }
+      #message { font-size: clamp(22px, 5vh, 30px); }
+      #countdown-line, #session { font-size: 20px; margin-top: 6px; }
+      form { display: grid; grid-template-columns: 1fr 1fr; column-gap: 10px; }
+      form label { font-size: 16px; margin: 4px 0 2px; grid-row: 1; }
+      form input { font-size: 22px; min-height: 40px; grid-row: 2; }
+      #pin-keys, #pin-message { grid-column: 1 / -1; }
+      #pin-keys { gap: 6px; margin-top: 8px; }
+      #pin-keys button { font-size: 24px; min-height: clamp(36px, 8vh, 48px); }
+      #pin-submit { font-size: 20px; }
+      #pin-message { font-size: 18px; margin-top: 6px; min-height: 2.6em; }
+    }
     """#
 }

@@ -19,6 +19,8 @@ One phase per run (the Swift test between runs restarts fpbridged, unplugs reade
              your PIN" with a countdown; a tap ends the rest
   unplug     the reader pulled out: unavailable, in words
   back       ready again (after the test started fpbridged again)
+  layouts    800x480, 1024x600, 1280x800 and portrait 1080x1920, English and Chinese, with the
+             longest words up at once: everything on one screen, nothing scrolled
   restart    armed (then DIR/armed, and the test stops fpbridged): "the reader is restarting" in
              English and Chinese (then DIR/seen, and the test starts it again); ready again by itself
   session    with a login server: alice's touch welcomes her with #session[data-session] (printed)
@@ -361,6 +363,36 @@ def main():
             page.wait_state("ready", 60)
             check(page.text("#message") == "Touch the reader", f"back, the page says {page.text('#message')!r}")
             page.shot("ready-after-restart")
+        elif phase == "layouts":
+            # The screens kiosks have, landscape and portrait: everything on one screen, nothing
+            # scrolled, with the longest words shown at once (a lockout with its countdown, a
+            # two-line PIN answer, a sign-in line), in both languages.
+            for lang in ["en", "zh"]:
+                for width, height in [(800, 480), (1024, 600), (1280, 800), (1080, 1920)]:
+                    page.driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                                                {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": False})
+                    page.open("?lang=zh" if lang == "zh" else "")
+                    page.wait(lambda: page.state() not in ("starting",), 10)
+                    page.driver.execute_script("""
+                        document.getElementById('message').textContent = document.documentElement.lang === 'en'
+                          ? 'Fingerprints are locked until an administrator unlocks them. Use your PIN'
+                          : '指纹已锁定，需由管理员解锁。请使用 PIN 码';
+                        document.getElementById('countdown-line').hidden = false;
+                        document.getElementById('countdown').textContent = '600';
+                        document.getElementById('pin-message').textContent = document.documentElement.lang === 'en'
+                          ? 'Too many wrong PINs at this kiosk. The PIN pad is back in 60 s'
+                          : '本机 PIN 码错误次数过多，60 秒后恢复';
+                        var session = document.getElementById('session');
+                        session.hidden = false; session.textContent = 'Signed in: alice';""")
+                    fits = page.driver.execute_script("""
+                        var d = document.documentElement, submit = document.getElementById('pin-submit').getBoundingClientRect(),
+                            message = document.getElementById('pin-message').getBoundingClientRect();
+                        return { scrollH: d.scrollHeight, scrollW: d.scrollWidth, h: window.innerHeight, w: window.innerWidth,
+                                 submit: submit.bottom, pinMessage: message.bottom };""")
+                    check(fits["scrollH"] <= fits["h"] and fits["scrollW"] <= fits["w"]
+                          and fits["submit"] <= fits["h"] and fits["pinMessage"] <= fits["h"],
+                          f"{width}x{height} {lang}: the page does not fit: {fits}")
+                    page.shot(f"layout-{width}x{height}-{lang}")
         elif phase == "back":
             page.open()
             page.wait_state("ready", 60)

@@ -64,6 +64,14 @@ struct KioskBrowserTests {
         #expect(run.status == 0, "\(run.stdout)\(run.stderr)\n\(kiosk.log.suffix(3000))")
     }
 
+    /// 800x480, 1024x600, 1280x800 and portrait 1080x1920: the pad and its answer on screen,
+    /// nothing to scroll, in both languages (screenshots kept).
+    @Test func thePageFitsTheScreensKiosksHave() async throws {
+        let kiosk = try await KioskProcess(service: "/nonexistent/fpbridged.sock")
+        let run = try await KioskBrowser.run("layouts", kiosk: kiosk, rig: nil)
+        #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
+    }
+
     @Test func aReaderTooWarmToArmRestsAndThePageSaysUseYourPin() async throws {
         // The fake reader reports the heat its script sets: 7 s of scanning left, under the kiosk's margin.
         let directory = TemporaryDirectory()
