@@ -7,6 +7,9 @@ struct KioskRoutes: Sendable {
     let wake: WakeSignal
     let pinPad: PinPad
     let demo: DemoTouch?
+    /// Why the PIN pad cannot work (fpbridged away, the kiosk not allowed to check PINs), for
+    /// whoever runs the kiosk: the page says it in plain words without the cause. Never a PIN.
+    var warn: @Sendable (String) -> Void = { _ in }
 
     func register(on router: Router<some RequestContext>) {
         let demoFingers = demo?.fingers ?? []
@@ -51,6 +54,9 @@ struct KioskRoutes: Sendable {
             return KioskReply.failure(.badRequest, "Send {\"user\": \"…\", \"pin\": \"…\"} as JSON.")
         }
         let answer = await pinPad.check(user: body.user, pin: body.pin)
+        if ["pinTrouble", "pinNotPermitted"].contains(answer.message) {
+            warn("the PIN pad cannot check PINs (\(answer.message)): \(answer.parameters["detail"] ?? "no detail")")
+        }
         return KioskReply.json(answer, status: answer.ok ? .ok : Self.status(answer))
     }
 

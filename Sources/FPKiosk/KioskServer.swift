@@ -34,7 +34,9 @@ package struct KioskServer: Sendable {
         // Before anything else looks at the request: another user learns nothing but the refusal.
         router.add(middleware: PageUserMiddleware(pageUsers: pageUsers))
         router.add(middleware: SameOriginMiddleware())
-        KioskRoutes(board: board, wake: wake, pinPad: PinPad(backend: backend, board: board), demo: demo).register(on: router)
+        var routes = KioskRoutes(board: board, wake: wake, pinPad: PinPad(backend: backend, board: board), demo: demo)
+        routes.warn = { logger.warning("\($0)") }
+        routes.register(on: router)
         let listen = listen
         let app = Application(
             router: router,

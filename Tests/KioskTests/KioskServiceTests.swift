@@ -159,6 +159,9 @@ struct KioskServiceTests {
         #expect(down?["message"] as? String == "serviceDown", "\(kiosk.snapshots)")
         let pin = try await kiosk.post("/pin", #"{"user": "alice", "pin": "2468"}"#)
         #expect(pin.status == 503 && pin.body["message"] as? String == "pinTrouble", "\(pin)")
+        // The page gets plain words; whoever runs the kiosk gets the cause, in its log (never the PIN).
+        #expect(kiosk.log.contains("the PIN pad cannot check PINs (pinTrouble): ") && kiosk.log.contains("/nonexistent/fpbridged.sock")
+                && !kiosk.log.contains("2468"), "\(kiosk.log)")
         let missing = try await kiosk.post("/nothing", "{}")
         #expect(missing.status == 404 && (missing.body["message"] as? String)?.contains("There is no POST /nothing") == true, "\(missing)")
         // Another site's page may not type PINs here.
