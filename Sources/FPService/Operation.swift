@@ -113,7 +113,8 @@ package final class OperationRegistry: Sendable {
         let deadline = clock.now.advanced(by: limit)
         while count > 0 {
             guard clock.now < deadline else { return false }
-            try? await clock.sleep(for: .milliseconds(20), tolerance: nil)
+            // A cancelled wait answers with what it knows now, rather than spinning to the deadline.
+            do { try await clock.sleep(for: .milliseconds(20), tolerance: nil) } catch { return count == 0 }
         }
         return true
     }
