@@ -154,8 +154,8 @@ static int read_head(struct evaluation_stream *stream, double deadline, const ch
             blank = strstr(stream->raw, "\r\n\r\n");
         }
         if (blank != NULL) {
-            int status = 0;
-            if (sscanf(stream->raw, "HTTP/1.%*1[01] %3d", &status) != 1) {
+            int status = service_status(stream->raw);
+            if (status < 0) {
                 snprintf(why, why_size, "not an HTTP answer from %s", socket_path);
                 return -1;
             }

@@ -30,7 +30,7 @@
 
 #define PASSWORD_SIZE 512 /* PAM_MAX_RESP_SIZE */
 
-static void write_all(int fd, const char *text)
+void terminal_write(int fd, const char *text)
 {
     size_t length = strlen(text);
     while (length > 0) {
@@ -99,7 +99,7 @@ int prompt_terminal(const struct touch_request *request)
 
     char prompt[320];
     snprintf(prompt, sizeof prompt, "[%s] password or finger for %s: ", request->service, request->user);
-    write_all(tty, prompt);
+    terminal_write(tty, prompt);
     int keyboard = watch_keyboard_signals();
     int finger_on = 1;
     int result = PAM_IGNORE;
@@ -136,7 +136,7 @@ int prompt_terminal(const struct touch_request *request)
                 if (line.kind == LINE_MATCHED)
                     result = PAM_SUCCESS;
             } else if (line.kind == LINE_NO_MATCH) {
-                write_all(tty, prompt);
+                terminal_write(tty, prompt);
             }
         }
         if (result == PAM_SUCCESS)
@@ -146,11 +146,11 @@ int prompt_terminal(const struct touch_request *request)
             finger_on = 0;
             snprintf(prompt, sizeof prompt, "[%s] password for %s: ", request->service, request->user);
             if (done && line.kind == LINE_FAILED && line.code != CODE_TIMED_OUT)
-                write_all(tty, prompt);
+                terminal_write(tty, prompt);
         }
     }
     tcsetattr(tty, TCSANOW, &before);
-    write_all(tty, "\n");
+    terminal_write(tty, "\n");
     close(tty);
     if (keyboard >= 0)
         close(keyboard);

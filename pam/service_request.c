@@ -123,12 +123,20 @@ static int exchange(int fd, const char *socket_path, const char *request, size_t
     return 0;
 }
 
-/* "HTTP/1.1 200 OK\r\n...\r\n\r\nBODY": the status, and the body's start made printable. */
-static int read_answer(const char *text, struct service_answer *answer)
+int service_status(const char *text)
 {
     int status = 0;
     char after = 0;
     if (sscanf(text, "HTTP/1.%*1[01] %3d%c", &status, &after) != 2 || status < 100 || status > 599 || after != ' ')
+        return -1;
+    return status;
+}
+
+/* "HTTP/1.1 200 OK\r\n...\r\n\r\nBODY": the status, and the body's start made printable. */
+static int read_answer(const char *text, struct service_answer *answer)
+{
+    int status = service_status(text);
+    if (status < 0)
         return -1;
     answer->status = status;
     const char *body = strstr(text, "\r\n\r\n");

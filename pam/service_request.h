@@ -38,6 +38,9 @@ int service_send(int fd, const char *socket_path, const char *request, size_t re
  * length, or -1 when it does not fit. */
 int service_format_post(char *request, size_t size, const char *path, const char *body);
 
+/* The status of an answer's status line ("HTTP/1.1 200 OK..."), or -1 when `text` starts with none. */
+int service_status(const char *text);
+
 /* Writes "WHAT SOCKET: REASON" into `why` (the reason from `error`, none for 0) and returns -1. */
 int service_fail(char *why, size_t why_size, const char *what, const char *socket_path, int error);
 

@@ -10,7 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <syslog.h>
-#include <unistd.h>
 
 /* Seconds fpbridged has to answer the request's head, and to say the reader is ready or why
  * not, before the prompt goes up anyway (the finger then joins when the reader is ready). */
@@ -52,10 +51,9 @@ static void say(const struct touch_request *request, int tty_fd, const char *tex
 {
     if (tty_fd >= 0) {
         /* The terminal prompt's own line: after the unfinished prompt, then the text. */
-        char line[600];
-        int length = snprintf(line, sizeof line, "\n%s\n", text);
-        if (length > 0 && write(tty_fd, line, (size_t)length) < 0)
-            pam_syslog(request->pamh, LOG_DEBUG, "cannot write to the terminal");
+        terminal_write(tty_fd, "\n");
+        terminal_write(tty_fd, text);
+        terminal_write(tty_fd, "\n");
         return;
     }
     pam_prompt(request->pamh, PAM_ERROR_MSG, NULL, "%s", text);

@@ -57,6 +57,9 @@ enum prompt_kind prompt_for_service(const char *service);
  * scan goes on (a wrong finger with tries left) or the line says nothing. */
 int tell_line(const struct touch_request *request, const struct stream_line *line, int tty_fd);
 
+/* Writes all of `text` to the terminal `fd` (a short write or EINTR goes on; an error ends it). */
+void terminal_write(int fd, const char *text);
+
 /* Stores a typed password as PAM_AUTHTOK for the next module, then wipes and frees it. */
 int hand_on_password(pam_handle_t *pamh, char *password);
 
