@@ -113,15 +113,20 @@ enum KioskScript {
         put(pinMessage, text(pinAnswer.message, parameters));
       }
 
-      // What the last person typed and was told at the PIN pad, gone.
-      function forgetPin() {
-        pinUser.value = '';
-        pinCode.value = '';
+      // What the PIN pad last told someone, gone.
+      function clearPinAnswer() {
         pinAnswer = null;
         pinRetryEnds = null;
         pinMessage.className = '';
         pinMessage.setAttribute('aria-live', 'polite');
         put(pinMessage, '');
+      }
+
+      // What the last person typed and was told at the PIN pad, gone.
+      function forgetPin() {
+        pinUser.value = '';
+        pinCode.value = '';
+        clearPinAnswer();
       }
 
       function render() {
@@ -166,10 +171,7 @@ enum KioskScript {
         // PIN answer go (what is being typed now stays).
         if (['welcome', 'notRecognised', 'lockedOut'].indexOf(snapshot.state) >= 0) {
           signedInUntil = 0;
-          pinAnswer = null;
-          pinRetryEnds = null;
-          pinMessage.className = '';
-          put(pinMessage, '');
+          clearPinAnswer();
         }
         if (snapshot.state === 'welcome' && snapshot.user) { signIn(snapshot.user, snapshot.session); }
         render();
