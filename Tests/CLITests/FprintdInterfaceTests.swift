@@ -70,11 +70,10 @@ import TestSupport
         _ = try await client.finish()
         // The service learns of the vanished client from the bus: wait until the device can be
         // claimed again (a condition, not a fixed wait).
-        let deadline = Date().addingTimeInterval(20)
-        while !(try await bus.client(["call:Claim:root", "call:Release"])).stdout.contains("Release ok") {
-            try #require(Date() < deadline, "the vanished client's claim was never dropped")
-            try await Task.sleep(for: .milliseconds(50))
+        let released = try await eventually(within: 20, every: .milliseconds(50)) {
+            try await bus.client(["call:Claim:root", "call:Release"]).stdout.contains("Release ok")
         }
+        try #require(released, "the vanished client's claim was never dropped")
         // The verify ended with the client: the reader is closed, as fprintd closes it on a
         // release, so no finger can reach it. (A verify left running would hold it open, and
         // virtual_device would still be listening for the next finger, to count it.)

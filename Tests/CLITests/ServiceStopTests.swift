@@ -43,7 +43,9 @@ import TestSupport
         #expect(result["ok"] as? Bool == false && error?["code"] as? Int == -4, "\(lines)")
         #expect((error?["message"] as? String)?.contains("fpbridged is stopping") == true, "\(lines)")
 
-        while service.isRunning, Date().timeIntervalSince(sent) < Self.hangGuard { try await Task.sleep(for: .milliseconds(10)) }
+        _ = try await eventually(within: max(0, Self.hangGuard - Date().timeIntervalSince(sent)), every: .milliseconds(10)) {
+            !service.isRunning
+        }
         let exited = Date()
         #expect(!service.isRunning, "fpbridged still runs \(Self.hangGuard) s after SIGTERM:\n\(service.output)")
         #expect(service.exitStatus == 0, "exit status \(String(describing: service.exitStatus)):\n\(service.output)")

@@ -37,11 +37,8 @@ import TestSupport
         // The dropped handles close their shares from tasks of their own: wait until those ran
         // (at most this handle's share is left), so that the verify below always comes after
         // them. A fixed wait let a busy machine run the verify first and pass without the bug.
-        let deadline = ContinuousClock.now + .seconds(20)
-        while await owner.openHolders > 1 {
-            try #require(ContinuousClock.now < deadline, "the dropped handles never closed their shares")
-            try await Task.sleep(for: .milliseconds(10))
-        }
+        let closed = try await eventually(within: 20, every: .milliseconds(10)) { await owner.openHolders <= 1 }
+        try #require(closed, "the dropped handles never closed their shares")
         // Before, the dropped handle closed the shared device and this failed with "not open".
         async let finger = VirtualReaderDriver.send(socket, ["SCAN owner"])
         #expect(try await reader.verify(print) == .match(galleryIndex: 0))

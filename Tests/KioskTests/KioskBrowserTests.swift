@@ -116,11 +116,8 @@ enum KioskBrowser {
 
     /// Waits for the browser script to say it got this far (a file it makes); a deadline, not a measurement.
     static func waitFor(_ file: String, seconds: TimeInterval = 90) async throws {
-        let deadline = Date().addingTimeInterval(seconds)
-        while !FileManager.default.fileExists(atPath: file) {
-            guard Date() < deadline else { throw PageNotThere(file: file) }
-            try await Task.sleep(for: .milliseconds(50))
-        }
+        guard try await eventually(within: seconds, every: .milliseconds(50), { FileManager.default.fileExists(atPath: file) })
+        else { throw PageNotThere(file: file) }
     }
 }
 
