@@ -160,7 +160,8 @@ extension Fpbridge {
             .joined(separator: " ")
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
-        process.arguments = ["-qefc", command, "/dev/null"]
+        // `exec`: fpbridge replaces script's $SHELL -c, so the terminal's signals reach it alone.
+        process.arguments = ["-qefc", "exec " + command, "/dev/null"]
         process.environment = childEnvironment(environment)
         let stdin = Pipe(), stdout = Pipe()
         process.standardInput = stdin
