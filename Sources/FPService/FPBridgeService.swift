@@ -24,7 +24,7 @@ package struct FPBridgeService: Sendable {
         let sleep = SleepHandling(registry: registry, readers: readers)
         let printCaches = PrintCaches()
         let face = configuration.fprintdBus
-            ? FprintdFace(service: configuration, readers: readers, registry: registry, sleep: sleep, printCaches: printCaches) : nil
+            ? FprintdFace(service: configuration, readers: readers, registry: registry, printCaches: printCaches) : nil
         ServiceRoutes(service: configuration, registry: registry, readers: readers, sleep: sleep, printCaches: printCaches,
                       pinPad: PinPad(), fprintdStatus: { face?.status.withLock { $0 } ?? "off" })
             .register(on: router)

@@ -60,49 +60,75 @@ package final class Operation: Sendable {
     }
 }
 
-/// The operations in progress, by id, for the control endpoints.
+/// The operations in progress, by id, for the control endpoints, and the one rule for when a
+/// new one may start (``admit(_:)``): not while the machine prepares to sleep, and after the
+/// service's stop only to be ended at once. Admission, sleep and stop take the same lock, so an
+/// operation is either refused or in the list that sleep and stop cancel; never let through
+/// between a check and its recording.
 package final class OperationRegistry: Sendable {
-    private let operations = Locked<[String: Operation]>([:])
-    /// Set once the service stops: the error every operation, running or late, ends with.
-    private let stopped = Locked<AuthError?>(nil)
+    private struct State {
+        var operations: [String: Operation] = [:]
+        /// Between the announcement of sleep and the wake-up.
+        var sleeping = false
+        /// Set once the service stops: the error every operation, running or late, ends with.
+        var stopped: AuthError?
+    }
+
+    private let state = Locked(State())
 
     package init() {}
 
-    /// Records a running operation; one that comes after ``stop(saying:)`` is cancelled at once
-    /// with the stop's error (it started between the stop and the socket's close).
-    func add(_ operation: Operation) {
-        let stop = operations.withLock { operations -> AuthError? in
-            operations[operation.id] = operation
-            return stopped.withLock { $0 }
+    /// What an operation asked for while the machine prepares to sleep is refused with.
+    package static let sleeping = AuthError(.systemCancel, "the machine is going to sleep; try again after it wakes")
+
+    /// Records a running operation. One that comes after ``stop(saying:)`` is recorded and
+    /// cancelled at once with the stop's error (it started between the stop and the socket's close).
+    /// - Throws: ``sleeping`` between ``sleep()`` and ``wake()``; the operation is not recorded.
+    package func admit(_ operation: Operation) throws(AuthError) {
+        let stop = try state.withLock { (state) throws(AuthError) -> AuthError? in
+            if state.sleeping { throw Self.sleeping }
+            state.operations[operation.id] = operation
+            return state.stopped
         }
         if let stop { operation.cancel(.system, saying: stop) }
     }
 
     func remove(_ operation: Operation) {
-        _ = operations.withLock { $0.removeValue(forKey: operation.id) }
+        _ = state.withLock { $0.operations.removeValue(forKey: operation.id) }
     }
+
+    /// The machine prepares to sleep: operations are refused from now on, and every running
+    /// one is cancelled (`systemCancel`).
+    package func sleep() {
+        let running = state.withLock { state in
+            state.sleeping = true
+            return Array(state.operations.values)
+        }
+        for operation in running { operation.cancel(.system) }
+    }
+
+    /// The machine woke: operations are admitted again.
+    package func wake() {
+        state.withLock { $0.sleeping = false }
+    }
+
+    /// True between ``sleep()`` and ``wake()`` (status).
+    package var isSleeping: Bool { state.withLock { $0.sleeping } }
 
     /// The operation, if it runs and the caller started it (root may reach any).
     package func find(_ id: String, caller: Caller, service: ServiceConfiguration) throws(ServiceRefusal) -> Operation {
         // Another user's operation is not found rather than forbidden: its id tells nothing.
-        guard let operation = operations.withLock({ $0[id] }),
+        guard let operation = state.withLock({ $0.operations[id] }),
               ServiceRights.refusal(.press(owner: operation.owner), by: caller, for: caller.user, service: service) == nil
         else { throw ServiceRefusal(.notFound, .notFound, "no operation \(id) of \(caller.user) is running") }
         return operation
     }
 
-    /// Cancels every running operation (the machine is going to sleep, the service stops).
-    package func cancelAll(_ reason: CancelReason) {
-        for operation in operations.withLock({ Array($0.values) }) { operation.cancel(reason) }
-    }
-
     /// The service stops: every running operation and every later one ends with `error`.
     package func stop(saying error: AuthError) {
-        // Under the operations' lock, so that an operation added meanwhile is either in the
-        // list cancelled below or sees the stop itself.
-        let running = operations.withLock { operations in
-            stopped.withLock { $0 = error }
-            return Array(operations.values)
+        let running = state.withLock { state in
+            state.stopped = error
+            return Array(state.operations.values)
         }
         for operation in running { operation.cancel(.system, saying: error) }
     }
@@ -120,5 +146,5 @@ package final class OperationRegistry: Sendable {
     }
 
     /// How many operations run (status, tests).
-    package var count: Int { operations.withLock { $0.count } }
+    package var count: Int { state.withLock { $0.operations.count } }
 }

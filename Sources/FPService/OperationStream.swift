@@ -8,17 +8,13 @@ import NIOCore
 /// see happen is counted, since the engine counts only finished scans.
 struct OperationStream {
     let registry: OperationRegistry
-    let sleep: SleepHandling
 
     func response(caller: Caller, channel: any Channel,
                   _ work: @escaping @Sendable (Operation, @escaping @Sendable (StreamLine) -> Void) async throws -> JSONValue) throws -> Response {
-        if sleep.isSleeping {
-            throw ServiceRefusal(.serviceUnavailable, .systemCancel, "the machine is going to sleep; try again after it wakes")
-        }
         let (lines, sink) = AsyncStream<StreamLine>.makeStream(bufferingPolicy: .unbounded)
         let send: @Sendable (StreamLine) -> Void = { sink.yield($0) }
         let operation = Operation(owner: caller.credentials.uid, prompt: RemotePrompt(send: send))
-        registry.add(operation)
+        do { try registry.admit(operation) } catch { throw ServiceRefusal(.serviceUnavailable, error.code, error.message) }
         let registry = self.registry
         let task = Task {
             send(.started(operation.id))

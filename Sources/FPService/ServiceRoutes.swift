@@ -16,7 +16,7 @@ struct ServiceRoutes: Sendable {
     /// Whether fprintd's D-Bus API is served, and why not (status).
     let fprintdStatus: @Sendable () -> String
 
-    var stream: OperationStream { OperationStream(registry: registry, sleep: sleep) }
+    var stream: OperationStream { OperationStream(registry: registry) }
 
     func register(on router: Router<ServiceRequestContext>) {
         let api = router.group(RouterPath(LocalAPI.prefix))

@@ -1,7 +1,6 @@
 import FPAuthentication
 import FPReaders
 import Logging
-import Synchronization
 import FPVocabulary
 
 /// Suspend and resume, from logind: before sleep every running operation ends with
@@ -10,7 +9,6 @@ import FPVocabulary
 final class SleepHandling: Sendable {
     private let registry: OperationRegistry
     private let readers: ServiceReaders
-    private let sleeping = Atomic<Bool>(false)
     /// How the service learns of sleep: `logind`, or why it cannot.
     let watching = Locked<String>("not started")
 
@@ -19,8 +17,9 @@ final class SleepHandling: Sendable {
         self.readers = readers
     }
 
-    /// True between the announcement of sleep and the wake-up: new operations are refused.
-    var isSleeping: Bool { sleeping.load(ordering: .acquiring) }
+    /// True between the announcement of sleep and the wake-up: new operations are refused
+    /// (by the registry's admission, ``OperationRegistry/admit(_:)``).
+    var isSleeping: Bool { registry.isSleeping }
 
     /// Watches logind until the task is cancelled; without a system bus it says why and returns.
     func run(logger: Logger) async {
@@ -37,15 +36,14 @@ final class SleepHandling: Sendable {
             for await event in watch.events {
                 switch event {
                 case .preparing:
-                    sleeping.store(true, ordering: .releasing)
                     logger.info("the machine prepares to sleep: ending operations, closing readers")
-                    registry.cancelAll(.system)
+                    registry.sleep()
                     // logind's delay (5 s by default) bounds the wait anyway.
                     _ = await registry.waitUntilEmpty(within: .seconds(3))
                     await readers.pool.closeAll()
                     await watch.readyForSleep()
                 case .resumed:
-                    sleeping.store(false, ordering: .releasing)
+                    registry.wake()
                     logger.info("the machine woke up")
                 case .inhibitorRefused(let reason):
                     // Not retried: logind refusing now would most likely refuse again; the next

@@ -64,17 +64,16 @@ extension FprintdFace {
     private func run(_ action: Action, _ device: FprintdDevice, id: UInt64, reply: BusReply, target: RequestTarget,
                      configuration: AuthConfiguration, operation: Operation, afterAnswer: @escaping @Sendable () async -> Void,
                      work: @escaping @Sendable (AuthenticationContext) async throws -> Proof?) async {
-        registry.add(operation)
         defer { registry.remove(operation) }
         let started = Atomic<Bool>(false)
         do {
             // While the machine prepares to sleep the Start is accepted and then fails, as
             // fprintd's does on its suspended device: a client waiting for the status hears why.
-            if sleep.isSleeping {
+            do { try registry.admit(operation) } catch {
                 started.store(true, ordering: .releasing)
                 await reply.values([])
                 await afterAnswer()
-                throw AuthError(.systemCancel, "the machine is going to sleep; try again after it wakes")
+                throw error
             }
             let proof = try await readers.with(target, required: true, wait: true, timeout: 5) { [self] reader in
                 let context = target.context(reader: reader, configuration: configuration, printCaches: printCaches)

@@ -13,7 +13,6 @@ final class FprintdFace: Sendable {
     let service: ServiceConfiguration
     let readers: ServiceReaders
     let registry: OperationRegistry
-    let sleep: SleepHandling
     let printCaches: PrintCaches
     /// `serving`, `off`, or why the face is not on the bus; status reports it.
     let status = Locked<String>("not started")
@@ -21,12 +20,10 @@ final class FprintdFace: Sendable {
     private let bus = Locked<BusExport?>(nil)
     private let nextIndex = Atomic<Int>(0)
 
-    init(service: ServiceConfiguration, readers: ServiceReaders, registry: OperationRegistry, sleep: SleepHandling,
-         printCaches: PrintCaches) {
+    init(service: ServiceConfiguration, readers: ServiceReaders, registry: OperationRegistry, printCaches: PrintCaches) {
         self.service = service
         self.readers = readers
         self.registry = registry
-        self.sleep = sleep
         self.printCaches = printCaches
     }
 
