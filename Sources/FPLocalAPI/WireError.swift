@@ -1,11 +1,13 @@
 import FPVocabulary
 
-/// An ``AuthError`` as the API and `--json` write it: `{code, name, message, retryAfter?, hint?}`.
+/// An ``AuthError`` as the API and `--json` write it: `{code, name, message, retryAfter?, cause?, hint?}`.
 package struct WireError: Codable, Sendable, Hashable {
     package var code: Int
     package var name: String
     package var message: String
     package var retryAfter: Double?
+    /// `AuthErrorCause`'s raw value, where the error has one.
+    package var cause: String?
     /// What the person can do about it with fpbridge's own commands (the CLI's `--json`).
     package var hint: String?
 
@@ -14,6 +16,7 @@ package struct WireError: Codable, Sendable, Hashable {
         name = error.code.name
         message = error.message
         retryAfter = error.retryAfter
+        cause = error.cause?.rawValue
         self.hint = hint
     }
 
@@ -22,7 +25,8 @@ package struct WireError: Codable, Sendable, Hashable {
         guard let known = AuthErrorCode(rawValue: code) else {
             return AuthError(.readerFailure, "the service answered with unknown code \(code) (\(name)): \(message)")
         }
-        return AuthError(known, message, retryAfter: retryAfter)
+        // A cause this side does not know is left out: the code and the words still say what happened.
+        return AuthError(known, message, retryAfter: retryAfter, cause: cause.flatMap(AuthErrorCause.init(rawValue:)))
     }
 }
 

@@ -12,14 +12,19 @@ public struct AuthError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The reader's own error when the reader failed (nil otherwise): which one, where
     /// ``code`` groups several.
     public let readerFault: ReaderFault?
+    /// What lies behind ``code`` where it groups several causes a program may act on (nil
+    /// when the code says it all, or the cause is not one of ``AuthErrorCause``'s).
+    public let cause: AuthErrorCause?
 
-    /// An error with a code, a description, optionally when a retry may succeed, and the
-    /// reader's own error behind it.
-    public init(_ code: AuthErrorCode, _ message: String, retryAfter: TimeInterval? = nil, readerFault: ReaderFault? = nil) {
+    /// An error with a code, a description, optionally when a retry may succeed, the reader's
+    /// own error behind it, and its cause.
+    public init(_ code: AuthErrorCode, _ message: String, retryAfter: TimeInterval? = nil, readerFault: ReaderFault? = nil,
+                cause: AuthErrorCause? = nil) {
         self.code = code
         self.message = message
         self.retryAfter = retryAfter
         self.readerFault = readerFault
+        self.cause = cause
     }
 
     /// The description for people.

@@ -87,6 +87,9 @@ import TestSupport
         try Data("{\"biometricFail".utf8).write(to: URL(fileURLWithPath: path))
         let refused = try await bench.run(["auth", "--policy", "biometrics"], touches: backend.isFake ? [.finger("p1")] : [])
         #expect(refused.errorCode == -8, "\(refused.stdout)")
+        let lockout = refused.json["error"] as? [String: Any]
+        #expect(lockout?["cause"] as? String == "damaged-state" && (lockout?["hint"] as? String)?.hasPrefix("'fpbridge repair' lists") == true,
+                "the damage is named for programs and the repair suggested: \(refused.stdout)")
         #expect(String(decoding: FileManager.default.contents(atPath: path) ?? Data(), as: UTF8.self) == "{\"biometricFail",
                 "the damaged file is left for inspection")
         let status = try await bench.run(["status"])

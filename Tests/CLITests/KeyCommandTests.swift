@@ -49,6 +49,11 @@ import TestSupport
         #expect((key["publicKeyPem"] as? String)?.hasPrefix("-----BEGIN PUBLIC KEY-----") == true)
         let twice = try await run(["key", "create", "--label", "login", "--access-control", "biometry-any"])
         #expect(twice.status == 2 && twice.errorCode == -2008)
+        // The hint is chosen by the error's cause, which crosses the socket with it (issue 41 §3:
+        // it was chosen by the message's words).
+        let refusal = try #require(twice.json["error"] as? [String: Any])
+        #expect(refusal["cause"] as? String == "key-label-taken")
+        #expect(refusal["hint"] as? String == "'fpbridge key delete --label LABEL' removes it")
 
         // A match signs "fpbridge-signature-v1" NUL, the counter (big-endian) and the data.
         let signed = try await run(["key", "sign", "--label", "login", "--data-base64", Data("hello".utf8).base64EncodedString()],

@@ -19,7 +19,8 @@ extension AuthError {
         let message = error.description
         let fault = error.fault
         switch error {
-        case .noReader, .permissionDenied: self = AuthError(.biometryNotAvailable, message)
+        case .noReader: self = AuthError(.biometryNotAvailable, message, cause: .noReader)
+        case .permissionDenied: self = AuthError(.biometryNotAvailable, message)
         case .notSupported: self = AuthError(.notSupported, message, readerFault: fault)
         case .busy: self = AuthError(.readerBusy, message, readerFault: fault)
         case .removed: self = AuthError(.biometryDisconnected, message, readerFault: fault)
@@ -32,8 +33,8 @@ extension AuthError {
         case .printNotFound: self = AuthError(.readerFailure, message + " (the sensor's storage no longer holds it)", readerFault: fault)
         case .duplicatePrint:
             self = AuthError(.readerFailure, message + " (the sensor already holds this finger, perhaps from other software; "
-                             + "clearing the sensor's storage removes it)", readerFault: fault)
-        case .invalidPrint: self = AuthError(.stateDamaged, message)
+                             + "clearing the sensor's storage removes it)", readerFault: fault, cause: .sensorHoldsFinger)
+        case .invalidPrint: self = AuthError(.stateDamaged, message, cause: .damagedState)
         case .scriptEnded: self = AuthError(.scriptEnded, message)
         case .invalidScript, .invalidSelection: self = AuthError(.invalidInput, message)
         case .notOpen, .alreadyOpen, .storageFull, .protocolError, .general, .dataInvalid:
@@ -43,10 +44,10 @@ extension AuthError {
 
     init(store error: StoreError) {
         switch error {
-        case .damaged: self = AuthError(.stateDamaged, error.description)
+        case .damaged: self = AuthError(.stateDamaged, error.description, cause: .damagedState)
         case .io: self = AuthError(.stateDamaged, "cannot use the state directory: \(error.description)")
         case .invalidUserName, .invalidKeyLabel: self = AuthError(.invalidInput, error.description)
-        case .unsafeDirectory: self = AuthError(.stateDamaged, error.description)
+        case .unsafeDirectory: self = AuthError(.stateDamaged, error.description, cause: .unsafeStateDirectory)
         }
     }
 }

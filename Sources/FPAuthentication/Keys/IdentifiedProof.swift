@@ -97,7 +97,7 @@ extension AuthenticationContext {
         do {
             signed = try vault.signNext(label: label, accessControl: .biometryCurrentSet, method: success.method) { record throws(AuthError) in
                 guard let key = try? P256.Signing.PublicKey(x963Representation: record.publicKey) else {
-                    throw AuthError(.stateDamaged, "\(success.user)'s key '\(label)' holds no P-256 public key")
+                    throw AuthError(.stateDamaged, "\(success.user)'s key '\(label)' holds no P-256 public key", cause: .damagedState)
                 }
                 credentialId = KeyIdentifiers.credentialId(key)
                 let kiosk = AssertionPayload.kioskLogin(origin: request.origin, challenge: request.challenge, credentialId: credentialId)

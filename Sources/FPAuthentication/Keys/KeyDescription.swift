@@ -33,10 +33,10 @@ public struct KeyDescription: Sendable, Hashable {
     /// The description of a stored key; `path` names the file if its fields do not hold up.
     init(_ record: KeyRecord, path: String) throws(AuthError) {
         guard let accessControl = KeyAccessControl(rawValue: record.accessControl) else {
-            throw AuthError(.stateDamaged, StoreError.damaged(path: path, reason: "unknown access control '\(record.accessControl)'").description)
+            throw AuthError(store: .damaged(path: path, reason: "unknown access control '\(record.accessControl)'"))
         }
         guard let key = try? P256.Signing.PublicKey(x963Representation: record.publicKey) else {
-            throw AuthError(.stateDamaged, StoreError.damaged(path: path, reason: "its public key is not a P-256 point").description)
+            throw AuthError(store: .damaged(path: path, reason: "its public key is not a P-256 point"))
         }
         label = record.label
         user = record.user

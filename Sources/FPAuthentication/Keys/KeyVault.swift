@@ -50,7 +50,8 @@ public struct KeyVault: Sendable {
         let record: KeyRecord = try locked {
             // A damaged file of that label is an error here too: never overwritten.
             if try store.record(user: user, label: label) != nil {
-                throw AuthError(.alreadyEnrolled, "\(user) already has a key labelled '\(label)'; delete it first to make a new one")
+                throw AuthError(.alreadyEnrolled, "\(user) already has a key labelled '\(label)'; delete it first to make a new one",
+                                cause: .keyLabelTaken)
             }
             if try store.labels(user: user).count >= Self.maximumKeysPerUser {
                 throw AuthError(.invalidInput, "\(user) already has \(Self.maximumKeysPerUser) keys, the most one user may hold; "

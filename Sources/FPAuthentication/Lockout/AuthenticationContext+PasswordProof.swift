@@ -20,7 +20,7 @@ extension AuthenticationContext {
                 }
                 if counter.damaged {
                     throw AuthError(.stateDamaged, "the failure counter of \(environment.user) is damaged (\(counters.path(scope))); "
-                                    + "an administrator repairs it with fpbridge repair")
+                                    + "an administrator repairs it with fpbridge repair", cause: .damagedState)
                 }
                 let rules = environment.lockoutRules
                 let user = environment.user

@@ -30,7 +30,8 @@ struct LockoutRules {
     func biometricBlock(_ counter: AttemptCounter, scope: CounterScope, path: String) -> AuthError? {
         if counter.unusable {
             return AuthError(.biometryLockout, "\(counter.problem(at: path)), so biometry counts as locked out "
-                             + (counter.damaged ? "until an administrator repairs the state" : "until it can be read"))
+                             + (counter.damaged ? "until an administrator repairs the state" : "until it can be read"),
+                             cause: counter.damaged ? .damagedState : nil)
         }
         if counter.biometryLockedOut {
             let unlock = switch scope {
@@ -154,7 +155,8 @@ struct LockoutRules {
     func passcodeBlock(_ counter: AttemptCounter, path: String) -> AuthError? {
         if counter.unusable {
             return AuthError(.stateDamaged, "\(counter.problem(at: path)), so the passcode is refused "
-                             + (counter.damaged ? "until an administrator repairs the state" : "until it can be read"))
+                             + (counter.damaged ? "until an administrator repairs the state" : "until it can be read"),
+                             cause: counter.damaged ? .damagedState : nil)
         }
         if let left = clock.remaining(counter.passcodeLockedUntil) {
             let wait = max(1, left.rounded(.up))

@@ -25,7 +25,7 @@ enum PasscodeHasher {
 
     private static func matchesNow(_ passcode: Passcode, _ record: PasscodeRecord, path: String) throws(AuthError) -> Bool {
         guard record.algorithm == algorithm, record.hash.count == Scrypt.hashLength, !record.salt.isEmpty else {
-            throw AuthError(.stateDamaged, "damaged state file \(path): not an scrypt passcode record")
+            throw AuthError(.stateDamaged, "damaged state file \(path): not an scrypt passcode record", cause: .damagedState)
         }
         return try scrypt {
             try passcode.withUnsafeBytes {

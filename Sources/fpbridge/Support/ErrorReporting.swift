@@ -17,23 +17,18 @@ extension AuthErrorCode {
         }
     }
 
-    /// What the person at the terminal can do about it with fpbridge's own commands, if anything.
+    /// What the person at the terminal can do about it with fpbridge's own commands, if anything:
+    /// chosen by the code and the error's ``AuthErrorCause``, never by its words.
     func hint(_ error: AuthError) -> String? {
-        switch self {
-        case .passcodeNotSet: "set a passcode with 'fpbridge passcode set'"
-        case .stateDamaged where error.message.contains("damaged"):
-            "'fpbridge repair' lists what is damaged; 'fpbridge repair --yes' moves it aside"
-        case .biometryLockout where error.message.contains("damaged"):
-            "'fpbridge repair' lists what is damaged; 'fpbridge repair --yes' moves it aside"
-        case .biometryNotAvailable where error.message.contains("no fingerprint reader was found"):
-            "'--reader fake' tries fpbridge without hardware; 'fpbridge doctor' checks the reader's setup"
-        case .alreadyEnrolled where error.message.contains("key labelled"): "'fpbridge key delete --label LABEL' removes it"
-        case .alreadyEnrolled: "enroll it again with --replace"
-        case .keyInvalidated: "'fpbridge key delete --label LABEL', then 'fpbridge key create' makes a new key"
-        case .readerFailure where error.message.contains("already holds this finger"):
-            "'fpbridge selftest --steps clear --yes' wipes the sensor's storage"
-        case .stateDamaged where error.message.contains("belongs to"):
-            "use a state directory of your own (--state-dir), or chown it"
+        switch (self, error.cause) {
+        case (.passcodeNotSet, _): "set a passcode with 'fpbridge passcode set'"
+        case (_, .damagedState): "'fpbridge repair' lists what is damaged; 'fpbridge repair --yes' moves it aside"
+        case (_, .noReader): "'--reader fake' tries fpbridge without hardware; 'fpbridge doctor' checks the reader's setup"
+        case (_, .keyLabelTaken): "'fpbridge key delete --label LABEL' removes it"
+        case (.alreadyEnrolled, _): "enroll it again with --replace"
+        case (.keyInvalidated, _): "'fpbridge key delete --label LABEL', then 'fpbridge key create' makes a new key"
+        case (_, .sensorHoldsFinger): "'fpbridge selftest --steps clear --yes' wipes the sensor's storage"
+        case (_, .unsafeStateDirectory): "use a state directory of your own (--state-dir), or give it to its user with mode 0700"
         default: nil
         }
     }

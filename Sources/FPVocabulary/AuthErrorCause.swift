@@ -1,0 +1,16 @@
+/// What lies behind an error where one ``AuthErrorCode`` groups several, for a program (and
+/// the CLI's hints) to act on without reading the words, which are for people and may change.
+/// It travels with the error through fpbridged (`cause` in the API's error object).
+public enum AuthErrorCause: String, Sendable, Hashable, Codable, CaseIterable {
+    /// A file fpbridge keeps (a counter, a print, a key, a passcode record) cannot be read as
+    /// what it should be; `fpbridge repair` lists and moves aside what is damaged.
+    case damagedState = "damaged-state"
+    /// The state directory belongs to someone else or is open to others, so nothing in it is trusted.
+    case unsafeStateDirectory = "unsafe-state-directory"
+    /// No fingerprint reader was found (none plugged in, or none this user may open).
+    case noReader = "no-reader"
+    /// A key of that label exists already for the user.
+    case keyLabelTaken = "key-label-taken"
+    /// The sensor's own storage already holds this finger (perhaps from other software).
+    case sensorHoldsFinger = "sensor-holds-finger"
+}
