@@ -45,8 +45,7 @@ struct ServiceReaderTurn: ReaderTurn {
                 await pool.park(reader, identity)
                 return result
             } catch {
-                // A reader that failed or went away is closed; the next request opens it afresh.
-                if [.biometryDisconnected, .readerFailure].contains(AuthError(error).code) {
+                if Self.closesReader(error) {
                     try? await reader.close()
                 } else {
                     await pool.park(reader, identity)
@@ -54,5 +53,15 @@ struct ServiceReaderTurn: ReaderTurn {
                 throw error
             }
         }
+    }
+
+    /// Whether a step that ended with `error` leaves its reader to be closed (the next request
+    /// opens it afresh) rather than kept warm: when the reader went away, or failed with an
+    /// error of libfprint's own (carried in `readerFault`). `readerFailure` alone is not enough:
+    /// the TPM, a key's signature and other work inside the turn report it too, and none of
+    /// them is the reader's fault. A busy, hot or unsupported reader is kept, as it always was.
+    static func closesReader(_ error: any Error) -> Bool {
+        let error = AuthError(error)
+        return error.code == .biometryDisconnected || (error.code == .readerFailure && error.readerFault != nil)
     }
 }
