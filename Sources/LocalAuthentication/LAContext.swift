@@ -85,7 +85,7 @@ public final class LAContext: Sendable {
     /// scan; at most ``LATouchIDAuthenticationMaximumAllowableReuseDuration`` (larger values are capped).
     public var touchIDAuthenticationAllowableReuseDuration: TimeInterval {
         get { state.withLock { $0.reuseDuration } }
-        set { update { $0.reuseDuration = min(max(0, newValue), LATouchIDAuthenticationMaximumAllowableReuseDuration) } }
+        set { update { $0.reuseDuration = EvaluationAdmission.reuseWindow(newValue) } }
     }
 
     /// When true, an evaluation that would need the user fails with ``LAError/notInteractive``.
@@ -355,12 +355,15 @@ public final class LAContext: Sendable {
     private func evaluate(_ policy: LAPolicy, reason: String, through service: ServiceEvaluator) async throws(AuthError) {
         let progress = ServiceEvaluator.Progress()
         let start = state.withLock { state -> Result<Bool, AuthError> in
-            if state.invalidated { return .failure(AuthError(.invalidContext, "the context has been invalidated")) }
-            if state.remote != nil { return .failure(AuthError(.readerBusy, "this context is already evaluating")) }
-            if let last = state.lastRemoteSuccess, last.policy == policy,
-               Date().timeIntervalSince(last.date) <= state.reuseDuration { return .success(true) }
-            state.remote = progress
-            return .success(false)
+            switch EvaluationAdmission.decide(invalidated: state.invalidated, evaluating: state.remote != nil, policy: policy,
+                                              last: state.lastRemoteSuccess.map { ($0.policy, $0.date) },
+                                              reuseWindow: state.reuseDuration, now: Date()) {
+            case .refused(let error): return .failure(error)
+            case .reuse: return .success(true)
+            case .start:
+                state.remote = progress
+                return .success(false)
+            }
         }
         if try start.get() { return }
         defer { state.withLock { $0.remote = nil } }

@@ -31,8 +31,8 @@ public final class AuthenticationContext: Sendable {
         var biometryType = BiometryType.none
     }
 
-    /// The longest reuse window allowed, as on Apple's platforms.
-    public static let maximumReuseDuration: TimeInterval = 300
+    /// The longest reuse window allowed, as on Apple's platforms (``EvaluationAdmission/maximumReuseDuration``).
+    public static let maximumReuseDuration: TimeInterval = EvaluationAdmission.maximumReuseDuration
     /// The fallback title used when none is set.
     public static let defaultFallbackTitle = "Enter Passcode"
 
@@ -59,7 +59,7 @@ public final class AuthenticationContext: Sendable {
     /// How long a success may be reused without a new scan, capped at 300 s.
     public var reuseDuration: TimeInterval {
         get { state.withLock { $0.reuseDuration } }
-        set { state.withLock { $0.reuseDuration = min(max(0, newValue), Self.maximumReuseDuration) } }
+        set { state.withLock { $0.reuseDuration = EvaluationAdmission.reuseWindow(newValue) } }
     }
 
     /// When true, an evaluation that would need the user fails with `AuthErrorCode.notInteractive`.
@@ -320,13 +320,16 @@ public final class AuthenticationContext: Sendable {
         let now = Date()
         enum Start { case refused(AuthError), reused(AuthSuccess), started(Task<AuthSuccess, any Error>) }
         let start: Start = state.withLock { state in
-            if state.invalidated { return .refused(AuthError(.invalidContext, "the context has been invalidated")) }
-            if state.running != nil { return .refused(AuthError(.readerBusy, "this context is already evaluating")) }
-            // A reused success is answered here and now: it starts no task and never touches
-            // `running`, which belongs to the one evaluation that is really under way.
-            if let policy, let last = state.lastSuccess, last.policy == policy,
-               now.timeIntervalSince(last.date) <= state.reuseDuration {
-                return .reused(AuthSuccess(method: .reused, user: last.success.user, finger: last.success.finger))
+            switch EvaluationAdmission.decide(invalidated: state.invalidated, evaluating: state.running != nil, policy: policy,
+                                              last: state.lastSuccess.map { ($0.policy, $0.date) },
+                                              reuseWindow: state.reuseDuration, now: now) {
+            case .refused(let error): return .refused(error)
+            case .reuse:
+                // A reused success is answered here and now: it starts no task and never touches
+                // `running`, which belongs to the one evaluation that is really under way.
+                let last = state.lastSuccess!.success
+                return .reused(AuthSuccess(method: .reused, user: last.user, finger: last.finger))
+            case .start: break
             }
             state.cancelReason = nil
             interruption.reset()
