@@ -1,3 +1,4 @@
+import FPCore
 import FoundationEssentials
 import Glibc
 import Synchronization
@@ -38,19 +39,18 @@ public final class PrintFileCache: Sendable {
 
     private let entries = Locked<[String: Entry]>([:])
     private let hits = Atomic<Int>(0)
-    /// The most files kept. Past it, entries of files that changed or went are dropped first,
-    /// then others, down to three quarters: a long-running service whose users come and go
-    /// does not keep every print it ever read.
-    let maximumEntries: Int
+    /// How many files are kept (``CacheBound``). Past it, entries of files that changed or
+    /// went are dropped first, then others, down to the bound's target.
+    let bound: CacheBound
 
     /// An empty cache; keep one for the life of the process and hand it to every operation.
     public init() {
-        maximumEntries = 20_000
+        bound = .prints
     }
 
     /// An empty cache that keeps at most `maximumEntries` files (tests).
     package init(maximumEntries: Int) {
-        self.maximumEntries = max(1, maximumEntries)
+        bound = CacheBound(maximum: maximumEntries)
     }
 
     /// How many files are kept now.
@@ -69,11 +69,10 @@ public final class PrintFileCache: Sendable {
     func store(_ record: PrintRecord, path: String, signature: Signature) {
         entries.withLock { entries in
             entries[path] = Entry(signature: signature, record: record, problem: nil)
-            guard entries.count > maximumEntries else { return }
+            guard bound.isExceeded(by: entries.count) else { return }
             // Stale first: the file is gone or is another version now.
             for (path, entry) in entries where Signature(path: path) != entry.signature { entries[path] = nil }
-            let target = maximumEntries * 3 / 4
-            while entries.count > target, let any = entries.keys.first { entries[any] = nil }
+            while entries.count > bound.target, let any = entries.keys.first { entries[any] = nil }
         }
     }
 

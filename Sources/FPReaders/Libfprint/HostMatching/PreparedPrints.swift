@@ -41,16 +41,21 @@ final class PreparedPrints: Sendable {
     }
 
     /// The one cache of the process.
-    static let shared = PreparedPrints(maximumEntries: 20_000)
+    static let shared = PreparedPrints(bound: .prints)
 
     private let entries = Locked<[PrintData: Entry]>([:])
     private let built = BuildCount()
-    /// The most prints kept; past it the cache keeps the gallery being prepared and drops
-    /// others, so a service whose users come and go does not keep every print it saw.
-    let maximumEntries: Int
+    /// How many prints are kept (``CacheBound``); past it the cache keeps the gallery being
+    /// prepared and drops others down to the bound's target.
+    let bound: CacheBound
 
+    init(bound: CacheBound) {
+        self.bound = bound
+    }
+
+    /// A cache of at most `maximumEntries` prints (tests).
     init(maximumEntries: Int) {
-        self.maximumEntries = max(1, maximumEntries)
+        bound = CacheBound(maximum: maximumEntries)
     }
 
     /// How many prints had their tables built (tests: a second identification builds none,
@@ -78,8 +83,8 @@ final class PreparedPrints: Sendable {
             let keep = Set(gallery)
             entries.withLock { entries in
                 entries.merge(fresh) { _, new in new }
-                guard entries.count > maximumEntries else { return }
-                for key in entries.keys where !keep.contains(key) && entries.count > maximumEntries * 3 / 4 {
+                guard bound.isExceeded(by: entries.count) else { return }
+                for key in entries.keys where !keep.contains(key) && entries.count > bound.target {
                     entries[key] = nil
                 }
             }
