@@ -56,25 +56,22 @@ final class FprintdDevice: Sendable {
     }
 
     /// The value of a Device property now.
-    func property(_ name: String) -> BusValue? {
+    func property(_ property: FprintdProperty) -> BusValue {
         let state = self.state.withLock { $0 }
-        switch name {
-        case "name": return .string(info.name)
+        switch property {
+        case .name: return .string(info.name)
         // The reader's count, claimed or not, as fprintd reports it (its interface documents -1
         // while unclaimed, but fprintd itself never says -1; clients read it after a claim).
-        case "num-enroll-stages": return .int32(Int32(state.enrollStages))
-        case "scan-type": return .string(state.scanType == .swipe ? "swipe" : "press")
-        case "finger-present": return .bool(state.fingerPresent)
-        case "finger-needed": return .bool(state.fingerNeeded)
-        default: return nil
+        case .numEnrollStages: return .int32(Int32(state.enrollStages))
+        case .scanType: return .string(state.scanType == .swipe ? "swipe" : "press")
+        case .fingerPresent: return .bool(state.fingerPresent)
+        case .fingerNeeded: return .bool(state.fingerNeeded)
         }
     }
 
     /// Every property, for GetManagedObjects and InterfacesAdded.
     var properties: BusValue {
-        .properties(["name", "num-enroll-stages", "scan-type", "finger-present", "finger-needed"].compactMap { name in
-            property(name).map { (name, $0) }
-        })
+        .properties(FprintdProperty.allCases.map { ($0.rawValue, property($0)) })
     }
 
     /// Whether `sender` may make a call needing `need` now (checked before polkit is asked, so

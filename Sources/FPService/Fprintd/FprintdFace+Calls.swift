@@ -5,8 +5,9 @@ import Foundation
 extension FprintdFace {
     /// A Device method: the claim it needs, the caller's identity from the bus, polkit, then the
     /// method itself, which checks its claim again (the polkit question may have taken a while).
-    func deviceCall(_ call: BusCall, _ device: FprintdDevice, _ rule: FprintdRules.Rule) async throws -> [BusValue] {
+    func deviceCall(_ call: BusCall, _ device: FprintdDevice, _ method: FprintdMethod) async throws -> [BusValue] {
         guard let bus = connection else { throw BusError(.internalError, "the bus face is stopping") }
+        let rule = FprintdRules.rule(method)
         try device.check(rule.claim, sender: call.sender)
         // Who the caller is matters to the methods that name a user; the others act for the
         // claim's holder, looked up when it claimed.
@@ -21,22 +22,24 @@ extension FprintdFace {
             named = (caller, user)
         }
         if !rule.actions.isEmpty, let refusal = await FprintdPolkit(bus: bus).refusal(call.sender, rule.actions) { throw refusal }
-        switch (call.method, named) {
-        case ("Claim", let named?): return try await claim(device, call.sender, user: named.user, caller: named.caller, bus: bus)
-        case ("Release", _): return try await release(device, call.sender)
-        case ("ListEnrolledFingers", let named?): return [.strings(try listFingers(device, user: named.user, caller: named.caller))]
-        case ("DeleteEnrolledFingers", let named?): return try await deleteAll(device, call.sender, user: named.user, caller: named.caller)
-        case ("DeleteEnrolledFingers2", _): return try await delete(device, call.sender, finger: nil)
-        case ("DeleteEnrolledFinger", _):
+        // The methods that name a user have `named` (their rule's `namesUser`).
+        switch (method, named) {
+        case (.claim, let named?): return try await claim(device, call.sender, user: named.user, caller: named.caller, bus: bus)
+        case (.release, _): return try await release(device, call.sender)
+        case (.listEnrolledFingers, let named?): return [.strings(try listFingers(device, user: named.user, caller: named.caller))]
+        case (.deleteEnrolledFingers, let named?): return try await deleteAll(device, call.sender, user: named.user, caller: named.caller)
+        case (.deleteEnrolledFingers2, _): return try await delete(device, call.sender, finger: nil)
+        case (.deleteEnrolledFinger, _):
             guard let finger = FprintdFinger.finger(call.string(0) ?? "") else {
                 throw BusError(.invalidFingername, "Invalid finger name")
             }
             return try await delete(device, call.sender, finger: finger)
-        case ("VerifyStart", _): try await verifyStart(device, call); throw Answered()
-        case ("VerifyStop", _): return try await stop(device, call.sender, .verify)
-        case ("EnrollStart", _): try await enrollStart(device, call); throw Answered()
-        case ("EnrollStop", _): return try await stop(device, call.sender, .enroll)
-        default: throw BusError("org.freedesktop.DBus.Error.UnknownMethod", "no method \(call.method)")
+        case (.verifyStart, _): try await verifyStart(device, call); throw Answered()
+        case (.verifyStop, _): return try await stop(device, call.sender, .verify)
+        case (.enrollStart, _): try await enrollStart(device, call); throw Answered()
+        case (.enrollStop, _): return try await stop(device, call.sender, .enroll)
+        case (.claim, nil), (.listEnrolledFingers, nil), (.deleteEnrolledFingers, nil):
+            throw BusError(.internalError, "\(method.rawValue) acts for a named user, and none was found")
         }
     }
 
@@ -160,10 +163,10 @@ extension FprintdFace {
 
     /// Sets `finger-present` and `finger-needed`, announcing the ones that changed.
     func setFinger(_ device: FprintdDevice, present: Bool? = nil, needed: Bool? = nil) async {
-        let changed = device.state.withLock { state -> [String] in
-            var names: [String] = []
-            if let present, state.fingerPresent != present { state.fingerPresent = present; names.append("finger-present") }
-            if let needed, state.fingerNeeded != needed { state.fingerNeeded = needed; names.append("finger-needed") }
+        let changed = device.state.withLock { state -> [FprintdProperty] in
+            var names: [FprintdProperty] = []
+            if let present, state.fingerPresent != present { state.fingerPresent = present; names.append(.fingerPresent) }
+            if let needed, state.fingerNeeded != needed { state.fingerNeeded = needed; names.append(.fingerNeeded) }
             return names
         }
         if !changed.isEmpty { await propertiesChanged(device, changed) }

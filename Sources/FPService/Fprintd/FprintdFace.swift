@@ -137,9 +137,9 @@ final class FprintdFace: Sendable {
     private func changed(_ info: ReaderInfo) async {
         guard let device = devices.withLock({ $0.first { $0.info.identity == info.identity } }) else { return }
         let names = device.state.withLock { state in
-            var names: [String] = []
-            if state.enrollStages != info.enrollStages { state.enrollStages = info.enrollStages; names.append("num-enroll-stages") }
-            if state.scanType != info.scanType { state.scanType = info.scanType; names.append("scan-type") }
+            var names: [FprintdProperty] = []
+            if state.enrollStages != info.enrollStages { state.enrollStages = info.enrollStages; names.append(.numEnrollStages) }
+            if state.scanType != info.scanType { state.scanType = info.scanType; names.append(.scanType) }
             return names
         }
         if !names.isEmpty { await propertiesChanged(device, names) }
@@ -180,13 +180,13 @@ final class FprintdFace: Sendable {
 
     private func property(_ path: String, _ interface: String, _ name: String) -> BusValue? {
         guard interface == FprintdInterface.device else { return nil }
-        return device(at: path)?.property(name)
+        return FprintdProperty(rawValue: name).flatMap { device(at: path)?.property($0) }
     }
 
     /// Emits `PropertiesChanged` for the properties named, with their values now.
-    func propertiesChanged(_ device: FprintdDevice, _ names: [String]) async {
+    func propertiesChanged(_ device: FprintdDevice, _ names: [FprintdProperty]) async {
         guard let bus = connection else { return }
-        let changed = BusValue.properties(names.compactMap { name in device.property(name).map { (name, $0) } })
+        let changed = BusValue.properties(names.map { ($0.rawValue, device.property($0)) })
         await bus.emit(path: device.path, interface: FprintdInterface.properties, signal: "PropertiesChanged",
                        [.string(FprintdInterface.device), changed, .strings([])])
     }
@@ -232,10 +232,10 @@ final class FprintdFace: Sendable {
             return [.dictionary(key: "o", value: "a{sa{sv}}", entries)]
         case (FprintdInterface.device, let method):
             guard let device = device(at: call.path) else { throw BusError(.noSuchDevice, "No device at \(call.path)") }
-            guard let rule = FprintdRules.device[method] else {
+            guard let known = FprintdMethod(rawValue: method) else {
                 throw BusError("org.freedesktop.DBus.Error.UnknownMethod", "no method \(method)")
             }
-            return try await deviceCall(call, device, rule)
+            return try await deviceCall(call, device, known)
         default:
             throw BusError("org.freedesktop.DBus.Error.UnknownMethod", "no method \(call.interface).\(call.method)")
         }

@@ -14,6 +14,8 @@ enum FprintdInterface {
     static let properties = "org.freedesktop.DBus.Properties"
 
     /// The interfaces served; GDBus refuses calls whose arguments do not match these signatures.
+    /// The Device interface's methods and properties come from their one list each
+    /// (``FprintdMethod``, ``FprintdProperty``).
     static let introspection = """
     <node>
       <interface name="net.reactivated.Fprint.Manager">
@@ -21,26 +23,11 @@ enum FprintdInterface {
         <method name="GetDefaultDevice"><arg name="device" type="o" direction="out"/></method>
       </interface>
       <interface name="net.reactivated.Fprint.Device">
-        <method name="ListEnrolledFingers">
-          <arg name="username" type="s" direction="in"/><arg name="enrolled_fingers" type="as" direction="out"/>
-        </method>
-        <method name="DeleteEnrolledFingers"><arg name="username" type="s" direction="in"/></method>
-        <method name="DeleteEnrolledFingers2"/>
-        <method name="DeleteEnrolledFinger"><arg name="finger_name" type="s" direction="in"/></method>
-        <method name="Claim"><arg name="username" type="s" direction="in"/></method>
-        <method name="Release"/>
-        <method name="VerifyStart"><arg name="finger_name" type="s" direction="in"/></method>
-        <method name="VerifyStop"/>
-        <method name="EnrollStart"><arg name="finger_name" type="s" direction="in"/></method>
-        <method name="EnrollStop"/>
+    \(FprintdMethod.allCases.map { "    <method name=\"\($0.rawValue)\">\($0.arguments)</method>" }.joined(separator: "\n"))
         <signal name="VerifyFingerSelected"><arg name="finger_name" type="s"/></signal>
         <signal name="VerifyStatus"><arg name="result" type="s"/><arg name="done" type="b"/></signal>
         <signal name="EnrollStatus"><arg name="result" type="s"/><arg name="done" type="b"/></signal>
-        <property name="name" type="s" access="read"/>
-        <property name="num-enroll-stages" type="i" access="read"/>
-        <property name="scan-type" type="s" access="read"/>
-        <property name="finger-present" type="b" access="read"/>
-        <property name="finger-needed" type="b" access="read"/>
+    \(FprintdProperty.allCases.map { "    <property name=\"\($0.rawValue)\" type=\"\($0.type)\" access=\"read\"/>" }.joined(separator: "\n"))
       </interface>
       <interface name="org.freedesktop.DBus.ObjectManager">
         <method name="GetManagedObjects">

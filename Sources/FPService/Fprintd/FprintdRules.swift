@@ -29,17 +29,19 @@ enum FprintdRules {
         var namesUser: Bool
     }
 
-    /// The Device interface's methods.
-    static let device: [String: Rule] = [
-        "Claim": Rule(actions: [.verify, .enroll], claim: .free, namesUser: true),
-        "Release": Rule(actions: [], claim: .held, namesUser: false),
-        "ListEnrolledFingers": Rule(actions: [.verify], claim: .any, namesUser: true),
-        "DeleteEnrolledFingers": Rule(actions: [.enroll], claim: .heldOrFree, namesUser: true),
-        "DeleteEnrolledFingers2": Rule(actions: [.enroll], claim: .held, namesUser: false),
-        "DeleteEnrolledFinger": Rule(actions: [.enroll], claim: .held, namesUser: false),
-        "VerifyStart": Rule(actions: [.verify], claim: .held, namesUser: false),
-        "VerifyStop": Rule(actions: [], claim: .held, namesUser: false),
-        "EnrollStart": Rule(actions: [.enroll], claim: .held, namesUser: false),
-        "EnrollStop": Rule(actions: [], claim: .held, namesUser: false),
-    ]
+    /// What each Device method needs.
+    static func rule(_ method: FprintdMethod) -> Rule {
+        switch method {
+        case .claim: Rule(actions: [.verify, .enroll], claim: .free, namesUser: true)
+        case .release: Rule(actions: [], claim: .held, namesUser: false)
+        case .listEnrolledFingers: Rule(actions: [.verify], claim: .any, namesUser: true)
+        case .deleteEnrolledFingers: Rule(actions: [.enroll], claim: .heldOrFree, namesUser: true)
+        case .deleteEnrolledFingers2: Rule(actions: [.enroll], claim: .held, namesUser: false)
+        case .deleteEnrolledFinger: Rule(actions: [.enroll], claim: .held, namesUser: false)
+        case .verifyStart: Rule(actions: [.verify], claim: .held, namesUser: false)
+        case .verifyStop: Rule(actions: [], claim: .held, namesUser: false)
+        case .enrollStart: Rule(actions: [.enroll], claim: .held, namesUser: false)
+        case .enrollStop: Rule(actions: [], claim: .held, namesUser: false)
+        }
+    }
 }
