@@ -20,7 +20,18 @@ package actor ReaderArbiter {
     /// How long a caller that asked not to wait may wait behind the service's own turn.
     static let housekeepingSeconds: TimeInterval = 5
 
-    package init() {}
+    /// What the waiters' timeouts run on (a test's own clock, which it advances).
+    private let clock: any Clock<Duration>
+
+    package init(clock: any Clock<Duration> = ContinuousClock()) {
+        self.clock = clock
+    }
+
+    /// How many callers wait for `reader` now (tests: a waiter is queued before the next comes).
+    package func waiting(for reader: ReaderIdentity) -> Int { queues[reader]?.count ?? 0 }
+
+    /// Whether someone (or the service's own work) holds `reader` now.
+    package func isHeld(_ reader: ReaderIdentity) -> Bool { holders[reader] != nil }
 
     /// Runs `body` as the reader's only user.
     /// - Throws: ``AuthErrorCode/readerBusy`` when the reader stays busy past `timeout` (or at once without `wait`).
@@ -49,8 +60,9 @@ package actor ReaderArbiter {
         guard wait || housekeeping else { throw AuthError(.readerBusy, "the reader \(reader) is serving another operation") }
         let timeout = wait ? timeout : Self.housekeepingSeconds
         let id = UUID()
+        let clock = self.clock
         let timer = Task { [weak self] in
-            try? await Task.sleep(for: .seconds(timeout))
+            do { try await clock.sleep(for: .seconds(timeout)) } catch { return }
             await self?.giveUp(id, reader: reader)
         }
         defer { timer.cancel() }

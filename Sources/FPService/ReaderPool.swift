@@ -20,9 +20,13 @@ actor ReaderPool {
     /// reader closes waits for the close instead of meeting a device half closed.
     private let arbiter: ReaderArbiter
 
-    init(idleSeconds: Double, arbiter: ReaderArbiter) {
+    /// What the idle closes run on (a test's own clock, which it advances).
+    private let clock: any Clock<Duration>
+
+    init(idleSeconds: Double, arbiter: ReaderArbiter, clock: any Clock<Duration> = ContinuousClock()) {
         self.idleSeconds = idleSeconds
         self.arbiter = arbiter
+        self.clock = clock
     }
 
     /// The open reader kept for `identity`, if any; it is no longer parked.
@@ -38,8 +42,9 @@ actor ReaderPool {
             earlier.closer.cancel()
             Task { try? await earlier.reader.close() }
         }
+        let clock = self.clock
         let closer = Task {
-            try? await Task.sleep(for: .seconds(self.idleSeconds))
+            do { try await clock.sleep(for: .seconds(self.idleSeconds)) } catch { return }
             guard !Task.isCancelled, self.pinned[identity] == nil else { return }
             await self.closeWhenFree(identity)
         }

@@ -8,11 +8,13 @@ import Logging
 /// (``ReaderArbiter``), opened for the operation and kept open a few seconds after it
 /// (``ReaderPool``, 5 s by default); a reader plugged in later is found by the next request.
 struct ServiceReaders: Sendable {
-    let arbiter = ReaderArbiter()
+    let arbiter: ReaderArbiter
     let pool: ReaderPool
 
-    init(idleSeconds: Double) {
-        pool = ReaderPool(idleSeconds: idleSeconds, arbiter: arbiter)
+    /// `clock`: what turns' timeouts and idle closes run on.
+    init(idleSeconds: Double, clock: any Clock<Duration> = ContinuousClock()) {
+        arbiter = ReaderArbiter(clock: clock)
+        pool = ReaderPool(idleSeconds: idleSeconds, arbiter: arbiter, clock: clock)
     }
 
     /// Runs `body` with the target's reader, opened and held for it alone; nil when the reader
