@@ -122,7 +122,7 @@ import TestSupport
         let bus = try await FprintdBus()
         try await bus.slowPolkit(3)
         let waiting = try bus.startClient(["call:Claim:root", "call:Release"])
-        try await Task.sleep(for: .milliseconds(300))
+        try #require(try await eventually(within: 10) { bus.polkitWasAsked }, "the Claim never reached polkit")
         let other = try await bus.client(["manager:GetDevices", "get:name", "objects"])
         let status = try await bus.service!.request("GET", "/v1/status")
         #expect(other.stdout.contains("GetDevices ok [/net/reactivated/Fprint/Device/0]") && status.status == 200, "\(other.stdout)")
@@ -229,7 +229,9 @@ import TestSupport
         #expect(try await client.waitFor("signal VerifyStatus verify-unknown-error True"), "\(client.output)")
         try await bus.prepareForSleep(false)
         #expect(try await client.waitFor("VerifyStart ok", timeout: 10), "\(client.output)")
-        try await Task.sleep(for: .milliseconds(400))
+        // The finger goes down once the new verify's scan waits for it (finger-needed again).
+        try #require(try await client.waitFor(count: 2) { $0.components(separatedBy: "changed finger-needed=True").count - 1 },
+                     "\(client.output)")
         try await bus.scan("p1")
         #expect(try await client.finish() == 0, "\(client.output)")
         #expect(client.output.contains("signal VerifyStatus verify-match True"), "\(client.output)")
@@ -276,9 +278,9 @@ import TestSupport
         let bus = try await FprintdBus(readerEnvironment: testbed.environment, reader: "libfprint")
         let empty = try await bus.client(["manager:GetDevices"])
         #expect(empty.stdout == "GetDevices ok []\n", "\(empty.stdout)")
-        let watcher = try bus.startClient(["wait:InterfacesAdded", "manager:GetDevices", "get:name", "wait:InterfacesRemoved",
-                                           "manager:GetDevices"])
-        try await Task.sleep(for: .milliseconds(500))
+        let watcher = try bus.startClient(["say:ready", "wait:InterfacesAdded", "manager:GetDevices", "get:name",
+                                           "wait:InterfacesRemoved", "manager:GetDevices"])
+        try #require(try await watcher.waitFor("ready"), "\(watcher.output)")
         try await testbed.plug("elan")
         #expect(try await watcher.waitFor("name = "), "\(watcher.output)")
         try await testbed.unplug("elan")
@@ -300,9 +302,10 @@ import TestSupport
     }
 
     /// `fpbridge ARGS` through the bus's fpbridged socket, for root.
-    func fpbridge(_ bus: FprintdBus, _ arguments: [String], input: String = "") async throws -> CommandResult {
+    func fpbridge(_ bus: FprintdBus, _ arguments: [String], input: String = "",
+                  onStderr: (@Sendable (String) -> Void)? = nil) async throws -> CommandResult {
         try await Fpbridge.run(["--json"] + arguments, environment: bus.service!.clientEnvironment.merging(
-            ["FPBRIDGE_READER": "libfprint:virtual_device"]) { $1 }, input: input)
+            ["FPBRIDGE_READER": "libfprint:virtual_device"]) { $1 }, input: input, onStderr: onStderr)
     }
 
     @Test func aMatchBeforeTheFifthStartsTheCountAgain() async throws {
@@ -323,11 +326,16 @@ import TestSupport
         for _ in 1...3 { #expect(try await verify(bus, "p2").status == 1) }
         // Two more through the socket, with the CLI: the same counter.
         for _ in 1...2 {
-            async let wrong = fpbridge(bus, ["verify"])
-            try await VirtualReaderDriver.waitForListener(bus.readerSocket)
-            try await Task.sleep(for: .milliseconds(300))
+            // The wrong finger goes down once the verify asks for it, that is once its scan started.
+            let prompts = PromptSignal(Bench.scanPrompt)
+            let watchPrompt = prompts.watcher()
+            let wrong = Task {
+                defer { prompts.finish() }
+                return try await fpbridge(bus, ["verify"], onStderr: watchPrompt)
+            }
+            try #require(await prompts.next(within: 30), "the verify never asked for the finger")
             try await bus.scan("p2")
-            #expect(try await wrong.status == 1)
+            #expect(try await wrong.value.status == 1)
         }
         #expect(try await bus.lockout("root")["lockedOut"] as? Bool == true, "3 + 2 in a row lock")
 

@@ -13,6 +13,8 @@ with its connection). Steps come as arguments; each result and every signal is a
                          VerifyStatus/EnrollStatus), at most 30 s; "timeout ..." and exit 3 if none
   wait:Proceed           until the test says go on (FprintdBus.proceed(): a Proceed signal on
                          the Device interface), when it must act between two steps
+  say:TEXT               print TEXT (the signals are watched from the start: "say:ready" first
+                         tells the test that a signal it causes now will be seen)
   sleep:SECONDS
   vanish                 leave the bus at once, releasing nothing
 
@@ -119,6 +121,11 @@ def main(steps):
                     return 3
                 # What came after it stays for the next wait.
                 del seen[:index + 1]
+            elif kind == "say":
+                # A round trip first: the daemon handles a connection's messages in order, so
+                # the signal matches sent before it are in force once it answers.
+                bus.call_blocking("org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "GetId", "", [])
+                say(rest)
             elif kind == "sleep":
                 pump(float(rest))
             elif kind == "vanish":

@@ -269,9 +269,16 @@ public final class FprintdBus: Sendable {
         let result = try await Self.gdbus(["call", "--system", "-d", "org.freedesktop.PolicyKit1", "-o", "/org/freedesktop/PolicyKit1/Authority",
                                            "-m", "org.freedesktop.DBus.Mock.AddMethod", "org.freedesktop.PolicyKit1.Authority",
                                            "CheckAuthorization", "(sa{sv})sa{ss}us", "(bba{ss})",
-                                           "import time; time.sleep(\(seconds)); ret = (True, False, {})"], environment)
+                                           "import time, pathlib; pathlib.Path('\(polkitAsked)').touch(); "
+                                           + "time.sleep(\(seconds)); ret = (True, False, {})"], environment)
         guard result.status == 0 else { throw ServiceProcessError(message: "AddMethod failed: \(result.stderr)") }
     }
+
+    /// Marked by the slow CheckAuthorization of ``slowPolkit(_:)`` as it begins.
+    private var polkitAsked: String { directory.file("polkit-asked") }
+
+    /// Whether the slow polkitd of ``slowPolkit(_:)`` has been asked (it marks a file as it begins).
+    public var polkitWasAsked: Bool { FileManager.default.fileExists(atPath: polkitAsked) }
 
     /// The user's biometric lockout status as fpbridged's socket API reports it.
     public func lockout(_ user: String) async throws -> [String: Any] {
