@@ -129,7 +129,9 @@ struct ServeCommand: AsyncParsableCommand {
         let problems = configuration.problems()
         guard problems.isEmpty else { throw ValidationError(problems.joined(separator: "; ")) }
         // Tests move the server's clock (challenge expiry, rate windows) instead of sleeping.
-        if let testClockOffsetFile { Clock.follow(offsetFile: testClockOffsetFile) }
+        if let testClockOffsetFile {
+            do { try Clock.follow(offsetFile: testClockOffsetFile) } catch { throw ValidationError(error.description) }
+        }
         // The database and its directory are the server's alone.
         umask(0o077)
         var logger = Logger(label: "fpbridge-server")
