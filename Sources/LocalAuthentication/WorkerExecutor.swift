@@ -1,3 +1,4 @@
+import FPCore
 import Foundation
 
 /// One thread of fpbridge's own that runs async work for synchronous callers.
@@ -7,18 +8,24 @@ import Foundation
 /// Swift's shared threads could deadlock when every shared thread is such a
 /// caller; run on this thread (actors included, through the task executor
 /// preference) the work never needs a shared thread.
+///
+/// The thread is a ``DetachedThread`` (FPCore), as every thread of fpbridge's own is.
 final class WorkerExecutor: TaskExecutor, @unchecked Sendable {
     static let shared = WorkerExecutor()
 
     private let condition = NSCondition()
     private var jobs: [UnownedJob] = []
-    private var thread: Thread?
+    /// The worker thread, once it runs (under `condition`).
+    private var thread: pthread_t?
 
     private init() {
-        let thread = Thread { [unowned self] in self.runLoop() }
-        thread.name = "fpbridge-worker"
-        self.thread = thread
-        thread.start()
+        DetachedThread.start(name: "fpbridge-worker") { [self] in
+            condition.lock()
+            thread = pthread_self()
+            condition.broadcast()
+            condition.unlock()
+            runLoop()
+        }
     }
 
     func enqueue(_ job: consuming ExecutorJob) {
@@ -29,7 +36,11 @@ final class WorkerExecutor: TaskExecutor, @unchecked Sendable {
         condition.unlock()
     }
 
-    var isCurrent: Bool { Thread.current.name == "fpbridge-worker" }
+    var isCurrent: Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        return thread.map { pthread_equal($0, pthread_self()) != 0 } ?? false
+    }
 
     private func runLoop() {
         while true {

@@ -4,7 +4,7 @@ import Synchronization
 import Testing
 
 /// Issue 27 §2: every scrypt started a thread of its own with no bound. Many at once now share
-/// ``OwnThread/maximumThreads`` threads, and every one still finishes.
+/// ``PasscodeHasher/maximumThreads`` threads, and every one still finishes.
 @Suite struct ThreadBoundTests {
     final class Running: Sendable {
         let now = Atomic<Int>(0)
@@ -16,7 +16,7 @@ import Testing
         try await withThrowingTaskGroup(of: Int.self) { group in
             for index in 0..<24 {
                 group.addTask {
-                    try await OwnThread.run { () throws(AuthError) -> Int in
+                    try await PasscodeHasher.threads.run { () throws(AuthError) -> Int in
                         let now = running.now.add(1, ordering: .relaxed).newValue
                         var peak = running.peak.load(ordering: .relaxed)
                         while now > peak, !running.peak.compareExchange(expected: peak, desired: now, ordering: .relaxed).exchanged {
@@ -32,7 +32,7 @@ import Testing
             for try await _ in group { finished += 1 }
             #expect(finished == 24)
         }
-        #expect(running.peak.load(ordering: .relaxed) <= OwnThread.maximumThreads)
+        #expect(running.peak.load(ordering: .relaxed) <= PasscodeHasher.maximumThreads)
         #expect(running.peak.load(ordering: .relaxed) >= 2, "they still run side by side")
     }
 }

@@ -1,19 +1,27 @@
+import FPCore
 import Crypto
 import FPKeyFormats
 import FPStore
 import FoundationEssentials
 
 /// Passcodes as slow salted hashes: scrypt as every secret in fpbridge is kept (`Scrypt`,
-/// with its bounds), compared in constant time, on a thread of its own (``OwnThread``).
+/// with its bounds), compared in constant time, off Swift's shared threads: each on a thread of
+/// its own, at most ``maximumThreads`` at once (`BlockingThreads`, the one way off the pool for
+/// blocking work), so that many passcode checks at once (32 connections per user of the
+/// service, times its users) cannot start a thread each.
 enum PasscodeHasher {
     static let algorithm = "scrypt"
 
+    /// The most scrypt runs at once.
+    static let maximumThreads = 4
+    static let threads = BlockingThreads(name: "fpbridge-kdf", limit: maximumThreads)
+
     static func hash(_ passcode: Passcode, rounds: Int) async throws(AuthError) -> PasscodeRecord {
-        try await OwnThread.run { () throws(AuthError) in try hashNow(passcode, rounds: rounds) }
+        try await threads.run { () throws(AuthError) in try hashNow(passcode, rounds: rounds) }
     }
 
     static func matches(_ passcode: Passcode, _ record: PasscodeRecord, path: String) async throws(AuthError) -> Bool {
-        try await OwnThread.run { () throws(AuthError) in try matchesNow(passcode, record, path: path) }
+        try await threads.run { () throws(AuthError) in try matchesNow(passcode, record, path: path) }
     }
 
     private static func hashNow(_ passcode: Passcode, rounds: Int) throws(AuthError) -> PasscodeRecord {
