@@ -7,16 +7,17 @@ import NIOCore
 /// Keys released by a match, held by the service: the private keys never leave it.
 extension ServiceRoutes {
     func registerKeys(on api: RouterGroup<ServiceRequestContext>) {
-        api.get("keys") { request, context in try await handle(context) { caller in try keyList(request, caller) } }
+        api.get("keys") { request, context in try await handle(context) { caller in try await keyList(request, caller) } }
         api.post("keys") { request, context in try await handle(context) { caller in try await createKey(request, caller) } }
         api.post("keys/delete") { request, context in try await handle(context) { caller in try await deleteKey(request, caller) } }
         api.get("keys/attestation") { request, context in
-            try await handle(context) { caller in try attestation(request, caller) }
+            try await handle(context) { caller in try await attestation(request, caller) }
         }
         api.get("identity") { request, context in
             try await handle(context) { caller in
                 let target = try query(request, caller: caller, purpose: .manage)
-                return JSONBodies.ok(IdentityResult(protection: .service, identityKeyPem: try vault(target).identity()))
+                let identity = try await Self.blocking { try vault(target).identity() }
+                return JSONBodies.ok(IdentityResult(protection: .service, identityKeyPem: identity))
             }
         }
         api.post("identity/activate") { request, context in
@@ -35,36 +36,41 @@ extension ServiceRoutes {
             .keys(protection: .service)
     }
 
-    private func keyList(_ request: Request, _ caller: Caller) throws -> Response {
+    private func keyList(_ request: Request, _ caller: Caller) async throws -> Response {
         let target = try query(request, caller: caller, purpose: .manage, extra: [])
-        let keys = try vault(target).list().map(WireKey.init)
+        let keys = try await Self.blocking { try vault(target).list().map(WireKey.init) }
         return JSONBodies.ok(KeyList(user: target.user, protection: .service, keys: keys))
     }
 
     private func createKey(_ request: Request, _ caller: Caller) async throws -> Response {
         let body = try await JSONBodies.decode(KeyCreateRequest.self, from: request)
         let target = try RequestTarget(body, caller: caller, service: service, purpose: .manage)
-        let vault = try vault(target)
-        let key = try vault.create(label: body.label, accessControl: body.accessControl)
-        return JSONBodies.ok(KeyResult(protection: .service, key: WireKey(key), identityKeyPem: try vault.identity(), tpm: try tpmEvidence(target)))
+        let result = try await Self.blocking {
+            let vault = try vault(target)
+            let key = try vault.create(label: body.label, accessControl: body.accessControl)
+            return KeyResult(protection: .service, key: WireKey(key), identityKeyPem: try vault.identity(), tpm: try tpmEvidence(target))
+        }
+        return JSONBodies.ok(result)
     }
 
     private func deleteKey(_ request: Request, _ caller: Caller) async throws -> Response {
         let body = try await JSONBodies.decode(KeyLabelRequest.self, from: request)
         let target = try RequestTarget(body, caller: caller, service: service, purpose: .manage)
-        try vault(target).delete(label: body.label)
+        try await Self.blocking { try vault(target).delete(label: body.label) }
         return JSONBodies.ok(["user": JSONValue.string(target.user), "label": .string(body.label)])
     }
 
-    private func attestation(_ request: Request, _ caller: Caller) throws -> Response {
+    private func attestation(_ request: Request, _ caller: Caller) async throws -> Response {
         guard let label = request.uri.queryParameters["label"].map(String.init) else {
             throw ServiceRefusal.badRequest("missing query parameter 'label'")
         }
         let target = try query(request, caller: caller, purpose: .manage, extra: ["label"])
-        let vault = try vault(target)
-        let key = WireKey(try vault.describe(label: label))
-        let identity = try vault.identity()
-        return JSONBodies.ok(KeyResult(protection: .service, key: key, identityKeyPem: identity, tpm: try tpmEvidence(target)))
+        let result = try await Self.blocking {
+            let vault = try vault(target)
+            let key = WireKey(try vault.describe(label: label))
+            return KeyResult(protection: .service, key: key, identityKeyPem: try vault.identity(), tpm: try tpmEvidence(target))
+        }
+        return JSONBodies.ok(result)
     }
 
     private func sign(_ request: Request, _ caller: Caller, _ channel: any Channel) async throws -> Response {

@@ -25,11 +25,14 @@ extension ServiceRoutes {
               (1...1024).contains(credential.count), (1...1024).contains(secret.count) else {
             throw ServiceRefusal.badRequest("credential and encryptedSecret must be base64 of at most 1024 bytes")
         }
-        guard let identity = try tpmIdentity(target) else {
+        guard let identity = try await Self.blocking({ try tpmIdentity(target) }) else {
             throw AuthError(.notSupported, "the device identity key is not in a TPM (fpbridged runs without --tpm)")
         }
-        let released = try TPMDeviceIdentity.tpm { () throws(TPMError) in
-            try TPMEndorsement(identity: identity.tpm.tpm).activate(credential: Array(credential), encryptedSecret: Array(secret), key: identity.key)
+        let released = try await Self.blocking {
+            try TPMDeviceIdentity.tpm { () throws(TPMError) in
+                try TPMEndorsement(identity: identity.tpm.tpm).activate(credential: Array(credential), encryptedSecret: Array(secret),
+                                                                     key: identity.key)
+            }
         }
         return JSONBodies.ok(TPMActivationResult(secret: Data(released).base64EncodedString()))
     }
