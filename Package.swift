@@ -63,7 +63,8 @@ let package = Package(
         // of the socket links neither libfprint nor GLib.
         .target(name: "FPVocabulary", swiftSettings: foundationEssentialsOnly),
         // Below the engine's layers: a print's bytes, atomic file replacement, process helpers; re-exports FPVocabulary.
-        .target(name: "FPCore", dependencies: ["FPVocabulary", "CProcessSecurity"], swiftSettings: foundationEssentialsOnly),
+        .target(name: "FPCore", dependencies: ["FPVocabulary", "CProcessSecurity", .product(name: "SystemPackage", package: "swift-system")],
+                swiftSettings: foundationEssentialsOnly),
         // JSON values for output and a strict request reader that names the field it refuses (FPVocabulary: the lock).
         .target(name: "FPJSON", dependencies: ["FPVocabulary"], swiftSettings: foundationEssentialsOnly),
         // bozorth3's scores as libfprint computes them, in Swift (issue 26): only FPCore, for the bounded threads a search runs on.
@@ -196,6 +197,7 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "SystemPackage", package: "swift-system"),
             ],
             swiftSettings: foundationEssentialsOnly
         ),

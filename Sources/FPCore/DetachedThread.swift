@@ -2,6 +2,7 @@ internal import CProcessSecurity
 #if canImport(Glibc)
 import Glibc
 #endif
+import SystemPackage
 
 /// Starts a named POSIX thread that runs `body` once and ends: the GLib loop, the
 /// key-derivation worker, the terminal readers. (Foundation's `Thread` brings the rest of
@@ -30,7 +31,7 @@ package enum DetachedThread {
         pthread_sigmask(SIG_SETMASK, &creators, nil)
         guard result == 0 else {
             Unmanaged<Work>.fromOpaque(work).release()
-            fatalError("cannot start the thread \(name): \(String(cString: strerror(result)))")
+            fatalError("cannot start the thread \(name): \(Errno(rawValue: result).description)")
         }
         pthread_detach(thread)
     }

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import SystemPackage
 
 /// Writing all of a buffer to a file descriptor, whatever part each `write` takes.
 package enum FileDescriptorWrite {
@@ -11,7 +12,7 @@ package enum FileDescriptorWrite {
         while offset < bytes.count {
             let written = write(fd, bytes.baseAddress! + offset, bytes.count - offset)
             if written < 0 && errno == EINTR { continue }
-            guard written > 0 else { return written < 0 ? String(cString: strerror(errno)) : "no byte was written" }
+            guard written > 0 else { return written < 0 ? Errno.last.description : "no byte was written" }
             offset += written
         }
         return nil

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import SystemPackage
 
 /// Replacing a file whole or not at all, the one way every layer does it: a new temporary
 /// file beside it, written out, flushed to the disk, renamed over it.
@@ -31,5 +32,5 @@ package enum FileReplacement {
         return nil
     }
 
-    private static func reason() -> String { String(cString: strerror(errno)) }
+    private static func reason() -> String { Errno.last.description }
 }

@@ -2,6 +2,7 @@ import CProcessSecurity
 import FPAuthentication
 import FPReaders
 import Foundation
+import SystemPackage
 
 /// A fake reader's script named by a client in test mode, read with the client's rights.
 ///
@@ -19,7 +20,7 @@ enum ClientScript {
         }
         let fd = path.withCString { fpb_open_as($0, caller.credentials.uid, caller.credentials.gid) }
         guard fd >= 0 else {
-            throw .invalidScript("cannot read script file '\(path)' as \(caller.user): \(String(cString: strerror(-fd)))")
+            throw .invalidScript("cannot read script file '\(path)' as \(caller.user): \(Errno(rawValue: -fd).description)")
         }
         let file = FileHandle(fileDescriptor: fd, closeOnDealloc: true)
         var info = stat()

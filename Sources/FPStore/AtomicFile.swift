@@ -3,6 +3,7 @@ import FoundationEssentials
 #if canImport(Glibc)
 import Glibc
 #endif
+import SystemPackage
 
 /// Reading and writing state files so that a crash never leaves half a file:
 /// write a temporary file (0600), fsync it, rename it over the old one,
@@ -33,7 +34,7 @@ enum AtomicFile {
             let count = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
             if count < 0 {
                 if errno == EINTR { continue }
-                throw .io(path: path, reason: String(cString: strerror(errno)))
+                throw .io(path: path, reason: Errno.last.description)
             }
             if count == 0 { return data }
             data.append(contentsOf: buffer[0..<count])
@@ -79,10 +80,10 @@ enum AtomicFile {
             while offset < bytes.count {
                 let written = pwrite(fd, bytes.baseAddress! + offset, bytes.count - offset, off_t(offset))
                 if written < 0 && errno == EINTR { continue }
-                guard written > 0 else { return written < 0 ? String(cString: strerror(errno)) : "no byte was written" }
+                guard written > 0 else { return written < 0 ? Errno.last.description : "no byte was written" }
                 offset += written
             }
-            return fdatasync(fd) == 0 ? nil : String(cString: strerror(errno))
+            return fdatasync(fd) == 0 ? nil : Errno.last.description
         }
         if let failure { throw .io(path: path, reason: failure) }
         return true
@@ -99,12 +100,12 @@ enum AtomicFile {
             switch errno {
             case let code where absentOn.contains(code): return nil
             case ELOOP: throw .damaged(path: path, reason: "is a symbolic link; state files are never followed through links")
-            default: throw .io(path: path, reason: String(cString: strerror(errno)))
+            default: throw .io(path: path, reason: Errno.last.description)
             }
         }
         var info = stat()
         guard fstat(fd, &info) == 0 else {
-            let reason = String(cString: strerror(errno))
+            let reason = Errno.last.description
             Glibc.close(fd)
             throw .io(path: path, reason: reason)
         }
@@ -121,7 +122,7 @@ enum AtomicFile {
     static func remove(_ path: String) throws(StoreError) {
         try DirectorySafety.check(StatePath.parent(of: path))
         if unlink(path) != 0 && errno != ENOENT {
-            throw .io(path: path, reason: String(cString: strerror(errno)))
+            throw .io(path: path, reason: Errno.last.description)
         }
         syncDirectory(StatePath.parent(of: path))
     }
@@ -139,7 +140,7 @@ enum AtomicFile {
         let parent = StatePath.parent(of: path)
         if !parent.isEmpty && parent != path && !FileManager.default.fileExists(atPath: parent) { try makeDirectories(parent) }
         if mkdir(path, 0o700) != 0 && errno != EEXIST {
-            throw .io(path: path, reason: "cannot create directory: \(String(cString: strerror(errno)))")
+            throw .io(path: path, reason: "cannot create directory: \(Errno.last.description)")
         }
     }
 
@@ -149,14 +150,14 @@ enum AtomicFile {
     static func list(_ directory: String) throws(StoreError) -> [String] {
         guard try DirectorySafety.check(directory) else { return [] }
         guard let stream = opendir(directory) else {
-            throw .io(path: directory, reason: "cannot list: \(String(cString: strerror(errno)))")
+            throw .io(path: directory, reason: "cannot list: \(Errno.last.description)")
         }
         defer { closedir(stream) }
         var names: [String] = []
         while true {
             errno = 0
             guard let entry = readdir(stream) else {
-                if errno != 0 { throw .io(path: directory, reason: "cannot list: \(String(cString: strerror(errno)))") }
+                if errno != 0 { throw .io(path: directory, reason: "cannot list: \(Errno.last.description)") }
                 break
             }
             let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in

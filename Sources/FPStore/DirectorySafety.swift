@@ -2,6 +2,8 @@ import FoundationEssentials
 #if canImport(Glibc)
 import Glibc
 #endif
+import SystemPackage
+import FPCore
 
 /// State directories must belong to the user running fpbridge and be closed to
 /// everyone else (0700): a directory others can write lets them swap a counter
@@ -15,7 +17,7 @@ enum DirectorySafety {
         // Only a missing directory is fine; one that cannot be looked at is not "nothing there".
         guard lstat(path, &info) == 0 else {
             if errno == ENOENT { return false }
-            throw .io(path: path, reason: String(cString: strerror(errno)))
+            throw .io(path: path, reason: Errno.last.description)
         }
         guard info.st_mode & S_IFMT == S_IFDIR else {
             throw .unsafeDirectory(path: path, reason: "is not a directory (a symbolic link is never followed)", fix: "remove it")

@@ -2,6 +2,8 @@ import FoundationEssentials
 #if canImport(Glibc)
 import Glibc
 #endif
+import SystemPackage
+import FPCore
 
 /// An exclusive lock across processes (`flock` on a lock file), so that two
 /// processes updating counters or prints never lose one another's writes.
@@ -18,7 +20,7 @@ struct FileLock {
         if let problem = Self.problem(at: path) { throw StoreError.damaged(path: path, reason: problem) }
         let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0o600)
         guard fd >= 0 else {
-            let reason = String(cString: strerror(errno))
+            let reason = Errno.last.description
             // Replaced between the look and the open: say what is there now.
             if let problem = Self.problem(at: path) { throw StoreError.damaged(path: path, reason: problem) }
             throw StoreError.io(path: path, reason: "cannot open lock file: \(reason)")
@@ -30,7 +32,7 @@ struct FileLock {
         }
         while flock(fd, LOCK_EX) != 0 {
             guard errno == EINTR else {
-                throw StoreError.io(path: path, reason: "cannot lock: \(String(cString: strerror(errno)))")
+                throw StoreError.io(path: path, reason: "cannot lock: \(Errno.last.description)")
             }
         }
         defer { flock(fd, LOCK_UN) }
@@ -41,7 +43,7 @@ struct FileLock {
     static func problem(at path: String) -> String? {
         var info = stat()
         guard lstat(path, &info) == 0 else {
-            return errno == ENOENT ? nil : "the lock file cannot be looked at: \(String(cString: strerror(errno)))"
+            return errno == ENOENT ? nil : "the lock file cannot be looked at: \(Errno.last.description)"
         }
         let kind: String? = switch info.st_mode & S_IFMT {
         case S_IFREG: nil

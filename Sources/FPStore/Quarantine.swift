@@ -3,6 +3,7 @@ import FoundationEssentials
 #if canImport(Glibc)
 import Glibc
 #endif
+import SystemPackage
 
 /// Where repairs put damaged state files: `damaged/` in the state directory,
 /// so that a repair never destroys what someone may still want to inspect.
@@ -30,7 +31,7 @@ package struct Quarantine: Sendable {
             throw error
         }
         guard PathExchange.swap(temporary, path) == 0 else {
-            let reason = String(cString: strerror(errno))
+            let reason = Errno.last.description
             removeTree(temporary)
             throw .io(path: path, reason: "cannot put the repaired state in its place: \(reason)")
         }
@@ -64,7 +65,7 @@ package struct Quarantine: Sendable {
         let target = directory.file("damaged", "\(stamp)-\(relative)")
         try AtomicFile.makeDirectories(directory.file("damaged"))
         guard rename(path, target) == 0 else {
-            throw .io(path: path, reason: "cannot move it to \(target): \(String(cString: strerror(errno)))")
+            throw .io(path: path, reason: "cannot move it to \(target): \(Errno.last.description)")
         }
         return target
     }

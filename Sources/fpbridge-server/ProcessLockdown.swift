@@ -1,6 +1,8 @@
 import ArgumentParser
 internal import CProcessSecurity
 import Foundation
+import SystemPackage
+import FPCore
 
 /// The server holds password hashes and session digests, and passwords and tokens pass
 /// through its memory: like fpbridge and fpbridged it leaves no core dump, and no other
@@ -11,7 +13,7 @@ enum ProcessLockdown {
     /// opens the database or a port.
     static func apply() throws {
         guard fpb_forbid_core_dumps() == 0 else {
-            let reason = String(cString: strerror(errno))
+            let reason = Errno.last.description
             FileHandle.standardError.write(Data("fpbridge-server: cannot turn core dumps and tracing off (\(reason)); refusing to run\n".utf8))
             throw ExitCode(3)
         }

@@ -5,11 +5,12 @@ import FPCore
 import FoundationEssentials
 import Glibc
 import Logging
+import SystemPackage
 
 // Any command may hold a passcode in memory: never in a core dump, never readable
 // by another process of the same user.
 if fpb_forbid_core_dumps() != 0 {
-    StandardError.write("fpbridge: cannot turn core dumps off (\(String(cString: strerror(errno)))); refusing to run\n")
+    StandardError.write("fpbridge: cannot turn core dumps off (\(Errno.last.description)); refusing to run\n")
     exit(3)
 }
 

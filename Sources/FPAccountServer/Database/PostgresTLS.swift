@@ -1,6 +1,8 @@
 import Foundation
 import NIOSSL
 import PostgresNIO
+import SystemPackage
+import FPCore
 
 /// What each sslmode asks of NIOSSL, for the pool's connections and the start-up check alike.
 extension PostgresTLSMode {
@@ -40,7 +42,7 @@ extension PostgresTLSMode {
         guard let file else { return .default }
         let descriptor = open(file, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else {
-            throw DatabaseFailure(description: "--database: cannot read the CA file sslrootcert=\(file): \(String(cString: strerror(errno)))")
+            throw DatabaseFailure(description: "--database: cannot read the CA file sslrootcert=\(file): \(Errno.last.description)")
         }
         let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
         let bytes: [UInt8]

@@ -1,4 +1,6 @@
 import Foundation
+import SystemPackage
+import FPCore
 
 /// The SQLite file made by the server itself, 0600 from its first instant whatever the umask,
 /// before GRDB opens it: SQLite would create it 0644 less the umask, and a chmod afterwards
@@ -21,20 +23,20 @@ struct SQLiteFile {
             switch code {
             case ELOOP: throw DatabaseFailure(description: "the SQLite database \(path) is a symbolic link; give the path of the file itself")
             case EISDIR: throw DatabaseFailure(description: "the SQLite database \(path) is a directory, not a file")
-            default: throw DatabaseFailure(description: "cannot create the SQLite database \(path): \(String(cString: strerror(code)))")
+            default: throw DatabaseFailure(description: "cannot create the SQLite database \(path): \(Errno(rawValue: code).description)")
             }
         }
         defer { close(descriptor) }
         var status = stat()
         guard fstat(descriptor, &status) == 0 else {
-            throw DatabaseFailure(description: "cannot read what the SQLite database \(path) is: \(String(cString: strerror(errno)))")
+            throw DatabaseFailure(description: "cannot read what the SQLite database \(path) is: \(Errno.last.description)")
         }
         guard status.st_mode & S_IFMT == S_IFREG else {
             throw DatabaseFailure(description: "the SQLite database \(path) is not a regular file")
         }
         // A file made before (or by hand) with a wider mode is the server's alone from now on.
         if status.st_mode & 0o777 != 0o600, fchmod(descriptor, 0o600) != 0 {
-            throw DatabaseFailure(description: "cannot make the SQLite database \(path) 0600: \(String(cString: strerror(errno)))")
+            throw DatabaseFailure(description: "cannot make the SQLite database \(path) 0600: \(Errno.last.description)")
         }
         return SQLiteFile(device: UInt64(status.st_dev), inode: UInt64(status.st_ino))
     }

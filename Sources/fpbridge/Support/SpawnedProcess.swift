@@ -1,4 +1,6 @@
 import Glibc
+import SystemPackage
+import FPCore
 
 /// A child process started with `posix_spawn`, its standard output a pipe to us: the
 /// tools the doctor asks and the login demo's server. (Foundation's `Process` would
@@ -96,5 +98,5 @@ final class SpawnedProcess: Sendable {
 struct SpawnError: Error, CustomStringConvertible {
     let path: String
     let errno: Int32
-    var description: String { "cannot start \(path): \(String(cString: strerror(errno)))" }
+    var description: String { "cannot start \(path): \(Errno.last.description)" }
 }
