@@ -119,7 +119,11 @@ for step in register bind; do
   printf 'correct horse battery\n' | fpbridge --user alice account "$step" --password-stdin --server "$server" --account alice >/dev/null
 done
 
-"$bin/fpbridge-kiosk" --service "$dir/fpbridged.sock" --listen "127.0.0.1:$port" --server "$server" \
+# Badge numbers for the PIN pad, so that it works by touch alone (a kiosk under cage has no keyboard).
+printf '1001 alice\n1002 bob\n' >"$dir/badges"
+chmod 644 "$dir/badges"
+
+"$bin/fpbridge-kiosk" --service "$dir/fpbridged.sock" --listen "127.0.0.1:$port" --server "$server" --badges "$dir/badges" \
   --demo-touch-socket "$dir/reader.sock" --demo-prints "$dir/prints" --demo-fingers alice,bob,stranger \
   --verbose >"$dir/kiosk.out" 2>"$dir/kiosk.log" &
 pids+=($!)
@@ -140,11 +144,14 @@ if [ "$check" = yes ]; then
   curl -sf -X POST -H 'Content-Type: application/json' -d '{"finger":"stranger"}' "${url}demo/touch"
   for _ in $(seq 150); do grep -q '"notRecognised"' "$dir/events" && break; sleep 0.1; done
   kill "$watcher" 2>/dev/null || true
+  # alice's badge and PIN: a session at the login server too.
+  pin=$(curl -s -X POST -H 'Content-Type: application/json' -d '{"user":"1001","pin":"2468"}' "${url}pin")
   if grep -q '"session":"[^"]' "$dir/events" && grep -q '"user":"alice"' "$dir/events" && grep -q '"notRecognised"' "$dir/events" \
-      && ! grep -q '"user":"bob"' "$dir/events"; then
-    echo "kiosk demo: alice's touch signed her in at the login server, the stranger's was refused"
+      && ! grep -q '"user":"bob"' "$dir/events" && grep -q '"session":"[^"]' <<<"$pin" && grep -q '"user":"alice"' <<<"$pin"; then
+    echo "kiosk demo: alice's touch and her badge and PIN signed her in at the login server, the stranger's touch was refused"
     exit 0
   fi
+  echo "PIN answer: $pin"
   echo "kiosk demo: not as expected:"; cat "$dir/events" "$dir/kiosk.log"; exit 1
 fi
 
@@ -165,7 +172,9 @@ cat <<TEXT
   -d '{"finger":"alice"}' ${url}demo/touch).
   alice's touch signs her in at the server (the page holds the session); bob's finger is
   recognised but he has no account there, and the page says so.
-  PIN pad: alice or bob with PIN 2468; a wrong PIN and an unknown name get the same answer.
+  PIN pad, by touch alone: badge 1001 (alice) or 1002 (bob), Next, PIN 2468, Sign in; alice's
+  signs her in at the server too (a session of kind kiosk-pin), bob's PIN is right but he has no
+  account there. A wrong PIN and an unknown badge get the same answer.
   Five strangers in a row lock fingerprints for 30 s, with a countdown; the PIN works meanwhile.
 
   Ctrl-C stops the kiosk and fpbridged and removes $dir.

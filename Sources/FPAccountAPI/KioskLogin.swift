@@ -3,9 +3,15 @@
 public struct KioskChallengeRequest: Codable, Sendable, Hashable {
     /// The server's origin as the kiosk reached it; the server refuses any other.
     public var origin: String
+    /// `kiosk-login` (a finger, the default when absent) or `kiosk-pin-login` (a PIN at the
+    /// kiosk's PIN pad): a challenge answers only a proof of its own purpose, at its own route.
+    public var purpose: String?
 
-    /// A request for `origin`.
-    public init(origin: String) { self.origin = origin }
+    /// A request for `origin`, for a finger's proof unless `purpose` says `kiosk-pin-login`.
+    public init(origin: String, purpose: String? = nil) {
+        self.origin = origin
+        self.purpose = purpose
+    }
 }
 
 /// A kiosk challenge: single use, tied to no user or credential, refused after ``expiresAt``.
@@ -14,7 +20,7 @@ public struct KioskChallenge: Codable, Sendable, Hashable {
     public var challengeId: String
     /// 32 random bytes, base64url: what goes into the signed payload (`AssertionPayload.kioskLogin`).
     public var challenge: String
-    /// `kiosk-login`.
+    /// `kiosk-login`, or `kiosk-pin-login` when the request asked for it.
     public var purpose: String
     /// The origin the server expects in the payload.
     public var origin: String
@@ -32,7 +38,9 @@ public struct KioskChallenge: Codable, Sendable, Hashable {
 }
 
 /// `POST /v1/kiosk/logins`: the identified user's key's answer to a kiosk challenge, with the
-/// attestation of that key, as fpbridged's `identify-and-prove` gave them.
+/// attestation of that key, as fpbridged's `identify-and-prove` gave them. The same body at
+/// `POST /v1/kiosk/pin-logins`: the key's answer to a kiosk PIN challenge, as fpbridged's
+/// PIN pad (`passcode-check` with a proof) gave them when the PIN was right.
 public struct KioskLoginRequest: Codable, Sendable, Hashable {
     /// The kiosk challenge answered.
     public var challengeId: String

@@ -87,11 +87,14 @@ package struct SoftwareDevice: Sendable {
     }
 
     /// This device's answer to a kiosk challenge, as fpbridged's identify-and-prove makes it:
-    /// the kiosk-login payload at `origin`, and the key's attestation (`signer` and
-    /// `statementKey` change it to prove it is refused).
+    /// the kiosk-login payload at `origin` (or, with `purpose` `kioskPinLogin`, the PIN pad's
+    /// payload), and the key's attestation (`signer` and `statementKey` change it to prove it is refused).
     package func kioskLogin(_ challenge: KioskChallenge, origin: String, counter: UInt64, signer: P256.Signing.PrivateKey? = nil,
-                            statementKey: P256.Signing.PublicKey? = nil) -> KioskLoginRequest {
-        let payload = AssertionPayload.kioskLogin(origin: origin, challenge: challenge.challenge, credentialId: credentialId)
+                            statementKey: P256.Signing.PublicKey? = nil,
+                            purpose: AssertionPayload.Purpose = .kioskLogin) -> KioskLoginRequest {
+        let payload = purpose == .kioskPinLogin
+            ? AssertionPayload.kioskPinLogin(origin: origin, challenge: challenge.challenge, credentialId: credentialId)
+            : AssertionPayload.kioskLogin(origin: origin, challenge: challenge.challenge, credentialId: credentialId)
         let signature = (try? key.signature(for: SignatureFormat.message(counter: counter, data: payload.bytes)).derRepresentation) ?? Data()
         let (statement, attestation) = attestation(signer: signer, statementKey: statementKey)
         return KioskLoginRequest(challengeId: challenge.challengeId, credentialId: credentialId, counter: counter,

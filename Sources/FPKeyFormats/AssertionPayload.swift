@@ -27,6 +27,10 @@ public struct AssertionPayload: Sendable, Hashable {
         /// A bound device's invitation: a one-time binding code for a new device of the same
         /// account, made with a finger on the bound device (nothing to approve waits for it).
         case inviteDevice = "invite-device"
+        /// A login at a kiosk's PIN pad: the server's kiosk challenge, answered by the key of the
+        /// user whose PIN fpbridged checked (its passcode check). A purpose of its own, inside
+        /// the signed bytes, so that a server never takes a PIN for a finger nor the reverse.
+        case kioskPinLogin = "kiosk-pin-login"
     }
 
     /// The new device a signature approves: exactly this request, key and name.
@@ -99,6 +103,12 @@ public struct AssertionPayload: Sendable, Hashable {
     /// kiosk's reader identified (`credentialId` is that key's, known only after the scan).
     public static func kioskLogin(origin: String, challenge: String, credentialId: String) -> AssertionPayload {
         AssertionPayload(purpose: .kioskLogin, origin: origin, challenge: challenge, credentialId: credentialId, payment: nil, device: nil)
+    }
+
+    /// A kiosk PIN login: the server's kiosk challenge, answered by the key of the user whose
+    /// PIN fpbridged checked at the kiosk's PIN pad.
+    public static func kioskPinLogin(origin: String, challenge: String, credentialId: String) -> AssertionPayload {
+        AssertionPayload(purpose: .kioskPinLogin, origin: origin, challenge: challenge, credentialId: credentialId, payment: nil, device: nil)
     }
 
     /// A bound device's invitation of a new device (a one-time binding code), signed by its credential.

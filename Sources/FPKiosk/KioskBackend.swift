@@ -9,11 +9,13 @@ package protocol KioskBackend: Sendable {
     /// `identify` with `timeoutSeconds`, not waiting for a busy reader; `event` gets the stream's
     /// events. With a login server, the user's session there too.
     func identify(timeoutSeconds: Double, event: @escaping @Sendable (AuthEvent) -> Void) async throws -> Identified
-    /// `POST /v1/passcode-check`: the user's name when the PIN is right; throws the service's error.
-    func checkPasscode(user: String, passcode: String) async throws -> String
+    /// `POST /v1/passcode-check`: the user when the PIN is right, with a login server their
+    /// session there too; throws the service's error. `unmapped`: what was typed names no
+    /// account (an unknown badge), answered and counted by fpbridged as a wrong PIN.
+    func checkPasscode(user: String, passcode: String, unmapped: Bool) async throws -> Identified
 }
 
-/// Who was at the reader, and their session at the login server when the kiosk has one.
+/// Who was at the reader (or at the PIN pad), and their session at the login server when the kiosk has one.
 package struct Identified: Sendable, Equatable {
     package var user: String
     /// The login server's session token (`--server`); nil without a server.

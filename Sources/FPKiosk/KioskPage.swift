@@ -2,12 +2,19 @@ import Foundation
 
 /// The kiosk page's HTML. Its DOM ids are a contract with the browser tests (docs/kiosk.md):
 /// `body[data-state]`, `#message`, `#countdown`, the PIN pad's `#pin-user`, `#pin-code`,
-/// `#pin-submit`, `#pin-message`, `.pin-key`, `#lang` and `#session`. The words are
+/// `#pin-submit`, `#pin-next`, `#pin-message`, `.pin-key`, `#lang` and `#session`. The words are
 /// filled in by the script from its string table, in English or Chinese.
 enum KioskPage {
-    static func html(demoFingers: [String]) -> String {
+    /// `badges`: the user id is a badge number (`--badges`), typed with digits.
+    static func html(demoFingers: [String], badges: Bool = false) -> String {
         let demo = demoFingers.map(escape).joined(separator: ",")
-        let keys = ["1", "2", "3", "4", "5", "6", "7", "8", "9"].map(key).joined()
+        let back = #"<button type="button" class="pin-key pin-back" data-key="back" data-label="clear">⌫</button>"#
+        let next = #"<button id="pin-next" type="button" data-text="next">Next</button>"#
+        // Four columns: the digits, delete and "next" (from the user id to the PIN) in three
+        // rows with 0, then "Sign in" across: as many rows as the three-column pad had.
+        let keys = ["1", "2", "3"].map(key).joined() + back + ["4", "5", "6"].map(key).joined() + next
+            + ["7", "8", "9", "0"].map(key).joined()
+        let userField = badges ? #"inputmode="numeric" "# : ""
         return #"""
         <!doctype html>
         <html lang="en">
@@ -17,7 +24,7 @@ enum KioskPage {
         <title>Sign in</title>
         <link rel="stylesheet" href="/kiosk.css">
         </head>
-        <body data-state="starting" data-demo="\#(demo)">
+        <body data-state="starting" data-demo="\#(demo)" data-badges="\#(badges)">
         <header>
           <h1 data-text="title">Sign in</h1>
           <button id="lang" type="button" lang="zh-CN">中文</button>
@@ -40,12 +47,12 @@ enum KioskPage {
             <h2 id="pin-heading" data-text="pinHeading">Or use your PIN</h2>
             <form id="pin-form" autocomplete="off" novalidate>
               <label for="pin-user" data-text="userLabel">User ID</label>
-              <input id="pin-user" name="user" type="text" autocapitalize="none" autocomplete="off" spellcheck="false">
+              <input id="pin-user" name="user" type="text" \#(userField)autocapitalize="none" autocomplete="off" spellcheck="false">
               <label for="pin-code" data-text="pinLabel">PIN</label>
               <input id="pin-code" name="pin" type="password" inputmode="numeric" autocomplete="off">
               <div id="pin-keys" role="group" aria-labelledby="pin-label-keys">
                 <span id="pin-label-keys" class="visually-hidden" data-text="keysLabel">Digits</span>
-                \#(keys)<button type="button" class="pin-key pin-back" data-key="back" data-label="clear">⌫</button><button type="button" class="pin-key" data-key="0">0</button><button id="pin-submit" type="submit" data-text="submit">Sign in</button>
+                \#(keys)<button id="pin-submit" type="submit" data-text="submit">Sign in</button>
               </div>
               <p id="pin-message" role="status" aria-live="polite"></p>
             </form>

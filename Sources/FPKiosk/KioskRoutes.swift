@@ -13,7 +13,7 @@ struct KioskRoutes: Sendable {
 
     func register(on router: Router<some RequestContext>) {
         let demoFingers = demo?.fingers ?? []
-        router.get("/") { _, _ in KioskReply.text(KioskPage.html(demoFingers: demoFingers), type: "text/html; charset=utf-8") }
+        router.get("/") { _, _ in KioskReply.text(KioskPage.html(demoFingers: demoFingers, badges: pinPad.badges != nil), type: "text/html; charset=utf-8") }
         router.get("/kiosk.css") { _, _ in KioskReply.text(KioskStyle.css, type: "text/css; charset=utf-8") }
         router.get("/kiosk.js") { _, _ in KioskReply.text(KioskScript.javascript, type: "text/javascript; charset=utf-8") }
         router.get("/events") { _, _ in events() }
@@ -54,7 +54,7 @@ struct KioskRoutes: Sendable {
             return KioskReply.failure(.badRequest, "Send {\"user\": \"…\", \"pin\": \"…\"} as JSON.")
         }
         let answer = await pinPad.check(user: body.user, pin: body.pin)
-        if ["pinTrouble", "pinNotPermitted"].contains(answer.message) {
+        if ["pinTrouble", "pinNotPermitted", "pinServerTrouble"].contains(answer.message) {
             warn("the PIN pad cannot check PINs (\(answer.message)): \(answer.parameters["detail"] ?? "no detail")")
         }
         return KioskReply.json(answer, status: answer.ok ? .ok : Self.status(answer))
@@ -65,7 +65,7 @@ struct KioskRoutes: Sendable {
         case "pinMissing", "pinInvalid": .badRequest
         case "pinLocked", "pinPadResting": .tooManyRequests
         case "pinNotPermitted": .forbidden
-        case "pinTrouble": .serviceUnavailable
+        case "pinTrouble", "pinServerTrouble": .serviceUnavailable
         default: .unauthorized
         }
     }

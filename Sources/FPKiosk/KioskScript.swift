@@ -27,7 +27,11 @@ enum KioskScript {
           pinLocked: 'Too many wrong PINs for this user ID. Try again in {seconds} s',
           pinPadResting: 'Too many wrong PINs at this kiosk. The PIN pad is back in {seconds} s',
           pinNotPermitted: 'This kiosk is not set up to check PINs. Please ask staff for help', pinInvalid: 'That is not a valid user ID or PIN',
-          pinTrouble: 'PINs cannot be checked right now. Try again in a moment', noAnswer: 'the kiosk did not answer'
+          pinTrouble: 'PINs cannot be checked right now. Try again in a moment', noAnswer: 'the kiosk did not answer',
+          next: 'Next', userLabelBadge: 'Badge number', pinWrongBadge: 'Wrong badge number or PIN',
+          pinMissingBadge: 'Enter your badge number and PIN', pinInvalidBadge: 'That is not a valid badge number or PIN',
+          pinNotBound: 'Your PIN is right, but it has no sign-in for this kiosk yet. Please ask staff for help',
+          pinServerTrouble: 'Signing in is not possible right now. Try again in a moment'
         },
         zh: {
           title: '登录', readerHeading: '指纹', pinHeading: '或使用 PIN 码', userLabel: '用户名',
@@ -49,7 +53,11 @@ enum KioskScript {
           pinLocked: '该用户 PIN 码错误次数过多，请 {seconds} 秒后再试',
           pinPadResting: '本机 PIN 码错误次数过多，{seconds} 秒后恢复',
           pinNotPermitted: '本机尚未设置为可核对 PIN 码，请联系工作人员', pinInvalid: '用户名或 PIN 码格式不正确',
-          pinTrouble: '暂时无法核对 PIN 码，请稍后再试', noAnswer: '本机没有响应'
+          pinTrouble: '暂时无法核对 PIN 码，请稍后再试', noAnswer: '本机没有响应',
+          next: '下一步', userLabelBadge: '工牌号', pinWrongBadge: '工牌号或 PIN 码错误',
+          pinMissingBadge: '请输入工牌号和 PIN 码', pinInvalidBadge: '工牌号或 PIN 码格式不正确',
+          pinNotBound: 'PIN 码正确，但尚未在本机开通登录。请联系工作人员',
+          pinServerTrouble: '暂时无法登录，请稍后再试'
         }
       };
 
@@ -67,7 +75,11 @@ enum KioskScript {
       var forgetMs = 1000 * (forgetParameter >= 2 && forgetParameter <= 600 ? forgetParameter : 20);
       var pinTouchedAt = 0, pinRetryEnds = null;
 
+      // With --badges the user id is a badge number, and the words that name it say so.
+      var badges = body.dataset.badges === 'true';
+
       function text(key, parameters) {
+        if (badges && strings.en[key + 'Badge']) { key = key + 'Badge'; }
         var template = strings[lang][key] || strings.en[key] || key;
         return template.replace(/\{(\w+)\}/g, function (_, name) {
           return parameters && parameters[name] !== undefined ? String(parameters[name]) : '';
@@ -122,11 +134,22 @@ enum KioskScript {
         put(pinMessage, '');
       }
 
-      // What the last person typed and was told at the PIN pad, gone.
+      // What the last person typed and was told at the PIN pad, gone; the pad types the next
+      // person's user id first.
       function forgetPin() {
         pinUser.value = '';
         pinCode.value = '';
         clearPinAnswer();
+        choose(pinUser);
+      }
+
+      // The field the pad's keys type into: the user id until "next" (or a tap on the PIN
+      // field), so that both are filled by touch alone; a tap on either chooses it.
+      var padTarget = pinUser;
+      function choose(field) {
+        padTarget = field;
+        pinUser.classList.toggle('pad-target', field === pinUser);
+        pinCode.classList.toggle('pad-target', field === pinCode);
       }
 
       function render() {
@@ -209,10 +232,16 @@ enum KioskScript {
         renderWords();
       });
 
+      pinUser.addEventListener('focus', function () { choose(pinUser); });
+      pinCode.addEventListener('focus', function () { choose(pinCode); });
+      byId('pin-next').addEventListener('click', function () {
+        choose(pinCode);
+        pinTouchedAt = Date.now();
+      });
       document.querySelectorAll('.pin-key').forEach(function (button) {
         button.addEventListener('click', function () {
           var key = button.dataset.key;
-          pinCode.value = key === 'back' ? pinCode.value.slice(0, -1) : pinCode.value + key;
+          padTarget.value = key === 'back' ? padTarget.value.slice(0, -1) : padTarget.value + key;
           pinTouchedAt = Date.now();
           // Focus stays on the key: a keyboard user presses the next one without Tab-ing back.
         });
@@ -227,9 +256,14 @@ enum KioskScript {
         pinMessage.setAttribute('aria-live', locked ? 'assertive' : 'polite');
         renderPinAnswer();
         if (answer.ok && answer.user) {
-          signIn(answer.user);
+          // With --server, the login server's session, as a finger's welcome carries it.
+          signIn(answer.user, answer.session);
           // Signed in: the user id is not left for the next person to read.
           pinUser.value = '';
+          choose(pinUser);
+        } else if (pinUser.value) {
+          // Refused: the person tries the PIN again, or taps the user id to change it.
+          choose(pinCode);
         }
       }
 
@@ -271,6 +305,7 @@ enum KioskScript {
         demo.hidden = false;
       }
 
+      choose(pinUser);
       renderWords();
     })();
     """#

@@ -10,14 +10,17 @@ package struct KioskServer: Sendable {
     package let clock: any KioskClock
     /// Whose processes get an answer: the kiosk's own user and `--page-user`.
     package let pageUsers: PageUsers
+    /// `--badges`: the PIN pad's user id is a badge number.
+    package let badges: BadgeList?
 
     package init(listen: ListenAddress, backend: any KioskBackend, demo: DemoTouch? = nil,
-                 clock: any KioskClock = SystemKioskClock(), pageUsers: PageUsers) {
+                 clock: any KioskClock = SystemKioskClock(), pageUsers: PageUsers, badges: BadgeList? = nil) {
         self.listen = listen
         self.backend = backend
         self.demo = demo
         self.clock = clock
         self.pageUsers = pageUsers
+        self.badges = badges
     }
 
     /// Serves until the task is cancelled; `ready` gets the page's URL once the port is open.
@@ -34,7 +37,8 @@ package struct KioskServer: Sendable {
         // Before anything else looks at the request: another user learns nothing but the refusal.
         router.add(middleware: PageUserMiddleware(pageUsers: pageUsers))
         router.add(middleware: SameOriginMiddleware())
-        var routes = KioskRoutes(board: board, wake: wake, pinPad: PinPad(backend: backend, board: board), demo: demo)
+        var routes = KioskRoutes(board: board, wake: wake, pinPad: PinPad(backend: backend, board: board, badges: badges),
+                                 demo: demo)
         routes.warn = { logger.warning("\($0)") }
         routes.register(on: router)
         let listen = listen

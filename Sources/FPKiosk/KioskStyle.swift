@@ -46,7 +46,11 @@ enum KioskStyle {
       font: inherit; font-size: 30px; padding: 4px 16px; min-height: clamp(44px, 7vh, 56px); border-radius: 12px;
       border: 2px solid #6b7785; background: #0b1118; color: var(--text); width: 100%; min-width: 0;
     }
-    #pin-keys { display: grid; grid-template-columns: repeat(3, 1fr); gap: 10px; margin-top: 2vh; }
+    #pin-keys { display: grid; grid-template-columns: repeat(4, 1fr); gap: 10px; margin-top: 2vh; }
+    #pin-submit { grid-column: 1 / -1; }
+    #pin-next { font-size: 20px; }
+    /* Where the pad's digits go: the user id, or the PIN after "next" or a tap on it. */
+    input.pad-target { border-color: var(--focus); }
     button {
       font: inherit; font-size: 30px; min-height: clamp(48px, 7.5vh, 64px); min-width: 64px; border-radius: 14px; cursor: pointer;
       border: 2px solid #6b7785; background: #2b3644; color: var(--text);

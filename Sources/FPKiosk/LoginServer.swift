@@ -25,14 +25,15 @@ package struct LoginServer: Sendable {
         origin = components.string ?? text
     }
 
-    /// A challenge for this server's origin (single use, about two minutes).
-    package func challenge() async throws -> KioskChallenge {
-        try await post("v1/kiosk/challenges", KioskChallengeRequest(origin: origin))
+    /// A challenge for this server's origin (single use, about two minutes): a finger's, or with
+    /// `pin` a PIN's (`kiosk-pin-login`), which only the PIN pad's proof answers.
+    package func challenge(pin: Bool = false) async throws -> KioskChallenge {
+        try await post("v1/kiosk/challenges", KioskChallengeRequest(origin: origin, purpose: pin ? "kiosk-pin-login" : nil))
     }
 
-    /// The proof exchanged for the user's session.
-    package func logIn(_ request: KioskLoginRequest) async throws -> SessionToken {
-        try await post("v1/kiosk/logins", request)
+    /// The proof exchanged for the user's session: `kiosk` for a finger's, `kiosk-pin` for a PIN's.
+    package func logIn(_ request: KioskLoginRequest, pin: Bool = false) async throws -> SessionToken {
+        try await post(pin ? "v1/kiosk/pin-logins" : "v1/kiosk/logins", request)
     }
 
     private func post<T: Decodable>(_ path: String, _ body: some Encodable) async throws -> T {

@@ -1,14 +1,18 @@
 import FPVocabulary
 
 /// The PIN pad beside the reader: a user id and a PIN, checked by fpbridged at once (it never
-/// waits for the reader). The PIN passes through and is never logged or kept.
+/// waits for the reader). The PIN passes through and is never logged or kept. With a login
+/// server, a right PIN ends in a session there, as a finger does (``ServiceBackend``).
 package struct PinPad: Sendable {
     package let backend: any KioskBackend
     package let board: KioskBoard
+    /// `--badges`: the user id is a badge number, mapped to a user name here.
+    package let badges: BadgeList?
 
-    package init(backend: any KioskBackend, board: KioskBoard) {
+    package init(backend: any KioskBackend, board: KioskBoard, badges: BadgeList? = nil) {
         self.backend = backend
         self.board = board
+        self.badges = badges
     }
 
     /// The answer to the page: accepted with the user, or why not, as a message key of the
@@ -20,20 +24,33 @@ package struct PinPad: Sendable {
         package var parameters: [String: String] = [:]
         /// Seconds until the PIN pad takes this name (or this kiosk) again.
         package var retryAfter: Double?
+        /// The login server's session (`--server`), for the page that typed the PIN only.
+        package var session: String?
     }
 
-    /// Checks `pin` for `user`. A wrong PIN and an unknown user get the same answer: that is
-    /// fpbridged's rule, and the kiosk adds nothing that would tell them apart.
+    /// Checks `pin` for `user` (with `--badges`, the user the badge number `user` names). A
+    /// wrong PIN, an unknown user and an unknown badge number get the same answer, and each
+    /// spends a guess of the kiosk's budget: that is fpbridged's rule (an unknown badge is
+    /// sent as `unmapped`, so fpbridged counts it), and the kiosk adds nothing that would tell
+    /// them apart.
     package func check(user: String, pin: String) async -> Answer {
-        let name = user.trimmingCharacters(in: .whitespaces)
-        guard !name.isEmpty, !pin.isEmpty else { return Answer(ok: false, message: "pinMissing") }
+        let typed = user.trimmingCharacters(in: .whitespaces)
+        guard !typed.isEmpty, !pin.isEmpty else { return Answer(ok: false, message: "pinMissing") }
+        var name = typed
+        var unmapped = false
+        if let badges {
+            if let mapped = badges.name(for: typed) { name = mapped } else { unmapped = true }
+        }
         do {
-            let accepted = try await backend.checkPasscode(user: name, passcode: pin)
-            return Answer(ok: true, user: accepted, message: "welcome", parameters: ["user": accepted])
+            let accepted = try await backend.checkPasscode(user: name, passcode: pin, unmapped: unmapped)
+            return Answer(ok: true, user: accepted.user, message: "welcome", parameters: ["user": accepted.user], session: accepted.session)
         } catch let error as AuthError {
             switch error.code {
-            case .authenticationFailed, .passcodeNotSet, .notFound:
+            case .authenticationFailed, .passcodeNotSet:
                 return Answer(ok: false, message: "pinWrong")
+            case .notFound, .keyInvalidated:
+                // Only after a right PIN, with a login server: no usable login key for it.
+                return Answer(ok: false, message: "pinNotBound")
             case .passcodeLockout, .pinPadResting:
                 let seconds = error.retryAfter.map { String(Int($0.rounded(.up))) } ?? "?"
                 // The user's own limit, or the kiosk's budget of wrong PINs (any name) spent.
@@ -46,6 +63,8 @@ package struct PinPad: Sendable {
             default:
                 return Answer(ok: false, message: "pinTrouble", parameters: ["detail": error.message])
             }
+        } catch let error as LoginServerError {
+            return Answer(ok: false, message: "pinServerTrouble", parameters: ["detail": error.description])
         } catch {
             return Answer(ok: false, message: "pinTrouble", parameters: ["detail": String(describing: error)])
         }

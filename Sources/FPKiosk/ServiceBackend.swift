@@ -51,19 +51,27 @@ package struct ServiceBackend: KioskBackend {
         guard let proof = result.proof else {
             throw AuthError(.readerFailure, "fpbridged identified \(result.user) but sent no proof for the login server")
         }
-        let session = try await server.logIn(KioskLoginRequest(
-            challengeId: challenge.challengeId, credentialId: proof.credentialId, counter: proof.counter,
-            signature: proof.signatureBase64, attestationStatement: proof.attestation.statementBase64,
-            attestationSignature: proof.attestation.signatureBase64))
-        return Identified(user: session.username, session: session.token)
+        return try await server.session(challenge, proof)
     }
 
     /// Scans with a challenge end before it does (it lives 120 s), with time to log in after.
     static let longestProvedScan: Double = 90
 
-    package func checkPasscode(user: String, passcode: String) async throws -> String {
-        let answer: PasscodeCheckAnswer = try await client.post("passcode-check", PasscodeCheckRequest(user: user, passcode: passcode))
-        return answer.user
+    package func checkPasscode(user: String, passcode: String, unmapped: Bool) async throws -> Identified {
+        var request = PasscodeCheckRequest(user: user, passcode: passcode, unmapped: unmapped ? true : nil)
+        var challenge: KioskChallenge?
+        if let server {
+            // As for a finger: a fresh challenge, a PIN's, signed by fpbridged only when the PIN is right.
+            let fresh = try await server.challenge(pin: true)
+            challenge = fresh
+            request.proof = ProofRequestWire(purpose: fresh.purpose, origin: fresh.origin, challenge: fresh.challenge)
+        }
+        let answer: PasscodeCheckAnswer = try await client.post("passcode-check", request)
+        guard let server, let challenge else { return Identified(user: answer.user) }
+        guard let proof = answer.proof else {
+            throw AuthError(.readerFailure, "fpbridged accepted \(answer.user)'s PIN but sent no proof for the login server")
+        }
+        return try await server.session(challenge, proof, pin: true)
     }
 
     private struct EventRelay: StreamHandler {
@@ -75,15 +83,32 @@ package struct ServiceBackend: KioskBackend {
     }
 }
 
+extension LoginServer {
+    /// fpbridged's proof over `challenge` exchanged for the user's session (a PIN's with `pin`).
+    func session(_ challenge: KioskChallenge, _ proof: WireProof, pin: Bool = false) async throws -> Identified {
+        let session = try await logIn(KioskLoginRequest(
+            challengeId: challenge.challengeId, credentialId: proof.credentialId, counter: proof.counter,
+            signature: proof.signatureBase64, attestationStatement: proof.attestation.statementBase64,
+            attestationSignature: proof.attestation.signatureBase64), pin: pin)
+        return Identified(user: session.username, session: session.token)
+    }
+}
+
 /// `POST /v1/passcode-check`'s body. Encoded straight into the request: the PIN is never
 /// kept, logged or echoed by the kiosk.
 struct PasscodeCheckRequest: Encodable, Sendable {
     var user: String
     var passcode: String
+    /// A login server's PIN challenge, for fpbridged to sign when the PIN is right.
+    var proof: ProofRequestWire?
+    /// No account for what was typed: fpbridged answers and counts it as a wrong PIN.
+    var unmapped: Bool?
 }
 
 /// Its answer when the PIN is right.
 struct PasscodeCheckAnswer: Decodable, Sendable {
     var ok: Bool
     var user: String
+    /// With a `proof` request: the user's login key's signature over the kiosk PIN payload.
+    var proof: WireProof?
 }

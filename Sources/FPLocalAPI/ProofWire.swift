@@ -1,9 +1,10 @@
 import FPVocabulary
 
 /// What `identify-and-prove` signs for whoever the reader identifies (the `proof` field of an
-/// ``EvaluationRequest``): a login server's kiosk challenge, for that server's origin.
+/// ``EvaluationRequest``), or the PIN pad for the user whose PIN is right (the `proof` field of
+/// a ``PasscodeCheckRequest``): a login server's kiosk challenge, for that server's origin.
 package struct ProofRequestWire: Codable, Sendable, Hashable {
-    /// Only `kiosk-login`.
+    /// `kiosk-login` (identify-and-prove) or `kiosk-pin-login` (the PIN pad).
     package var purpose: String
     /// The server's origin (scheme, host and port) as the kiosk reached it.
     package var origin: String
@@ -30,9 +31,9 @@ package struct WireAttestation: Codable, Sendable, Hashable {
     }
 }
 
-/// The `proof` of an `identify-and-prove` result: the identified user's key's signature over
-/// the kiosk login payload (purpose, origin, challenge, credential id), with what a server
-/// needs to check it without trusting the kiosk.
+/// The `proof` of an `identify-and-prove` result or of a right PIN at the PIN pad: the found
+/// user's key's signature over the kiosk login payload (purpose, origin, challenge, credential
+/// id), with what a server needs to check it without trusting the kiosk.
 package struct WireProof: Codable, Sendable, Hashable {
     package var purpose: String
     package var origin: String

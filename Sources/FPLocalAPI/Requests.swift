@@ -151,9 +151,32 @@ package struct PasscodeCheckRequest: TargetedRequest {
     package var passcode: String
     package var reader: String?
     package var stateDirectory: String?
+    /// With a login server (the kiosk and admin groups only): its kiosk PIN challenge
+    /// (`kiosk-pin-login`), which the user's login key for that server signs when, and only
+    /// when, the PIN is right.
+    package var proof: ProofRequestWire?
+    /// The kiosk found no account for what was typed (a badge number its list does not hold):
+    /// answered and counted as a wrong PIN for that name, and never checked against anyone's
+    /// passcode, even a user's of that name.
+    package var unmapped: Bool?
 
-    package init(user: String, passcode: String) {
+    package init(user: String, passcode: String, proof: ProofRequestWire? = nil, unmapped: Bool? = nil) {
         self.user = user
         self.passcode = passcode
+        self.proof = proof
+        self.unmapped = unmapped
+    }
+}
+
+/// The answer of ``PasscodeCheckRequest`` when the PIN is right.
+package struct PasscodeCheckResult: Codable, Sendable, Hashable {
+    /// The user whose PIN it is.
+    package var user: String
+    /// With a `proof` request: the user's login key's signature over the kiosk PIN login payload.
+    package var proof: WireProof?
+
+    package init(user: String, proof: WireProof? = nil) {
+        self.user = user
+        self.proof = proof
     }
 }

@@ -6,7 +6,7 @@ extension ProofRequestWire {
     /// The engine's request, checked (`invalidInput` names what is wrong).
     package func checked() throws(AuthError) -> ProofRequest {
         guard let purpose = AssertionPayload.Purpose(rawValue: purpose) else {
-            throw AuthError(.invalidInput, "unknown proof purpose '\(purpose)'; identify-and-prove signs 'kiosk-login'")
+            throw AuthError(.invalidInput, "unknown proof purpose '\(purpose)'; a kiosk's proof signs 'kiosk-login' (identify-and-prove) or 'kiosk-pin-login' (the PIN pad)")
         }
         return try ProofRequest(purpose: purpose, origin: origin, challenge: challenge)
     }

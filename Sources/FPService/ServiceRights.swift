@@ -13,6 +13,9 @@ package enum ServiceRights {
         /// A named user's passcode typed whole at a PIN pad (`passcode-check`), answered for a
         /// name with no passcode as for a wrong one, and spending a kiosk's budget.
         case pinPad
+        /// A named user's PIN at the PIN pad and, when it is right, their login key signs a
+        /// server's kiosk PIN challenge (`passcode-check` with `proof`): a use of another user's key.
+        case pinPadProof
         /// Who is at the reader: it tells who is enrolled.
         case identify
         /// Who is at the reader, and their login key signs a server's kiosk challenge in the
@@ -33,7 +36,7 @@ package enum ServiceRights {
     /// | caller | may |
     /// |---|---|
     /// | any user | manage, evaluate and check the passcode of their own user; their own operations' buttons |
-    /// | a member of the kiosk group | besides: identify, identify-and-prove (the identified user's login key signs a kiosk challenge), and check any named user's PIN at the PIN pad; nothing else for another user |
+    /// | a member of the kiosk group | besides: identify, identify-and-prove (the identified user's login key signs a kiosk challenge), and check any named user's PIN at the PIN pad, with a proof (that user's login key signs a kiosk PIN challenge when the PIN is right); nothing else for another user |
     /// | a member of the admin group | everything for any user, and repair |
     /// | root | everything, and report a proved password (`pam_exec` runs as root) |
     ///
@@ -59,6 +62,12 @@ package enum ServiceRights {
                 let what = action == .identify ? "identify" : "identify-and-prove (a kiosk login with whoever touches the reader)"
                 return .forbidden("\(caller.user) may not \(what): it tells who is enrolled; "
                                   + "it needs the admin group '\(service.adminGroup)' or the kiosk group '\(service.kioskGroup)'")
+            }
+            return nil
+        case .pinPadProof:
+            guard caller.isAdmin || caller.isKiosk else {
+                return .forbidden("\(caller.user) may not ask for a kiosk PIN login's proof: it signs with \(user)'s login key; "
+                                  + "it needs the kiosk group '\(service.kioskGroup)' or the admin group '\(service.adminGroup)'")
             }
             return nil
         case .pinPad where caller.isKiosk:

@@ -22,6 +22,10 @@ extension ServiceRoutes {
         }
         let target = try RequestTarget(body, caller: caller, service: service, purpose: .identifyAndProve)
         let request = try wire.checked()
+        guard request.purpose == .kioskLogin else {
+            // Refused before the reader is taken; the engine refuses it too (identifyAndProve).
+            throw ServiceRefusal.badRequest("identify-and-prove signs only 'kiosk-login'; 'kiosk-pin-login' is the PIN pad's (passcode-check)")
+        }
         let configuration = try Self.scanConfiguration(body, target)
         let reason = body.reason ?? "Log in to \(request.origin)"
         let options = BiometricOptions(maxFailedMatches: body.attempts)

@@ -141,15 +141,27 @@ struct ServiceRoutes: Sendable {
         return JSONBodies.ok(AvailabilityResult(user: target.user, availability))
     }
 
-    /// The PIN pad: a named user's passcode, typed whole, checked at once (no reader, no turn).
+    /// The PIN pad: a named user's passcode, typed whole, checked at once (no reader, no turn);
+    /// with `proof`, a right PIN also signs the server's kiosk PIN challenge with that user's login key.
     private func passcodeCheck(_ request: Request, _ caller: Caller) async throws -> Response {
         let body = try await JSONBodies.decode(PasscodeCheckRequest.self, from: request)
-        let target = try RequestTarget(body, caller: caller, service: service, purpose: .pinPad)
+        let target = try RequestTarget(body, caller: caller, service: service, purpose: body.proof == nil ? .pinPad : .pinPadProof)
+        let proofRequest = try body.proof?.checked()
         let context = context(target, reader: nil, configuration: try target.configuration())
         // A kiosk's wrong PINs spend its budget; a user checking their own has only their limits.
         let kiosk = caller.isKiosk && !caller.isAdmin ? caller.credentials.uid : nil
-        let success = try await pinPad.check(Passcode(body.passcode), context: context, kiosk: kiosk)
-        return JSONBodies.ok(["user": JSONValue.string(success.user)])
+        let passcode = Passcode(body.passcode)
+        if body.unmapped == true {
+            try await pinPad.refuseUnmapped(passcode, context: context, kiosk: kiosk)
+        }
+        guard let proofRequest else {
+            let success = try await pinPad.check(passcode, context: context, kiosk: kiosk)
+            return JSONBodies.ok(PasscodeCheckResult(user: success.user))
+        }
+        let proof = try await pinPad.prove(passcode, request: proofRequest, context: context, kiosk: kiosk, protection: .service)
+        let identity = try context.keys(protection: .service).identity()
+        return JSONBodies.ok(PasscodeCheckResult(user: proof.success.user,
+                                                 proof: WireProof(proof, protection: .service, identityKeyPem: identity)))
     }
 
     /// Damaged state is the administrator's: root and the admin group only, since repairing

@@ -15,7 +15,8 @@ struct KioskCommand: AsyncParsableCommand {
         which fpbridged lets identify and check a named user's PIN, nothing else. PINs are passed to \
         fpbridged and never logged. With --server, each touch also signs the login server's \
         challenge (identify-and-prove, with the user's key bound to that server) and the welcome \
-        carries the server's session.
+        carries the server's session; a right PIN does the same with a PIN challenge (a session \
+        of kind kiosk-pin). With --badges, the user id is a badge number from that file.
 
         Only processes of the kiosk's own user and of the users --page-user names get an answer \
         (the owner of each loopback connection is read from /proc/self/net/tcp and tcp6); every \
@@ -25,7 +26,8 @@ struct KioskCommand: AsyncParsableCommand {
           GET /          the page (English; ?lang=zh for Chinese)
           GET /events    Server-Sent Events: {state, message, parameters, countdown, user}; with
                          --server a welcome also carries session, to the pages watching at that moment only
-          POST /pin      {"user": "...", "pin": "..."}: checked by fpbridged at once
+          POST /pin      {"user": "...", "pin": "..."}: checked by fpbridged at once (with --server,
+                         a right PIN's answer carries the session)
           POST /wake     a touch of the screen: a resting reader is armed at once when its heat allows
 
         EXIT STATUS
@@ -45,6 +47,10 @@ struct KioskCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("A login server (fpbridge-server): each touch signs its challenge (identify-and-prove) and the welcome carries the session.",
                                valueName: "url"))
     var server: String?
+
+    @Option(help: ArgumentHelp("Badge numbers for the PIN pad's user id: a file of lines 'NUMBER NAME', owned by root or the kiosk's user and writable by nobody else. An unknown number is answered as a wrong PIN.",
+                               valueName: "file"))
+    var badges: String?
 
     @Option(help: ArgumentHelp("A user whose browser shows the page, by name or uid (repeatable). The kiosk's own user is always allowed; every other local user is refused.",
                                valueName: "user"))
@@ -71,6 +77,10 @@ struct KioskCommand: AsyncParsableCommand {
         if demoPrints != nil, demoTouchSocket == nil { throw ValidationError("--demo-prints needs --demo-touch-socket") }
         let pageUsers: PageUsers
         do { pageUsers = try PageUsers(naming: pageUser) } catch { throw ValidationError(error.description) }
+        var badgeList: BadgeList?
+        if let badges {
+            do { badgeList = try BadgeList(path: badges) } catch { throw ValidationError(error.description) }
+        }
         var loginServer: LoginServer?
         if let server {
             do { loginServer = try LoginServer(url: server) } catch { throw ValidationError(error.description) }
@@ -80,7 +90,7 @@ struct KioskCommand: AsyncParsableCommand {
         var logger = Logger(label: "fpbridge-kiosk")
         logger.logLevel = verbose ? .info : .warning
         let server = KioskServer(listen: address, backend: ServiceBackend(socket: service, server: loginServer), demo: demo,
-                                 pageUsers: pageUsers)
+                                 pageUsers: pageUsers, badges: badgeList)
         let serving = Task {
             try await server.run(logger: logger) { url in
                 // The one line on stdout: scripts and tests read the URL from it.

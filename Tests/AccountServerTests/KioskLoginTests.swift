@@ -10,18 +10,81 @@ import TestSupport
 /// answered by the identified user's key with its attestation, checked as a device login.
 /// On SQLite and PostgreSQL.
 @Suite struct KioskLoginTests {
-    func kioskChallenge(_ harness: Harness, origin: String? = nil) async throws -> LoginServerProcess.Answer {
-        try await harness.server.request("POST", "/v1/kiosk/challenges", json: KioskChallengeRequest(origin: origin ?? harness.server.origin))
+    func kioskChallenge(_ harness: Harness, origin: String? = nil, purpose: String? = nil) async throws -> LoginServerProcess.Answer {
+        try await harness.server.request("POST", "/v1/kiosk/challenges",
+                                         json: KioskChallengeRequest(origin: origin ?? harness.server.origin, purpose: purpose))
     }
 
-    func challenge(_ harness: Harness) async throws -> KioskChallenge {
-        let answer = try await kioskChallenge(harness)
+    func challenge(_ harness: Harness, purpose: String? = nil) async throws -> KioskChallenge {
+        let answer = try await kioskChallenge(harness, purpose: purpose)
         #expect(answer.status == 201, "\(String(decoding: answer.body, as: UTF8.self))")
         return try harness.decode(answer, as: KioskChallenge.self)
     }
 
-    func send(_ harness: Harness, _ proof: KioskLoginRequest) async throws -> LoginServerProcess.Answer {
-        try await harness.server.request("POST", "/v1/kiosk/logins", json: proof)
+    func send(_ harness: Harness, _ proof: KioskLoginRequest, pin: Bool = false) async throws -> LoginServerProcess.Answer {
+        try await harness.server.request("POST", pin ? "/v1/kiosk/pin-logins" : "/v1/kiosk/logins", json: proof)
+    }
+
+    @Test(arguments: Storage.allCases)
+    func aPINProofIsAKioskPinSessionAndNeverPassesForAFingerNorTheReverse(storage: Storage) async throws {
+        let harness = try await Harness.start(storage)
+        let origin = harness.server.origin
+        let pinChallenge = try await challenge(harness, purpose: "kiosk-pin-login")
+        #expect(pinChallenge.purpose == "kiosk-pin-login" && pinChallenge.origin == origin)
+        let pinProof = harness.device.kioskLogin(pinChallenge, origin: origin, counter: 1, purpose: .kioskPinLogin)
+        // A PIN's proof at the finger's route: its challenge is not a finger's…
+        let asFinger = try await send(harness, pinProof)
+        #expect(asFinger.status == 401 && asFinger.errorCode == "challengeInvalid", "\(String(decoding: asFinger.body, as: UTF8.self))")
+        // …and PIN-signed bytes over a finger's challenge do not verify as a finger's.
+        let fingerChallenge = try await challenge(harness)
+        let pinOverFinger = try await send(harness, harness.device.kioskLogin(fingerChallenge, origin: origin, counter: 1, purpose: .kioskPinLogin))
+        #expect(pinOverFinger.status == 401 && pinOverFinger.errorCode == "verificationFailed")
+        // The reverse: a finger's proof at the PIN's route, over either challenge.
+        let fingerProof = harness.device.kioskLogin(fingerChallenge, origin: origin, counter: 1)
+        let fingerAsPIN = try await send(harness, fingerProof, pin: true)
+        #expect(fingerAsPIN.status == 401 && fingerAsPIN.errorCode == "challengeInvalid")
+        let fingerOverPIN = try await send(harness, harness.device.kioskLogin(pinChallenge, origin: origin, counter: 1), pin: true)
+        #expect(fingerOverPIN.status == 401 && fingerOverPIN.errorCode == "verificationFailed")
+        #expect(try await harness.successes("kiosk-login") == 0)
+        #expect(try await harness.successes("kiosk-pin-login") == 0)
+
+        // The PIN's proof at its own route: a session of kind kiosk-pin, once.
+        let answer = try await send(harness, pinProof, pin: true)
+        #expect(answer.status == 200 && answer.json["kind"] as? String == "kiosk-pin" && answer.json["username"] as? String == "alice",
+                "\(String(decoding: answer.body, as: UTF8.self))")
+        let token = try #require(answer.json["token"] as? String)
+        let me = try await harness.server.request("GET", "/v1/me", token: token)
+        #expect(me.status == 200 && me.json["username"] as? String == "alice" && me.json["kind"] as? String == "kiosk-pin")
+        let replay = try await send(harness, pinProof, pin: true)
+        #expect(replay.status == 401 && replay.errorCode == "challengeInvalid")
+        #expect(try await harness.successes("kiosk-pin-login") == 1)
+        #expect(try await harness.successes("kiosk-login") == 0)
+        // The finger's proof still logs in as a finger: nothing above spent its challenge.
+        let finger = try await send(harness, harness.device.kioskLogin(fingerChallenge, origin: origin, counter: 2))
+        #expect(finger.status == 200 && finger.json["kind"] as? String == "kiosk")
+    }
+
+    @Test(arguments: Storage.allCases)
+    func aForgedOrUnattestedPINProofIsRefused(storage: Storage) async throws {
+        let harness = try await Harness.start(storage)
+        let origin = harness.server.origin
+        let unknown = try await kioskChallenge(harness, purpose: "login")
+        #expect(unknown.status == 400 && unknown.errorCode == "invalidRequest")
+        // Another key's signature, an attestation by another identity, or about another key.
+        let stranger = SoftwareDevice()
+        let unbound = try await send(harness, stranger.kioskLogin(try await challenge(harness, purpose: "kiosk-pin-login"), origin: origin,
+                                                                  counter: 1, purpose: .kioskPinLogin), pin: true)
+        #expect(unbound.status == 401 && unbound.errorCode == "challengeInvalid")
+        let forged = try await send(harness, harness.device.kioskLogin(try await challenge(harness, purpose: "kiosk-pin-login"), origin: origin,
+                                                                      counter: 1, signer: P256.Signing.PrivateKey(), purpose: .kioskPinLogin),
+                                    pin: true)
+        #expect(forged.status == 422 && forged.errorCode == "attestationRejected")
+        var garbage = harness.device.kioskLogin(try await challenge(harness, purpose: "kiosk-pin-login"), origin: origin, counter: 1,
+                                                purpose: .kioskPinLogin)
+        garbage.signature = stranger.kioskLogin(try await challenge(harness), origin: origin, counter: 1).signature
+        let bad = try await send(harness, garbage, pin: true)
+        #expect(bad.status == 401 && bad.errorCode == "verificationFailed")
+        #expect(try await harness.successes("kiosk-pin-login") == 0)
     }
 
     @Test(arguments: Storage.allCases)

@@ -112,6 +112,9 @@ private let asStranger = asKiosk
         // Nothing but a kiosk login is signed, and a proof belongs to identify-and-prove alone.
         let payment = try await kiosk.request("POST", "/v1/evaluations", body: #"{"operation":"identify-and-prove","reader":"\#(try fake("scan a"))","proof":{"purpose":"payment","origin":"\#(origin)","challenge":"\#(challenge)"}}"#, launcher: asKiosk)
         #expect(payment.status == 400, "\(payment.body)")
+        // A finger never signs a PIN's purpose: that is the PIN pad's, after a right PIN.
+        let pin = try await kiosk.request("POST", "/v1/evaluations", body: #"{"operation":"identify-and-prove","reader":"\#(try fake("scan a"))","proof":{"purpose":"kiosk-pin-login","origin":"\#(origin)","challenge":"\#(challenge)"}}"#, launcher: asKiosk)
+        #expect(pin.status == 400 && pin.body.contains("PIN pad"), "\(pin.body)")
         let stray = try await kiosk.request("POST", "/v1/evaluations", body: #"{"operation":"identify","reader":"\#(try fake("scan a"))","proof":{"purpose":"kiosk-login","origin":"\#(origin)","challenge":"\#(challenge)"}}"#, launcher: asKiosk)
         #expect(stray.status == 400, "\(stray.body)")
         #expect(try await counter(kiosk, "alice") == 0)

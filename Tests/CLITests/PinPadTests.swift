@@ -1,3 +1,5 @@
+import Crypto
+import FPKeyFormats
 import Foundation
 import Synchronization
 import Testing
@@ -96,6 +98,82 @@ private let asKiosk = ["/usr/bin/setpriv", "--reuid=nobody", "--regid=nogroup", 
         let alice = try await check(service, "alice", "2468")
         #expect(alice.errorCode == -2014 && (alice.json["error"] as? [String: Any])?["retryAfter"] != nil,
                 "\(alice.body)")
+    }
+
+    /// A kiosk PIN challenge as a login server issues it, for the PIN pad's proof.
+    static let origin = "https://bank.example"
+    static let challenge = KeyIdentifiers.base64URL(Data(repeating: 5, count: 32))
+
+    func checkWithProof(_ service: ServiceProcess, _ user: String, _ pin: String, purpose: String = "kiosk-pin-login",
+                        extra: String = "", as launcher: [String] = asKiosk) async throws -> APIAnswer {
+        let proof = #"{"purpose":"\#(purpose)","origin":"\#(Self.origin)","challenge":"\#(Self.challenge)"}"#
+        return try await service.request("POST", "/v1/passcode-check",
+                                         body: #"{"user":"\#(user)","passcode":"\#(pin)","proof":\#(proof)\#(extra)}"#, launcher: launcher)
+    }
+
+    /// `user`'s login key for ``origin``, after a finger (a `biometryCurrentSet` key needs one).
+    func loginKey(_ service: ServiceProcess, _ user: String) async throws -> P256.Signing.PublicKey {
+        let enrolled = try await Fpbridge.run(["--json", "--reader", try fake(String(repeating: "scan a\n", count: 5)), "--user", user,
+                                               "enroll", "--finger", "right-index", "--passcode-stdin"],
+                                              environment: service.clientEnvironment, input: "2468\n")
+        #expect(enrolled.status == 0, "\(enrolled.stdout)\(enrolled.stderr)")
+        let label = KeyIdentifiers.loginKeyLabel(origin: Self.origin, username: user)
+        let key = try await service.request("POST", "/v1/keys",
+                                            body: #"{"user":"\#(user)","label":"\#(label)","accessControl":"biometryCurrentSet"}"#)
+        #expect(key.status == 200, "\(key.body)")
+        let pem = try #require((key.json["key"] as? [String: Any])?["publicKeyPem"] as? String)
+        return try P256.Signing.PublicKey(pemRepresentation: pem)
+    }
+
+    @Test func aRightPINSignsTheKioskPINChallengeAndAWrongOneSignsNothing() async throws {
+        let service = try await kioskService()
+        let alice = try await loginKey(service, "alice")
+        let credential = KeyIdentifiers.credentialId(alice)
+        let right = try await checkWithProof(service, "alice", "2468")
+        #expect(right.status == 200 && right.json["user"] as? String == "alice", "\(right.body)")
+        let proof = try #require(right.json["proof"] as? [String: Any], "\(right.body)")
+        #expect(proof["purpose"] as? String == "kiosk-pin-login" && proof["credentialId"] as? String == credential
+                && proof["counter"] as? Int == 1 && proof["accessControl"] as? String == "biometryCurrentSet")
+        let signature = try #require(Data(base64Encoded: proof["signatureBase64"] as? String ?? ""))
+        let pin = AssertionPayload.kioskPinLogin(origin: Self.origin, challenge: Self.challenge, credentialId: credential)
+        #expect(SignatureFormat.verify(signature: signature, counter: 1, data: pin.bytes, key: alice))
+        let finger = AssertionPayload.kioskLogin(origin: Self.origin, challenge: Self.challenge, credentialId: credential)
+        #expect(!SignatureFormat.verify(signature: signature, counter: 1, data: finger.bytes, key: alice), "a PIN proof passed for a finger's")
+        #expect(!service.output.contains("2468"))
+
+        // A wrong PIN and an unknown name: the same answer as without a proof, and nothing signed.
+        let wrong = try await checkWithProof(service, "alice", "1111")
+        let unknown = try await checkWithProof(service, "zed", "1111")
+        #expect(shape(wrong) == shape(unknown) && wrong.status == 422 && wrong.json["proof"] == nil, "\(wrong.body)\n\(unknown.body)")
+        // A finger's purpose is not the PIN pad's to sign.
+        let asFinger = try await checkWithProof(service, "alice", "2468", purpose: "kiosk-login")
+        #expect(asFinger.status == 400 || asFinger.status == 422, "\(asFinger.body)")
+        #expect(asFinger.json["proof"] == nil && asFinger.body.contains("kiosk-pin-login"), "\(asFinger.body)")
+        let again = try await checkWithProof(service, "alice", "2468")
+        #expect((again.json["proof"] as? [String: Any])?["counter"] as? Int == 2, "\(again.body)")
+
+        // Without the kiosk right nobody gets a proof, not even for their own PIN.
+        let plain = try await ServiceProcess(stateDirectory: directory.privateDirectory("plain"))
+        for user in ["alice", "nobody"] {
+            let refused = try await checkWithProof(plain, user, "2468")
+            #expect(refused.status == 403 && refused.body.contains("kiosk PIN login"), "\(refused.body)")
+        }
+    }
+
+    @Test func anUnmappedBadgeIsAWrongPINThatSpendsTheKiosksBudgetAndNeverChecksAPasscode() async throws {
+        let service = try await kioskService()
+        // alice's right PIN, sent as what the kiosk's badge list does not hold: wrong, whatever it is.
+        let unmapped = try await service.request("POST", "/v1/passcode-check", body: #"{"user":"alice","passcode":"2468","unmapped":true}"#,
+                                                 launcher: asKiosk)
+        let wrong = try await check(service, "alice", "1111")
+        #expect(shape(unmapped) == shape(wrong) && unmapped.status == 422, "\(unmapped.body)\n\(wrong.body)")
+        // Each spends a guess of the kiosk's budget: ten in all, then the pad rests.
+        var answers: [APIAnswer] = []
+        for index in 0..<11 {
+            answers.append(try await service.request("POST", "/v1/passcode-check",
+                                                     body: #"{"user":"\#(1000 + index)","passcode":"2468","unmapped":true}"#, launcher: asKiosk))
+        }
+        #expect(answers.contains { $0.errorCode == -2014 }, "\(answers.map(\.body))")
     }
 
     @Test func thePINPadNeverWaitsForTheReader() async throws {

@@ -116,6 +116,76 @@ import Testing
         #expect(FileManager.default.contents(atPath: file) == original.prefix(60))
     }
 
+    /// The PIN pad's proof: `user`'s PIN typed at a kiosk (uid 990) with a kiosk PIN challenge.
+    func provePIN(_ user: String, _ pin: String, pad: PinPad, purpose: AssertionPayload.Purpose = .kioskPinLogin)
+        async throws -> Result<IdentifiedProof, AuthError> {
+        let context = try await harness.context("", user: user, reader: false)
+        let request = try ProofRequest(purpose: purpose, origin: origin, challenge: challenge)
+        do {
+            return .success(try await pad.prove(Passcode(pin), request: request, context: context, kiosk: 990, protection: .service))
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    @Test func aRightPINSignsTheKioskPINPayloadWhichNeverPassesForAFinger() async throws {
+        try await harness.enroll(id: "alice-1", user: "alice")
+        let alice = try await makeKey("alice")
+        let pad = PinPad(answerFloor: .zero)
+        let proof = try await provePIN("alice", "2468", pad: pad).get()
+        let credential = KeyIdentifiers.credentialId(try P256.Signing.PublicKey(pemRepresentation: alice.publicKeyPEM))
+        #expect(proof.success.user == "alice" && proof.success.method == .passcode && proof.credentialId == credential)
+        #expect(proof.payload == .kioskPinLogin(origin: origin, challenge: challenge, credentialId: credential))
+        #expect(proof.signature.counter == 1 && proof.signature.method == .passcode)
+        let pinBytes = AssertionPayload.kioskPinLogin(origin: origin, challenge: challenge, credentialId: credential).bytes
+        #expect(KeySignature.verify(signature: proof.signature.signature, counter: 1, data: pinBytes, publicKeyPEM: alice.publicKeyPEM))
+        // The purpose is inside the signed bytes: a PIN proof is no finger's, and no device login.
+        for other in [AssertionPayload.kioskLogin(origin: origin, challenge: challenge, credentialId: credential),
+                      AssertionPayload.login(origin: origin, challenge: challenge, credentialId: credential)] {
+            #expect(!KeySignature.verify(signature: proof.signature.signature, counter: 1, data: other.bytes,
+                                         publicKeyPEM: alice.publicKeyPEM), "a PIN proof passed for \(other.purpose)")
+        }
+        // And a finger's proof never passes for a PIN's.
+        let finger = try await prove("scan alice-1").get()
+        #expect(finger.payload.purpose == .kioskLogin && finger.signature.counter == 2)
+        #expect(!KeySignature.verify(signature: finger.signature.signature, counter: 2,
+                                     data: AssertionPayload.kioskPinLogin(origin: origin, challenge: challenge, credentialId: credential).bytes,
+                                     publicKeyPEM: alice.publicKeyPEM))
+    }
+
+    @Test func aWrongPINSignsNothingAndCountsAsWithoutAProof() async throws {
+        try await harness.enroll(id: "alice-1", user: "alice")
+        try await makeKey("alice")
+        let pad = PinPad(answerFloor: .zero)
+        #expect(try await provePIN("alice", "1111", pad: pad).failure?.code == .authenticationFailed)
+        #expect(harness.counter("alice").passcodeFailures == 1)
+        #expect(try await key("alice").counter == 0)
+        // A name with no passcode: the same answer, nothing signed for anyone.
+        let zed = try #require(try await provePIN("zed", "2468", pad: pad).failure)
+        #expect(zed.code == .authenticationFailed && zed.message == "wrong user or PIN")
+        // The user's own limit: six wrong in a row lock the passcode, and the right PIN then signs nothing.
+        for _ in 0..<5 { _ = try await provePIN("alice", "1111", pad: PinPad(answerFloor: .zero)) }
+        #expect(try await provePIN("alice", "2468", pad: PinPad(answerFloor: .zero)).failure?.code == .passcodeLockout)
+        #expect(try await key("alice").counter == 0)
+        // A finger's purpose is not the PIN pad's to sign, whatever the PIN.
+        harness.advance(by: 61)
+        #expect(try await provePIN("alice", "2468", pad: pad, purpose: .kioskLogin).failure?.code == .invalidInput)
+        #expect(try await key("alice").counter == 0)
+        // Right, with no login key for that server: said so, nothing signed.
+        try await harness.setPasscode(user: "bob")
+        let keyless = try #require(try await provePIN("bob", "2468", pad: pad).failure)
+        #expect(keyless.code == .notFound && keyless.message.contains("bob's PIN is right"), "\(keyless.message)")
+    }
+
+    @Test func identifyAndProveNeverSignsThePINPadsPurpose() async throws {
+        try await harness.enroll(id: "alice-1", user: "alice")
+        try await makeKey("alice")
+        let context = try await harness.context("scan alice-1", user: "kiosk")
+        let request = try ProofRequest(purpose: .kioskPinLogin, origin: origin, challenge: challenge)
+        await #expect(throws: AuthError.self) { try await context.identifyAndProve(request, reason: "Log in", protection: .service) }
+        #expect(try await key("alice").counter == 0)
+    }
+
     @Test func onlyAKioskLoginForAnOriginAndAChallengeIsAccepted() throws {
         func refused(_ body: () throws -> ProofRequest) -> AuthErrorCode? {
             do { _ = try body(); return nil } catch { return (error as? AuthError)?.code }
@@ -127,6 +197,7 @@ import Testing
         #expect(refused { try ProofRequest(purpose: .kioskLogin, origin: origin, challenge: "not base64url!") } == .invalidInput)
         #expect(refused { try ProofRequest(purpose: .kioskLogin, origin: origin, challenge: String(repeating: "A", count: 300)) } == .invalidInput)
         #expect(refused { try ProofRequest(purpose: .kioskLogin, origin: origin, challenge: challenge) } == nil)
+        #expect(refused { try ProofRequest(purpose: .kioskPinLogin, origin: origin, challenge: challenge) } == nil)
     }
 }
 

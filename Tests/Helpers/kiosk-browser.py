@@ -24,6 +24,8 @@ One phase per run (the Swift test between runs restarts fpbridged, unplugs reade
   restart    armed (then DIR/armed, and the test stops fpbridged): "the reader is restarting" in
              English and Chinese (then DIR/seen, and the test starts it again); ready again by itself
   session    with a login server: alice's touch welcomes her with #session[data-session] (printed)
+  pad        with a login server and --badges: an unknown badge is a wrong PIN; badge 1001 and its
+             PIN typed by clicking only the pad's buttons welcome alice with a session (printed)
 Each state is kept as DIR/NN-PHASE-STATE.png. Exit 0 when every check held; each failure is
 printed as FAIL: and the exit status is 1.
 """
@@ -103,6 +105,31 @@ class Page:
         field = self.driver.find_element(By.ID, "pin-user")
         field.clear()
         field.send_keys(user)
+        self.watch_answers()
+        if with_keys:
+            # The pad types into the user id until "next" moves it to the PIN.
+            self.driver.find_element(By.ID, "pin-next").click()
+            for digit in pin:
+                self.driver.find_element(By.CSS_SELECTOR, f'.pin-key[data-key="{digit}"]').click()
+            self.driver.find_element(By.ID, "pin-submit").click()
+        else:
+            code = self.driver.find_element(By.ID, "pin-code")
+            code.send_keys(pin)
+            code.send_keys(Keys.ENTER)
+        return self.answer()
+
+    def pad(self, user, pin):
+        """Both fields by touch alone: the pad's digits, "next", the PIN's digits, "Sign in"."""
+        self.watch_answers()
+        for digit in user:
+            self.driver.find_element(By.CSS_SELECTOR, f'.pin-key[data-key="{digit}"]').click()
+        self.driver.find_element(By.ID, "pin-next").click()
+        for digit in pin:
+            self.driver.find_element(By.CSS_SELECTOR, f'.pin-key[data-key="{digit}"]').click()
+        self.driver.find_element(By.ID, "pin-submit").click()
+        return self.answer()
+
+    def watch_answers(self):
         # Every text #pin-message takes from now on: the answer may read as the last one did.
         self.driver.execute_script("""
             window.pinAnswers = [];
@@ -111,14 +138,8 @@ class Page:
               window.pinWatcher = new MutationObserver(function () { window.pinAnswers.push(target.textContent); });
               window.pinWatcher.observe(target, { childList: true, characterData: true, subtree: true });
             }""")
-        if with_keys:
-            for digit in pin:
-                self.driver.find_element(By.CSS_SELECTOR, f'.pin-key[data-key="{digit}"]').click()
-            self.driver.find_element(By.ID, "pin-submit").click()
-        else:
-            code = self.driver.find_element(By.ID, "pin-code")
-            code.send_keys(pin)
-            code.send_keys(Keys.ENTER)
+
+    def answer(self):
         answered = lambda: [text for text in self.driver.execute_script("return window.pinAnswers;")
                             if text not in ("", "Checking…", "正在核对…")]
         self.wait(lambda: answered(), 15)
@@ -262,7 +283,9 @@ def main():
             check(page.attribute("#pin-user", "value") == "zed", "the user id went at once after a wrong PIN")
             check(page.wait(lambda: page.text("#pin-message") == "" and page.attribute("#pin-user", "value") == "", 8),
                   "a wrong PIN's user id and answer stay up")
-            # The pad from the keyboard: Enter on a key types its digit and the focus stays there.
+            # The pad from the keyboard: Enter on a key types its digit and the focus stays there
+            # (into the PIN after "next"; the user id comes first).
+            page.driver.find_element(By.ID, "pin-next").click()
             key = page.driver.find_element(By.CSS_SELECTOR, '.pin-key[data-key="7"]')
             page.driver.execute_script("arguments[0].focus();", key)
             page.driver.switch_to.active_element.send_keys(Keys.ENTER)
@@ -337,6 +360,26 @@ def main():
             check(page.attribute("#session", "data-user") == "alice" and bool(token), "no session for alice on the page")
             print(f"session {token}", flush=True)
             page.shot("welcome-session")
+        elif phase == "pad":
+            page.open()
+            page.wait_state("ready")
+            check(page.attribute("#pin-user", "inputmode") == "numeric", "#pin-user is not numeric with --badges")
+            check(page.text('label[for="pin-user"]') == "Badge number", f"the user id's label is {page.text('label[for=pin-user]')!r}")
+            # An unknown badge number and a wrong PIN: the same words.
+            unknown = page.pad("9999", "2468")
+            check(unknown == "Wrong badge number or PIN", f"an unknown badge says {unknown!r}")
+            # A fresh page: only the pad's buttons are clicked, no field is ever touched or typed in.
+            page.open()
+            page.wait_state("ready")
+            answer = page.pad("1001", "2468")
+            check(answer == "Welcome, alice", f"badge 1001's PIN says {answer!r}")
+            token = page.attribute("#session", "data-session")
+            check(page.attribute("#session", "data-user") == "alice" and bool(token), "no session for alice on the page")
+            check(page.driver.switch_to.active_element.tag_name != "input", "a field took the focus")
+            check(page.attribute("#pin-user", "value") == "" and page.attribute("#pin-code", "value") == "",
+                  "the badge number or the PIN stays in its field")
+            print(f"session {token}", flush=True)
+            page.shot("pad-session")
         elif phase == "restart":
             page.open()
             page.wait_state("ready")

@@ -27,18 +27,39 @@ struct KioskBrowserTests {
     }
 
     @Test func aTouchSignsInAtTheLoginServerAndThePageHoldsTheSession() async throws {
+        let me = try await Self.sessionThroughThePage("session")
+        #expect(me.status == 200 && me.json["username"] as? String == "alice" && me.json["kind"] as? String == "kiosk",
+                "the page's session: \(me.body)")
+    }
+
+    /// A kiosk with no keyboard (`cage`): a badge number and a PIN typed on the on-screen pad
+    /// alone end in a login-server session of kind `kiosk-pin`, as a finger ends in one of kind `kiosk`.
+    @Test func thePadAloneSignsInByBadgeAndPINAtTheLoginServer() async throws {
+        let me = try await Self.sessionThroughThePage("pad", badges: "# badge user\n1001 alice\n")
+        #expect(me.status == 200 && me.json["username"] as? String == "alice" && me.json["kind"] as? String == "kiosk-pin",
+                "the page's session: \(me.body)")
+    }
+
+    /// alice enrolled and bound to a login server, a kiosk with `--server` (and `--badges`
+    /// holding `badges`), the browser's `phase`; then `GET /v1/me` with the session it printed.
+    static func sessionThroughThePage(_ phase: String, badges: String? = nil) async throws -> LoginServerProcess.Answer {
         let rig = try KioskRig()
         try await rig.startService()
         try await rig.enroll("alice", image: SharedData.print("whorl"))
         let server = try await LoginServerProcess()
         try await rig.bind("alice", to: server)
-        let kiosk = try await KioskProcess(service: rig.socket, arguments: ["--server", server.address],
-                                           launcher: KioskRig.asKioskMember)
-        let run = try await KioskBrowser.run("session", kiosk: kiosk, rig: rig)
+        var arguments = ["--server", server.address]
+        if let badges {
+            let file = rig.directory.file("badges")
+            try badges.write(toFile: file, atomically: true, encoding: .utf8)
+            chmod(file, 0o644)
+            arguments += ["--badges", file]
+        }
+        let kiosk = try await KioskProcess(service: rig.socket, arguments: arguments, launcher: KioskRig.asKioskMember)
+        let run = try await KioskBrowser.run(phase, kiosk: kiosk, rig: rig)
         #expect(run.status == 0, "\(run.stdout)\(run.stderr)\n\(kiosk.log)")
         let token = run.stdout.split(separator: "\n").first { $0.hasPrefix("session ") }?.dropFirst(8)
-        let me = try await server.request("GET", "/v1/me", token: String(token ?? ""))
-        #expect(me.status == 200 && me.json["username"] as? String == "alice", "the page's session: \(me.body)")
+        return try await server.request("GET", "/v1/me", token: String(token ?? ""))
     }
 
     /// `systemctl restart fpbridged` under a running kiosk: SIGTERM ends the armed identify at

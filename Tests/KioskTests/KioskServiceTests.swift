@@ -124,6 +124,20 @@ struct KioskServiceTests {
         let bob = try await touch(rig, kiosk, "loop-right", until: "notRecognised")
         #expect(bob?["message"] as? String == "notBound" && (bob?["parameters"] as? [String: String])?["user"] == "bob",
                 "\(kiosk.snapshots)\n\(kiosk.log)")
+
+        // The PIN pad ends the same way: alice's right PIN in a session of kind kiosk-pin (in
+        // the answer to the page that typed it), bob's right PIN told it has no sign-in here, a
+        // wrong PIN signs nothing.
+        let pin = try await kiosk.post("/pin", #"{"user":"alice","pin":"2468"}"#)
+        let pinToken = try #require(pin.body["session"] as? String, "\(pin.body)\n\(kiosk.log)")
+        #expect(pin.status == 200 && pin.body["user"] as? String == "alice")
+        let pinMe = try await server.request("GET", "/v1/me", token: pinToken)
+        #expect(pinMe.status == 200 && pinMe.json["username"] as? String == "alice" && pinMe.json["kind"] as? String == "kiosk-pin",
+                "\(pinMe.body)")
+        let bobPIN = try await kiosk.post("/pin", #"{"user":"bob","pin":"2468"}"#)
+        #expect(bobPIN.body["message"] as? String == "pinNotBound" && bobPIN.body["session"] == nil, "\(bobPIN.body)")
+        let wrong = try await kiosk.post("/pin", #"{"user":"alice","pin":"1111"}"#)
+        #expect(wrong.status == 401 && wrong.body["message"] as? String == "pinWrong" && wrong.body["session"] == nil, "\(wrong.body)")
     }
 
     /// The kiosk runs as this test's user (root); uid 65534 is another local user. Every route

@@ -72,7 +72,7 @@ final class IdleImageReader: KioskBackend {
         throw error
     }
 
-    func checkPasscode(user: String, passcode: String) async throws -> String { user }
+    func checkPasscode(user: String, passcode: String, unmapped: Bool) async throws -> Identified { Identified(user: user) }
 }
 
 /// A reader that answers each identify from a list, for the page's states.
@@ -111,9 +111,9 @@ final class ScriptedReader: KioskBackend {
         }
     }
 
-    func checkPasscode(user: String, passcode: String) async throws -> String {
-        guard user == "bob", passcode == "1234" else { throw AuthError(.authenticationFailed, "wrong user or PIN") }
-        return user
+    func checkPasscode(user: String, passcode: String, unmapped: Bool) async throws -> Identified {
+        guard user == "bob", passcode == "1234", !unmapped else { throw AuthError(.authenticationFailed, "wrong user or PIN") }
+        return Identified(user: user)
     }
 }
 
@@ -140,7 +140,7 @@ final class StoppingService: KioskBackend {
         throw identifyError
     }
 
-    func checkPasscode(user: String, passcode: String) async throws -> String {
+    func checkPasscode(user: String, passcode: String, unmapped: Bool) async throws -> Identified {
         throw AuthError(.biometryNotAvailable, "the fpbridge service does not answer")
     }
 }

@@ -108,6 +108,12 @@ struct AccountRoutes {
                                                         address: address(request, context)))
             }
         }
+        v1.post("kiosk/pin-logins") { request, context in
+            await answer(context) {
+                Replies.ok(try await service.kioskPinLogin(try await Replies.decode(KioskLoginRequest.self, from: request),
+                                                           address: address(request, context)))
+            }
+        }
         v1.post("payments") { request, context in
             await answer(context) {
                 let session = try await service.session(bearer: bearer(request))

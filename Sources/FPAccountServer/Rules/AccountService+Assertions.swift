@@ -92,6 +92,7 @@ extension AccountService {
         case .login: "fingerprint-login"
         case .approveDevice: "approve-device"
         case .kioskLogin: "kiosk-login"
+        case .kioskPinLogin: "kiosk-pin-login"
         case .inviteDevice: "invite-device"
         }
         let challengeId = try identifier(request.challengeId, "challengeId")
@@ -110,7 +111,7 @@ extension AccountService {
             return error
         }
         // A kiosk's challenge names no credential: the signed payload names the one that answered.
-        let challengeOwner = purpose == .kioskLogin ? "" : credential.credentialId
+        let challengeOwner = [.kioskLogin, .kioskPinLogin].contains(purpose) ? "" : credential.credentialId
         guard let opened = try await store.openChallenge(challengeId, credentialId: challengeOwner, purpose: purpose.rawValue) else {
             throw try await fail(invalidChallenge)
         }

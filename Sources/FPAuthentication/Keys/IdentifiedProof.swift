@@ -2,17 +2,22 @@ import Crypto
 import FPKeyFormats
 import FoundationEssentials
 
-/// What identify-and-prove signs for the user it finds: a login server's kiosk challenge,
-/// with that user's login key for the server.
+/// What a kiosk asks fpbridged to sign for the user it found: a login server's kiosk challenge,
+/// with that user's login key for the server. Identify-and-prove signs it for whoever the
+/// reader identified (purpose `kiosk-login`); the PIN pad for the user whose PIN it checked
+/// (purpose `kiosk-pin-login`, ``PinPad``).
 ///
 /// The caller names the server (``origin``) and passes its challenge; it never names the
-/// user, the key or the bytes. The key is the identified user's
+/// key or the bytes. The key is the found user's
 /// `KeyIdentifiers.loginKeyLabel(origin:username:)` (the one `fpbridge account bind` made
 /// for the account of the same name), and the signed data is the engine's own
-/// `AssertionPayload.kioskLogin(origin:challenge:credentialId:)` over that key's credential
-/// id: a kiosk cannot make anyone's key sign a payment, an approval or anything else.
+/// `AssertionPayload.kioskLogin(origin:challenge:credentialId:)` (or `kioskPinLogin`) over that
+/// key's credential id: a kiosk cannot make anyone's key sign a payment, an approval or anything
+/// else, and the purpose inside the signed bytes says how the user was found, so a server never
+/// takes a PIN for a finger.
 public struct ProofRequest: Sendable, Hashable {
-    /// What the signature is for; only `AssertionPayload.Purpose.kioskLogin` is signed.
+    /// What the signature is for: `AssertionPayload.Purpose.kioskLogin` (a finger) or
+    /// `AssertionPayload.Purpose.kioskPinLogin` (a PIN); each is signed only by the path that checked it.
     public let purpose: AssertionPayload.Purpose
     /// The login server's origin as the kiosk reached it: scheme, host and port (`https://bank.example`).
     public let origin: String
@@ -23,13 +28,13 @@ public struct ProofRequest: Sendable, Hashable {
     public static let maximumFieldLength = 256
 
     /// A request for a proof, checked.
-    /// - Throws: `AuthErrorCode.invalidInput` for another purpose than `kiosk-login`, an origin
-    ///   that is not `http(s)://` printable ASCII, a challenge that is not base64url, or either over
-    ///   ``maximumFieldLength`` characters.
+    /// - Throws: `AuthErrorCode.invalidInput` for another purpose than `kiosk-login` or
+    ///   `kiosk-pin-login`, an origin that is not `http(s)://` printable ASCII, a challenge that is
+    ///   not base64url, or either over ``maximumFieldLength`` characters.
     public init(purpose: AssertionPayload.Purpose, origin: String, challenge: String) throws(AuthError) {
-        guard purpose == .kioskLogin else {
-            throw AuthError(.invalidInput, "identify-and-prove signs only '\(AssertionPayload.Purpose.kioskLogin.rawValue)'; "
-                            + "'\(purpose.rawValue)' needs the user's own request")
+        guard [.kioskLogin, .kioskPinLogin].contains(purpose) else {
+            throw AuthError(.invalidInput, "a kiosk's proof signs only '\(AssertionPayload.Purpose.kioskLogin.rawValue)' or "
+                            + "'\(AssertionPayload.Purpose.kioskPinLogin.rawValue)'; '\(purpose.rawValue)' needs the user's own request")
         }
         guard (1...Self.maximumFieldLength).contains(origin.utf8.count),
               origin.hasPrefix("https://") || origin.hasPrefix("http://"),
@@ -56,7 +61,8 @@ public struct ProofRequest: Sendable, Hashable {
 /// the kiosk login payload, with everything a server needs to check it without trusting the
 /// kiosk: the credential id, the counter inside the signed message, the key and its attestation.
 public struct IdentifiedProof: Sendable, Hashable {
-    /// Who was identified, with which finger (the method is `fingerprint`).
+    /// Who was found: identified, with which finger (the method is `fingerprint`), or by their
+    /// PIN at the PIN pad (the method is `passcode`).
     public let success: AuthSuccess
     /// The payload whose `AssertionPayload.bytes` were signed (after the counter, see ``KeySignature``).
     public let payload: AssertionPayload
@@ -86,7 +92,23 @@ extension AuthenticationContext {
     ///   for them at this server), `AuthErrorCode.keyInvalidated`, `AuthErrorCode.stateDamaged`.
     public func identifyAndProve(_ request: ProofRequest, reason: String, protection: KeyProtection,
                                  options: BiometricOptions = BiometricOptions()) async throws(AuthError) -> IdentifiedProof {
+        guard request.purpose == .kioskLogin else {
+            throw AuthError(.invalidInput, "identify-and-prove signs only '\(AssertionPayload.Purpose.kioskLogin.rawValue)'; "
+                            + "'\(request.purpose.rawValue)' is the PIN pad's")
+        }
         let success = try await identify(reason: reason, options: options)
+        return try signKioskProof(request, for: success, protection: protection)
+    }
+
+    /// Signs `request`'s kiosk payload with the login key of `success`'s user: only after the
+    /// check that made `success` (a finger identified, or a PIN checked by ``PinPad``), which is
+    /// why it is not public. The purpose must be the one for that method (`kiosk-login` for a
+    /// finger, `kiosk-pin-login` for a passcode): the signed bytes say how the user was found.
+    func signKioskProof(_ request: ProofRequest, for success: AuthSuccess, protection: KeyProtection) throws(AuthError) -> IdentifiedProof {
+        let expected: AssertionPayload.Purpose = success.method == .passcode ? .kioskPinLogin : .kioskLogin
+        guard request.purpose == expected, success.method != .reused else {
+            throw AuthError(.invalidInput, "a \(success.method.rawValue) success signs only '\(expected.rawValue)', not '\(request.purpose.rawValue)'")
+        }
         var found = environment
         found.user = success.user
         let vault = AuthenticationContext(environment: found).keys(protection: protection)
@@ -100,12 +122,15 @@ extension AuthenticationContext {
                     throw AuthError(.stateDamaged, "\(success.user)'s key '\(label)' holds no P-256 public key", cause: .damagedState)
                 }
                 credentialId = KeyIdentifiers.credentialId(key)
-                let kiosk = AssertionPayload.kioskLogin(origin: request.origin, challenge: request.challenge, credentialId: credentialId)
+                let kiosk = expected == .kioskPinLogin
+                    ? AssertionPayload.kioskPinLogin(origin: request.origin, challenge: request.challenge, credentialId: credentialId)
+                    : AssertionPayload.kioskLogin(origin: request.origin, challenge: request.challenge, credentialId: credentialId)
                 payload = kiosk
                 return kiosk.bytes
             }
         } catch where error.code == .notFound {
-            throw AuthError(.notFound, "\(success.user) was identified but has no biometryCurrentSet login key for \(request.origin) "
+            let found = success.method == .passcode ? "'s PIN is right" : " was identified"
+            throw AuthError(.notFound, "\(success.user)\(found) but \(success.user) has no biometryCurrentSet login key for \(request.origin) "
                             + "(label '\(label)'): bind this device to that server for \(success.user) first")
         }
         guard let payload else { throw AuthError(.readerFailure, "the key signed no payload") }

@@ -1,3 +1,4 @@
+import FPKeyFormats
 import FPStore
 import FoundationEssentials
 import FPVocabulary
@@ -37,9 +38,51 @@ package final class PinPad: Sendable {
     ///   passcode alike; `passcodeLockout` with `retryAfter` for that name's lockout or the
     ///   kiosk's budget.
     package func check(_ passcode: Passcode, context: AuthenticationContext, kiosk: UInt32?) async throws(AuthError) -> AuthSuccess {
+        try await floored { () async throws(AuthError) in try await attempt(passcode, context: context, kiosk: kiosk) }
+    }
+
+    /// Checks `passcode` as ``check(_:context:kiosk:)`` does, with every rule and count of it,
+    /// and only when it is right signs `request`'s kiosk PIN login (`kiosk-pin-login`) with the
+    /// user's login key for that server (``AuthenticationContext/signKioskProof(_:for:protection:)``).
+    /// A wrong PIN signs nothing and counts exactly as it would without the request.
+    ///
+    /// The key is the user's `biometryCurrentSet` login key, the same one a finger releases at
+    /// the kiosk: this service is what holds it to its rules, and here the rule is "the user's
+    /// own passcode, checked under its limits", said in the signed purpose so that the server
+    /// knows it was a PIN and never takes it for a finger. The kiosk holds no key.
+    /// - Throws: what ``check(_:context:kiosk:)`` throws; `invalidInput` for a purpose other than
+    ///   `kiosk-pin-login` (before anything is counted); after a right PIN, `notFound` (no login
+    ///   key for that server), `keyInvalidated`, `stateDamaged`.
+    package func prove(_ passcode: Passcode, request: ProofRequest, context: AuthenticationContext, kiosk: UInt32?,
+                       protection: KeyProtection) async throws(AuthError) -> IdentifiedProof {
+        guard request.purpose == .kioskPinLogin else {
+            throw AuthError(.invalidInput, "the PIN pad signs only '\(AssertionPayload.Purpose.kioskPinLogin.rawValue)', "
+                            + "not '\(request.purpose.rawValue)'")
+        }
+        return try await floored { () async throws(AuthError) in
+            let success = try await attempt(passcode, context: context, kiosk: kiosk)
+            return try context.signKioskProof(request, for: success, protection: protection)
+        }
+    }
+
+    /// What the kiosk typed names no account (a badge number its list does not hold): answered
+    /// and counted exactly as a wrong PIN for a name with no passcode (the same work, the same
+    /// floor, that name's lockout, a guess of the kiosk's budget), and never checked against
+    /// the passcode of a user who has that name.
+    /// - Throws: always: `authenticationFailed` "wrong user or PIN", or `passcodeLockout`.
+    package func refuseUnmapped(_ passcode: Passcode, context: AuthenticationContext, kiosk: UInt32?) async throws(AuthError) -> Never {
+        try await floored { () async throws(AuthError) in
+            try spendGuess(of: kiosk, rules: context.environment.lockoutRules)
+            try await unknownName(passcode, context: context)
+        }
+        throw Self.wrong  // unknownName always throws; this only satisfies the type checker
+    }
+
+    /// `body`'s answer, no sooner than ``answerFloor``.
+    private func floored<T: Sendable>(_ body: () async throws(AuthError) -> T) async throws(AuthError) -> T {
         let started = ContinuousClock.now
-        let outcome: Result<AuthSuccess, AuthError>
-        do { outcome = .success(try await attempt(passcode, context: context, kiosk: kiosk)) } catch { outcome = .failure(error) }
+        let outcome: Result<T, AuthError>
+        do { outcome = .success(try await body()) } catch { outcome = .failure(error) }
         try? await Task.sleep(until: started + answerFloor, clock: .continuous)
         return try outcome.get()
     }
@@ -47,9 +90,7 @@ package final class PinPad: Sendable {
     private func attempt(_ passcode: Passcode, context: AuthenticationContext, kiosk: UInt32?) async throws(AuthError) -> AuthSuccess {
         let environment = context.environment
         let rules = environment.lockoutRules
-        if let kiosk {
-            try state.withLock { (state) throws(AuthError) in try rules.spendKioskGuess(&state.budgets[kiosk, default: KioskGuessBudget()]) }
-        }
+        try spendGuess(of: kiosk, rules: rules)
         let record: PasscodeRecord?
         do { record = try context.passcodeRecord() } catch {
             // Damaged state fails closed, and tells a kiosk nothing more than a wrong PIN.
@@ -67,6 +108,12 @@ package final class PinPad: Sendable {
             default: throw Self.wrong
             }
         }
+    }
+
+    /// A guess of `kiosk`'s budget (none for a user checking their own), or its refusal.
+    private func spendGuess(of kiosk: UInt32?, rules: LockoutRules) throws(AuthError) {
+        guard let kiosk else { return }
+        try state.withLock { (state) throws(AuthError) in try rules.spendKioskGuess(&state.budgets[kiosk, default: KioskGuessBudget()]) }
     }
 
     /// A name with no passcode: the work and the counting of a wrong PIN, never a success.
