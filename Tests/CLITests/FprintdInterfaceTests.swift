@@ -285,7 +285,7 @@ import TestSupport
         #expect(try await watcher.waitFor("name = "), "\(watcher.output)")
         try await testbed.unplug("elan")
         #expect(try await watcher.finish() == 0, "\(watcher.output)")
-        let lines = watcher.output.split(separator: "\n").map(String.init)
+        let lines = watcher.output.split(separator: "\n").map(String.init).filter { $0 != "ready" }
         #expect(lines.first?.hasPrefix("signal InterfacesAdded /net/reactivated/Fprint/Device/") == true, "\(lines)")
         #expect(lines.contains { $0.hasPrefix("GetDevices ok [/net/reactivated/Fprint/Device/") }, "\(lines)")
         #expect(lines.contains { $0.hasPrefix("signal InterfacesRemoved /net/reactivated/Fprint/Device/") }, "\(lines)")
