@@ -183,20 +183,26 @@ enum KioskScript {
         renderSession();
       }
 
-      // The kiosk's state, as it changes.
+      // The kiosk's state, as it changes. The kiosk also sends the state it is in again every
+      // 10 s (to keep the stream alive and correct the countdown): that repeat is no new result.
       var source = new EventSource('/events');
+      var lastShown = null;
       source.onmessage = function (event) {
         var snapshot;
         try { snapshot = JSON.parse(event.data); } catch (error) { return; }
+        var key = JSON.stringify([snapshot.state, snapshot.message, snapshot.parameters || {}]);
+        var isNew = key !== lastShown;
+        lastShown = key;
         shown = { state: snapshot.state, message: snapshot.message, parameters: snapshot.parameters || {} };
         countdownEnds = typeof snapshot.countdown === 'number' ? Date.now() + snapshot.countdown * 1000 : null;
         // The next result at the reader is the next person's: the last one's sign-in line and
-        // PIN answer go (what is being typed now stays).
-        if (['welcome', 'notRecognised', 'lockedOut'].indexOf(snapshot.state) >= 0) {
+        // PIN answer go (what is being typed now stays). A repeat of the state shown takes
+        // nothing away: a PIN answered during a lockout stays up with its countdown.
+        if (isNew && ['welcome', 'notRecognised', 'lockedOut'].indexOf(snapshot.state) >= 0) {
           signedInUntil = 0;
           clearPinAnswer();
         }
-        if (snapshot.state === 'welcome' && snapshot.user) { signIn(snapshot.user, snapshot.session); }
+        if (isNew && snapshot.state === 'welcome' && snapshot.user) { signIn(snapshot.user, snapshot.session); }
         render();
       };
       source.onerror = function () {
