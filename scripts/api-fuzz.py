@@ -210,7 +210,8 @@ class Fuzzer:
             if set(body) != {"ok", "error"} or not isinstance(error, dict) \
                     or not isinstance(error.get("code"), int) or not isinstance(error.get("name"), str) \
                     or not isinstance(error.get("message"), str) \
-                    or not set(error) <= {"code", "name", "message", "retryAfter"}:
+                    or not isinstance(error.get("cause", ""), str) \
+                    or not set(error) <= {"code", "name", "message", "retryAfter", "cause"}:
                 return f"error body not in the documented shape: {data[:300]!r}"
         if self.spec.enabled:
             found = self.spec.response_schema(method, path.split("?")[0], status)
