@@ -30,7 +30,8 @@ public enum EvaluationAdmission: Sendable, Equatable {
     ///   - evaluating: an evaluation of this context is under way.
     ///   - policy: the policy asked for; nil for what is never reused (identification).
     ///   - last: the policy and time of the context's last success, if any.
-    ///   - reuseWindow: the context's reuse window in seconds (0: never).
+    ///   - reuseWindow: the context's reuse window in seconds (0: a success is reused only within the same instant).
+    ///   - now: when the evaluation is asked for.
     public static func decide<Policy: Equatable>(invalidated: Bool, evaluating: Bool, policy: Policy?,
                                                  last: (policy: Policy, date: Date)?, reuseWindow: TimeInterval,
                                                  now: Date) -> EvaluationAdmission {

@@ -31,7 +31,7 @@ public final class AuthenticationContext: Sendable {
         var biometryType = BiometryType.none
     }
 
-    /// The longest reuse window allowed, as on Apple's platforms (``EvaluationAdmission/maximumReuseDuration``).
+    /// The longest reuse window allowed, as on Apple's platforms (`EvaluationAdmission.maximumReuseDuration`, FPVocabulary).
     public static let maximumReuseDuration: TimeInterval = EvaluationAdmission.maximumReuseDuration
     /// The fallback title used when none is set.
     public static let defaultFallbackTitle = "Enter Passcode"

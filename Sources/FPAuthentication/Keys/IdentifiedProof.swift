@@ -5,7 +5,7 @@ import FoundationEssentials
 /// What a kiosk asks fpbridged to sign for the user it found: a login server's kiosk challenge,
 /// with that user's login key for the server. Identify-and-prove signs it for whoever the
 /// reader identified (purpose `kiosk-login`); the PIN pad for the user whose PIN it checked
-/// (purpose `kiosk-pin-login`, ``PinPad``).
+/// (purpose `kiosk-pin-login`, `PinPad`).
 ///
 /// The caller names the server (``origin``) and passes its challenge; it never names the
 /// key or the bytes. The key is the found user's
@@ -101,7 +101,7 @@ extension AuthenticationContext {
     }
 
     /// Signs `request`'s kiosk payload with the login key of `success`'s user: only after the
-    /// check that made `success` (a finger identified, or a PIN checked by ``PinPad``), which is
+    /// check that made `success` (a finger identified, or a PIN checked by `PinPad`), which is
     /// why it is not public. The purpose must be the one for that method (`kiosk-login` for a
     /// finger, `kiosk-pin-login` for a passcode): the signed bytes say how the user was found.
     func signKioskProof(_ request: ProofRequest, for success: AuthSuccess, protection: KeyProtection) throws(AuthError) -> IdentifiedProof {
