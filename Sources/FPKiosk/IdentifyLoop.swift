@@ -16,6 +16,8 @@ package struct IdentifyLoop: Sendable {
     package var notRecognisedSeconds: Double = 2.5
     /// How often an absent reader or a silent service is asked again.
     package var pollSeconds: Double = 2
+    /// How often the progress of an enrollment at the kiosk is read while it runs.
+    package var enrollingPollSeconds: Double = 0.5
     /// What the loop decides and hears, for `--verbose` (never a PIN: the loop sees none).
     package var log: @Sendable (String) -> Void = { _ in }
     /// Whether fpbridged went away (restarting) or is simply not answering.
@@ -44,6 +46,12 @@ package struct IdentifyLoop: Sendable {
             return
         }
         absence.answered()
+        if let enrolling = report.enrolling {
+            // An administrator enrolls at this reader: nothing is armed until it ends.
+            showEnrolling(enrolling)
+            await pause(enrollingPollSeconds, wakeable: false)
+            return
+        }
         let step = plan.step(for: report, woken: woken)
         log("reader \(report.identity ?? "none"): \(report.scanSecondsLeft.map { "\($0) s of scanning left" } ?? "no thermal limit"); \(step)")
         switch step {
@@ -98,6 +106,16 @@ package struct IdentifyLoop: Sendable {
         }
     }
 
+    /// An enrollment at the kiosk in progress: the scans done once the reader said how many it needs.
+    private func showEnrolling(_ enrolling: ReaderReport.Enrolling?) {
+        if let enrolling, let stages = enrolling.stages {
+            board.show(KioskSnapshot(.enrolling, message: "enrollingStage",
+                                     parameters: ["stage": String(enrolling.stage), "stages": String(stages)]))
+        } else {
+            board.show(KioskSnapshot(.enrolling, message: "enrolling"))
+        }
+    }
+
     /// fpbridged did not answer: restarting (it went away a moment ago) or not answering.
     private func unreachable(_ error: any Error) async {
         let message = absence.unreachable(at: clock.now)
@@ -141,6 +159,10 @@ package struct IdentifyLoop: Sendable {
         case .biometryNotEnrolled:
             board.show(KioskSnapshot(.unavailable, message: "nobodyEnrolled"))
             await pause(pollSeconds * 5, wakeable: true)
+        case .readerBusy where error.cause == .kioskEnrolling:
+            // An administrator started enrolling at this reader: the next turn reads how far.
+            showEnrolling(nil)
+            await pause(enrollingPollSeconds, wakeable: false)
         case .readerBusy:
             // Another program holds the reader for a moment (an enrollment, a verify).
             await pause(1, wakeable: false)

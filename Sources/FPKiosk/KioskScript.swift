@@ -31,7 +31,9 @@ enum KioskScript {
           next: 'Next', userLabelBadge: 'Badge number', pinWrongBadge: 'Wrong badge number or PIN',
           pinMissingBadge: 'Enter your badge number and PIN', pinInvalidBadge: 'That is not a valid badge number or PIN',
           pinNotBound: 'Your PIN is right, but it has no sign-in for this kiosk yet. Please ask staff for help',
-          pinServerTrouble: 'Signing in is not possible right now. Try again in a moment'
+          pinServerTrouble: 'Signing in is not possible right now. Try again in a moment',
+          enrolling: 'An administrator is enrolling a finger. Fingerprints are back when it ends. Use your PIN meanwhile',
+          enrollingStage: 'An administrator is enrolling a finger: {stage} of {stages} scans done'
         },
         zh: {
           title: '登录', readerHeading: '指纹', pinHeading: '或使用 PIN 码', userLabel: '用户名',
@@ -57,7 +59,9 @@ enum KioskScript {
           next: '下一步', userLabelBadge: '工牌号', pinWrongBadge: '工牌号或 PIN 码错误',
           pinMissingBadge: '请输入工牌号和 PIN 码', pinInvalidBadge: '工牌号或 PIN 码格式不正确',
           pinNotBound: 'PIN 码正确，但尚未在本机开通登录。请联系工作人员',
-          pinServerTrouble: '暂时无法登录，请稍后再试'
+          pinServerTrouble: '暂时无法登录，请稍后再试',
+          enrolling: '管理员正在录入指纹，结束后即可使用指纹。期间请使用 PIN 码',
+          enrollingStage: '管理员正在录入指纹：已完成 {stage}/{stages} 次'
         }
       };
 

@@ -15,6 +15,9 @@ package enum KioskState: String, Codable, Sendable, CaseIterable {
     case lockedOut
     /// The reader cools down before its next burst: "Reader resting, use your PIN".
     case resting
+    /// An administrator enrolls a finger at this reader (`fpbridge enroll --at-kiosk`):
+    /// identification waits, and the page shows the scans done.
+    case enrolling
     /// No reader, the reader pulled out, fpbridged restarting (`serviceRestarting`) or not answering.
     case unavailable
 }

@@ -31,7 +31,7 @@ enum KioskStyle {
     #session { font-size: 24px; color: var(--welcome); margin: 16px 0 0; }
 
     body[data-state="ready"] { --state: var(--ready); }
-    body[data-state="reading"] { --state: var(--reading); }
+    body[data-state="reading"], body[data-state="enrolling"] { --state: var(--reading); }
     body[data-state="welcome"] { --state: var(--welcome); }
     body[data-state="notRecognised"], body[data-state="lockedOut"] { --state: var(--refused); }
     body[data-state="resting"] { --state: var(--resting); }

@@ -15,6 +15,9 @@ package struct ReaderReport: Codable, Sendable, Hashable {
         package var scanSecondsLeft: Double?
         /// Seconds of rest before a hot reader scans again; 0 when it scans now.
         package var usableInSeconds: Double
+        /// An administrator's enrollment at the kiosk in progress on this reader (identification
+        /// waits for its end); nil when there is none.
+        package var enrolling: Enrolling?
 
         package init(identity: String?, name: String?, present: Bool, temperature: ReaderTemperature?,
                      heat: ReaderHeat?) {
@@ -35,6 +38,20 @@ package struct ReaderReport: Codable, Sendable, Hashable {
             var scale = 1.0
             for _ in 0..<places { scale *= 10 }
             return (value * scale).rounded() / scale
+        }
+    }
+
+    /// How far an enrollment at the kiosk has come: what the kiosk's page shows meanwhile. No
+    /// name: anyone may read the reader's report.
+    package struct Enrolling: Codable, Sendable, Hashable {
+        /// Scans accepted so far.
+        package var stage: Int
+        /// Scans the reader needs; nil until the reader said (before the passcode is given).
+        package var stages: Int?
+
+        package init(stage: Int, stages: Int?) {
+            self.stage = stage
+            self.stages = stages
         }
     }
 

@@ -53,6 +53,10 @@ package struct CanEvaluateRequest: TargetedRequest {
 package struct EnrollmentRequest: TargetedRequest {
     package var finger: Finger
     package var replace: Bool?
+    /// An administrator enrolling at a kiosk's reader: the kiosk's identification pauses and
+    /// its page shows the progress. Without it, an enrollment is refused while an
+    /// identification is armed on the reader (`kiosk-holds-reader`).
+    package var atKiosk: Bool?
     package var user: String?
     package var reader: String?
     package var stateDirectory: String?

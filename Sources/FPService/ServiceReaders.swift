@@ -10,6 +10,8 @@ import Logging
 struct ServiceReaders: Sendable {
     let arbiter: ReaderArbiter
     let pool: ReaderPool
+    /// Identifications armed and enrollments at the kiosk, per reader: how the two share it.
+    let claims = KioskReaderClaims()
 
     /// `clock`: what turns' timeouts and idle closes run on.
     init(idleSeconds: Double, clock: any Clock<Duration> = ContinuousClock()) {

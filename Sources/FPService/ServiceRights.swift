@@ -29,6 +29,9 @@ package enum ServiceRights {
         case lockBiometry
         /// A button of a running operation started by `owner`.
         case press(owner: UInt32)
+        /// An enrollment at the kiosk (`atKiosk`): it ends the identification armed on the
+        /// reader and holds off the next until it ends, for everyone at that kiosk.
+        case enrollAtKiosk
     }
 
     /// Why `caller` may not do `action` for `user`; nil when it may.
@@ -37,7 +40,7 @@ package enum ServiceRights {
     /// |---|---|
     /// | any user | manage, evaluate and check the passcode of their own user; their own operations' buttons |
     /// | a member of the kiosk group | besides: identify, identify-and-prove (the identified user's login key signs a kiosk challenge), and check any named user's PIN at the PIN pad, with a proof (that user's login key signs a kiosk PIN challenge when the PIN is right); nothing else for another user |
-    /// | a member of the admin group | everything for any user, and repair |
+    /// | a member of the admin group | everything for any user, repair, and enroll at a kiosk (which pauses its identification) |
     /// | root | everything, and report a proved password (`pam_exec` runs as root) |
     ///
     /// Locking a user's fingerprint until their password (`lock`) is root's and the user's own:
@@ -52,6 +55,10 @@ package enum ServiceRights {
         case .lockBiometry:
             return root || own ? nil
                 : .forbidden("\(caller.user) may not lock the fingerprint of \(user): only root or the user themselves may")
+        case .enrollAtKiosk:
+            return caller.isAdmin ? nil
+                : .forbidden("\(caller.user) may not enroll at the kiosk: it pauses the kiosk's identification for everyone; "
+                             + "it needs root or the admin group '\(service.adminGroup)'")
         case .repair:
             return caller.isAdmin ? nil
                 : .forbidden("\(caller.user) may not repair state: it needs root or the admin group '\(service.adminGroup)'")

@@ -22,10 +22,11 @@ extension ServiceRoutes {
         let options = BiometricOptions(fingers: body.fingers.map(Set.init), maxFailedMatches: body.attempts)
         let needsReader = [.verify, .identify].contains(body.operation)
         return try stream.response(caller: caller, channel: channel) { operation, send in
+            defer { readers.claims.disarm(operation) }
             // The reader is taken for the scans only: an unlock, a recovery's passcode and the
             // device-owner fallback's hold none while their prompt waits.
             let context = try await evaluationContext(body, target, required: needsReader, configuration: configuration,
-                                                      operation: operation)
+                                                      operation: operation, arming: body.operation == .identify)
             let success = try await Self.forwardingEvents(of: context, to: send) {
                 switch body.operation {
                 case .evaluate: try await context.evaluate(policy, reason: reason, prompt: operation.prompt, options: options)
@@ -42,9 +43,12 @@ extension ServiceRoutes {
     /// The engine context of an evaluation request, attached to its operation (for the buttons),
     /// with the request's titles and its interaction setting. It takes the reader through a turn,
     /// for the scans only (``ServiceReaderTurn``).
+    /// `arming`: an identification, recorded as armed on its reader (``KioskReaderClaims``) until
+    /// the caller disarms it; refused while an administrator enrolls at that reader.
     func evaluationContext(_ body: EvaluationRequest, _ target: RequestTarget, required: Bool, configuration: AuthConfiguration,
-                           operation: Operation) async throws -> AuthenticationContext {
+                           operation: Operation, arming: Bool = false) async throws -> AuthenticationContext {
         let turn = try await readers.turn(target, required: required, wait: body.wait ?? true, timeout: configuration.scanTimeoutSeconds)
+        if arming, let turn { try readers.claims.arm(operation, on: turn.identity) }
         let context = context(target, turn: turn, configuration: configuration)
         context.fallbackTitle = body.fallbackTitle
         context.cancelTitle = body.cancelTitle
@@ -56,6 +60,10 @@ extension ServiceRoutes {
     func enrollment(_ request: Request, _ caller: Caller, _ channel: any Channel) async throws -> Response {
         let body = try await JSONBodies.decode(EnrollmentRequest.self, from: request)
         let target = try RequestTarget(body, caller: caller, service: service, purpose: .manage)
+        let atKiosk = body.atKiosk ?? false
+        if atKiosk, let refusal = ServiceRights.refusal(.enrollAtKiosk, by: caller, for: target.user, service: service) {
+            throw refusal
+        }
         let configuration = try target.configuration()
         // Known before any stream: no passcode is a 409, as documented, not a 200 whose stream
         // ends in the error. The engine checks again under its lock; this only shapes the answer.
@@ -63,14 +71,29 @@ extension ServiceRoutes {
             throw problem.code == .passcodeNotSet
                 ? AuthError(.passcodeNotSet, "\(target.user) has no passcode; set one before enrolling a finger") : problem
         }
+        // Refused before any stream while an identification is armed on the reader (a 503 the
+        // client reads at once); checked again, under the claims' lock, once the stream starts.
+        if !atKiosk, let reader = await readers.peek(target)?.identity, readers.claims.isArmed(reader) {
+            throw KioskReaderClaims.held(reader)
+        }
         return try stream.response(caller: caller, channel: channel) { operation, send in
             // The reader is taken once the passcode is given, for the scans: the prompt holds none.
-            let turn = try await readers.turn(target, required: true, wait: true, timeout: configuration.scanTimeoutSeconds)
+            guard let turn = try await readers.turn(target, required: true, wait: true, timeout: configuration.scanTimeoutSeconds) else {
+                throw AuthError(.biometryNotAvailable, "no fingerprint reader", cause: .noReader)
+            }
+            let claims = readers.claims, reader = turn.identity
+            try claims.beginEnrollment(on: reader, atKiosk: atKiosk)
+            defer { if atKiosk { claims.endEnrollment(on: reader) } }
             let context = context(target, turn: turn, configuration: configuration)
             var saved: PrintSummary?
             for try await update in context.enroll(body.finger, replace: body.replace ?? false, prompt: operation.prompt) {
                 send(.enrollment(update))
-                if case .saved(let record) = update { saved = PrintSummary(record) }
+                switch update {
+                case .presentFinger(_, let stages): if atKiosk { claims.progress(on: reader, stage: 0, of: stages) }
+                case .stage(let completed, let total): if atKiosk { claims.progress(on: reader, stage: completed, of: total) }
+                case .saved(let record): saved = PrintSummary(record)
+                case .retry: break
+                }
             }
             guard let saved else { throw AuthError(.readerFailure, "the reader ended the enrollment without a print") }
             return try JSONValue(encoding: saved)

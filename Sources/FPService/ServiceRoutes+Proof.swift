@@ -30,8 +30,10 @@ extension ServiceRoutes {
         let reason = body.reason ?? "Log in to \(request.origin)"
         let options = BiometricOptions(maxFailedMatches: body.attempts)
         return try stream.response(caller: caller, channel: channel) { operation, send in
+            defer { readers.claims.disarm(operation) }
             // The reader is held for the identification's scans; the signature after it needs none.
-            let context = try await evaluationContext(body, target, required: true, configuration: configuration, operation: operation)
+            let context = try await evaluationContext(body, target, required: true, configuration: configuration, operation: operation,
+                                                      arming: true)
             let proof = try await Self.forwardingEvents(of: context, to: send) {
                 try await context.identifyAndProve(request, reason: reason, protection: .service, options: options)
             }

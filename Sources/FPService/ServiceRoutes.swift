@@ -115,8 +115,10 @@ struct ServiceRoutes: Sendable {
         let target = try RequestTarget(user: nil, reader: parameters["reader"].map(String.init), stateDirectory: nil,
                                        caller: caller, service: service, purpose: .manage)
         guard let info = await readers.peek(target) else { return JSONBodies.ok(ReaderReport(reader: .absent)) }
-        return JSONBodies.ok(ReaderReport(reader: .init(identity: info.identity.description, name: info.name, present: true,
-                                                        temperature: info.temperature, heat: info.heat)))
+        var report = ReaderReport.Reader(identity: info.identity.description, name: info.name, present: true,
+                                         temperature: info.temperature, heat: info.heat)
+        report.enrolling = readers.claims.enrollment(on: info.identity)
+        return JSONBodies.ok(ReaderReport(reader: report))
     }
 
     private func prints(_ request: Request, _ caller: Caller) throws -> Response {

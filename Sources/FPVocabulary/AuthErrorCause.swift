@@ -13,4 +13,11 @@ public enum AuthErrorCause: String, Sendable, Hashable, Codable, CaseIterable {
     case keyLabelTaken = "key-label-taken"
     /// The sensor's own storage already holds this finger (perhaps from other software).
     case sensorHoldsFinger = "sensor-holds-finger"
+    /// An identification (a kiosk's) is armed on the reader: an enrollment started elsewhere
+    /// would give it its first scan. The administrator enrolls at the kiosk (`--at-kiosk`) or
+    /// stops the kiosk first.
+    case kioskHoldsReader = "kiosk-holds-reader"
+    /// An administrator is enrolling a finger at the kiosk's reader: identification waits until
+    /// that enrollment ends, and `GET /v1/reader` shows its progress meanwhile.
+    case kioskEnrolling = "kiosk-enrolling"
 }

@@ -31,7 +31,7 @@ import TestSupport
         let clock = ManualClock()
         let pool = ReaderPool(idleSeconds: 5, arbiter: ReaderArbiter(clock: clock), clock: clock)
         let reader = CountingReader()
-        let identity = await reader.info.identity
+        let identity = reader.info.identity
         await pool.park(reader, identity)
         try #require(try await eventually(within: 10) { clock.sleepers == 1 }, "the idle close waits on the clock")
         return (clock, pool, reader, identity)

@@ -16,6 +16,11 @@ extension FprintdFace {
         // complete, so that a cancelled or failed enrollment loses nothing. A print that cannot
         // be read stops it here (fail closed), as it would any other method.
         _ = try enrolled(device, user: holder.user)
+        // A kiosk's armed identification would take the first scan as a stranger's: refused, as
+        // on the socket (KioskReaderClaims); the desktop shows fprintd's "in use".
+        if readers.claims.isArmed(device.info.identity) {
+            throw BusError(.alreadyInUse, KioskReaderClaims.held(device.info.identity).message)
+        }
         let action = Action(kind: .enroll, signal: "EnrollStatus", ending: \.enroll, success: "enroll-completed")
         try begin(action, device, call, target: target, configuration: configuration, busy: "Enrollment already in progress") { [self] context in
             for try await update in context.enrollAuthorizedByDesktop(finger, replace: true) {

@@ -21,6 +21,11 @@ struct EnrollCommand: AsyncParsableCommand {
     @Flag(help: "Read the passcode from standard input (one line) instead of a no-echo prompt.")
     var passcodeStdin = false
 
+    @Flag(help: ArgumentHelp(
+        "Enroll at a kiosk's reader (an administrator, through fpbridged): the kiosk's identification pauses and its page shows the progress.",
+        discussion: "Without it, an enrollment is refused while a kiosk's identification is armed on the reader, which would take the first scan."))
+    var atKiosk = false
+
     func run() async throws {
         let finger = try FingerOption.parse(finger)
         let console = options.console
@@ -40,11 +45,19 @@ struct EnrollCommand: AsyncParsableCommand {
         if let socket = try options.serviceSocket() {
             var request = ServiceSession.target(EnrollmentRequest(finger: finger), options)
             request.replace = replace
+            if atKiosk {
+                request.atKiosk = true
+                console.note("The kiosk's identification pauses; its page shows the progress until the enrollment ends.")
+            }
             let value = try await ServiceClient.with(socket: socket) { client in
                 try await ServiceSession.run(client, "enrollments", request, console: console, prompt: prompt, enrollment: show)
             }
             saved = try ServiceSession.decode(value, as: PrintSummary.self)
         } else {
+            // A kiosk reaches its reader through fpbridged only: there is no kiosk to pause here.
+            if atKiosk {
+                throw ValidationError("--at-kiosk needs fpbridged, the kiosk's service: give --service PATH, or start fpbridged")
+            }
             saved = try await ReaderSession.with(options) { reader in
                 let context = AuthenticationContext(environment: try ReaderSession.environment(options, reader: reader))
                 var saved: PrintSummary?
