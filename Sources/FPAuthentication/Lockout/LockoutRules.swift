@@ -210,18 +210,34 @@ struct LockoutRules {
     static let kioskGuesses = 10
     /// One guess of the budget comes back every this many seconds.
     static let kioskGuessRefillSeconds: TimeInterval = 60
+    /// Past the burst, the pad slows rather than stops (issue 40 §2): one PIN every this many
+    /// seconds, whoever it is for. One person who spent the burst keeps the next one waiting
+    /// this long at most, while the fingerprint path keeps its own lockout; an attacker who
+    /// stays at the pad gets at most 720 guesses an hour over all users, each user still under
+    /// their own passcode limits (docs/kiosk.md, "Limits at a kiosk", weighs it).
+    static let kioskPaceSeconds: TimeInterval = 5
+    /// The most guesses remembered as spent (one comes back a minute): after this many
+    /// minutes of quiet the whole burst is back, however long the pad was paced.
+    static let kioskGuessMemory = 60.0
 
-    /// Takes one guess from a kiosk's budget before its PIN is checked; throws when none is
-    /// left, saying when the next comes back. A correct PIN gives its guess back
+    /// Takes one guess from a kiosk's budget before its PIN is checked. Within the burst it
+    /// is taken at once; past it, one every ``kioskPaceSeconds`` (throws, saying how many
+    /// seconds are left, when one comes sooner). A correct PIN gives its guess back
     /// (``returnKioskGuess(_:)``): people logging in never use the budget up.
     func spendKioskGuess(_ budget: inout KioskGuessBudget) throws(AuthError) {
         refill(&budget)
-        guard budget.spent < Double(Self.kioskGuesses) else {
-            let wait = max(1, ((budget.spent - Double(Self.kioskGuesses)) * Self.kioskGuessRefillSeconds).rounded(.up))
-            throw AuthError(.pinPadResting, "this kiosk's PIN pad is resting after too many wrong PINs; try again in "
-                            + "\(Int(wait)) seconds or use the reader", retryAfter: wait)
+        // Paced once less than a whole guess is left of the burst (guesses come back in fractions).
+        if budget.spent + 1 > Double(Self.kioskGuesses), let last = budget.lastGuessAt {
+            let left = Self.kioskPaceSeconds - max(0, clock.uptime - last)
+            // A millisecond's slack: a guess on the pace's very second is on time.
+            if left > 0.001 {
+                let wait = max(1, left.rounded(.up))
+                throw AuthError(.pinPadResting, "this kiosk's PIN pad takes one PIN every \(Int(Self.kioskPaceSeconds)) seconds "
+                                + "after many wrong ones; try again in \(Int(wait)) seconds or use the reader", retryAfter: wait)
+            }
         }
-        budget.spent += 1
+        budget.spent = min(budget.spent + 1, Self.kioskGuessMemory)
+        budget.lastGuessAt = clock.uptime
     }
 
     /// Gives back the guess a correct PIN took.

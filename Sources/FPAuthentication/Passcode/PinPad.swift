@@ -153,6 +153,9 @@ package struct KioskGuessBudget: Sendable {
     var spent: Double = 0
     /// When `spent` was last brought up to date, on the boot's clock.
     var at: TimeInterval = 0
+    /// When the last guess was taken, on the boot's clock: past the burst, the next waits for
+    /// ``LockoutRules/kioskPaceSeconds`` after it.
+    var lastGuessAt: TimeInterval?
 }
 
 /// Answers the engine's one question with the PIN typed, and nothing after it: a wrong PIN
