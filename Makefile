@@ -69,6 +69,7 @@ install: $(INSTALL_NEEDS)
 	sed 's|/usr/local/bin/fpbridge-kiosk|$(PREFIX)/bin/fpbridge-kiosk|g' systemd/fpbridge-kiosk.service \
 		| $(SUDO) tee $(DESTDIR)$(UNITDIR)/fpbridge-kiosk.service >/dev/null
 	$(SUDO) chmod 0644 $(DESTDIR)$(UNITDIR)/fpbridge-kiosk.service
+	$(SUDO) install -D -m 0644 systemd/fpbridge-kiosk-browser.service $(DESTDIR)$(UNITDIR)/fpbridge-kiosk-browser.service
 	$(SUDO) install -D -m 0644 systemd/fpbridge.sysusers $(DESTDIR)$(SYSUSERSDIR)/fpbridge.conf
 	$(SUDO) install -D -m 0644 systemd/fpbridge-kiosk.sysusers $(DESTDIR)$(SYSUSERSDIR)/fpbridge-kiosk.conf
 	$(SUDO) install -D -m 0644 dbus/fpbridge-fprintd.conf $(DESTDIR)$(DBUSPOLICYDIR)/fpbridge-fprintd.conf
@@ -89,6 +90,9 @@ install: $(INSTALL_NEEDS)
 	getent passwd fpbridge-kiosk >/dev/null || $(SUDO) useradd --system --gid fpbridge-kiosk \
 		--home-dir /nonexistent --no-create-home --shell /usr/sbin/nologin \
 		--comment "fpbridge kiosk" fpbridge-kiosk; \
+	getent passwd fpbridge-kiosk-browser >/dev/null || $(SUDO) useradd --system --user-group \
+		--home-dir /nonexistent --no-create-home --shell /usr/sbin/nologin \
+		--comment "fpbridge kiosk browser" fpbridge-kiosk-browser; \
 	if command -v udevadm >/dev/null; then \
 		$(SUDO) udevadm control --reload-rules && $(SUDO) udevadm trigger --subsystem-match=usb --action=change \
 			|| echo "udev did not reload (is systemd-udevd running?): the rules take effect at the next boot"; \
@@ -107,9 +111,10 @@ install: $(INSTALL_NEEDS)
 # Stops and disables the service, then removes what install installed. The user
 # $(SERVICE_USER) and the state in /var/lib/fpbridge (prints, passcodes, keys) are kept.
 uninstall:
-	if $(SYSTEMD_RUNNING); then $(SUDO) systemctl disable --now fpbridge-kiosk fpbridged || true; fi
+	if $(SYSTEMD_RUNNING); then $(SUDO) systemctl disable --now fpbridge-kiosk-browser fpbridge-kiosk fpbridged || true; fi
 	$(SUDO) rm -f $(DESTDIR)$(PREFIX)/bin/fpbridge $(DESTDIR)$(PREFIX)/bin/fpbridged $(DESTDIR)$(UDEVDIR)/70-fpbridge.rules \
 		$(DESTDIR)$(PREFIX)/bin/fpbridge-kiosk $(DESTDIR)$(UNITDIR)/fpbridge-kiosk.service \
+		$(DESTDIR)$(UNITDIR)/fpbridge-kiosk-browser.service \
 		$(DESTDIR)$(SYSUSERSDIR)/fpbridge-kiosk.conf \
 		$(DESTDIR)$(UNITDIR)/fpbridged.service $(DESTDIR)$(SYSUSERSDIR)/fpbridge.conf \
 		$(DESTDIR)$(DBUSPOLICYDIR)/fpbridge-fprintd.conf $(DESTDIR)$(POLKITFILE)

@@ -13,7 +13,8 @@
 #      goes); su, sudo, login and pkexec take the finger or the password at one prompt; a typed
 #      password cancels the scan and counts nothing; a wrong finger, max-tries, the lockout; no
 #      scan for sudo -S, nor over ssh (sshd's login, sudo in the session)
-#   d  the socket CLI as alice; the fpbridge-kiosk unit as a member of fpbridge-kiosk
+#   d  the socket CLI as alice; the fpbridge-kiosk unit as a member of fpbridge-kiosk; its browser
+#      session (cage and Chromium, headless) waits for the kiosk, shows the page, survives a crash
 #   e  a lockout and prints survive `systemctl restart fpbridged` and a reboot
 #   f  upgrade to a newer build keeps state; remove keeps it and gives fprintd back; purge
 #      leaves nothing; fprintd works again

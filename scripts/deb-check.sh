@@ -45,6 +45,7 @@ expected_fpbridged="-rw-r--r-- ./usr/lib/systemd/system/fpbridged.service
 -rw-r--r-- ./usr/share/pam-configs/fpbridge-password
 -rw-r--r-- ./usr/share/polkit-1/actions/net.reactivated.fprint.device.policy"
 expected_fpbridge_kiosk="-rwxr-xr-x ./usr/bin/fpbridge-kiosk
+-rw-r--r-- ./usr/lib/systemd/system/fpbridge-kiosk-browser.service
 -rw-r--r-- ./usr/lib/systemd/system/fpbridge-kiosk.service
 -rw-r--r-- ./usr/lib/sysusers.d/fpbridge-kiosk.conf
 -rw-r--r-- ./usr/share/doc/fpbridge-kiosk/changelog.Debian.gz
@@ -257,7 +258,7 @@ if [ -d "$k" ]; then
   in_order kiosk-postinst-booted '^systemd-sysusers fpbridge-kiosk.conf' '^deb-systemd-helper enable fpbridge-kiosk.service' '^deb-systemd-invoke restart fpbridge-kiosk.service'
   go "kiosk-postrm-purge" yes yes no fpbridge-kiosk postrm purge
   status_is kiosk-postrm-purge 0
-  in_order kiosk-postrm-purge '^deb-systemd-helper purge fpbridge-kiosk.service' '^userdel fpbridge-kiosk$'
+  in_order kiosk-postrm-purge '^deb-systemd-helper purge fpbridge-kiosk.service' '^deb-systemd-helper purge fpbridge-kiosk-browser.service' '^userdel fpbridge-kiosk$' '^userdel fpbridge-kiosk-browser$'
 fi
 
 if [ "$failures" -gt 0 ]; then

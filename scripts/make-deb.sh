@@ -139,6 +139,8 @@ man_page fpbridge-kiosk fpbridge-kiosk 1
 sed 's|/usr/local/bin/fpbridge-kiosk|/usr/bin/fpbridge-kiosk|g' systemd/fpbridge-kiosk.service >"$work/fpbridge-kiosk.service"
 put fpbridge-kiosk 0644 "$work/fpbridge-kiosk.service" /usr/lib/systemd/system/fpbridge-kiosk.service
 put fpbridge-kiosk 0644 systemd/fpbridge-kiosk.sysusers /usr/lib/sysusers.d/fpbridge-kiosk.conf
+# The browser session (cage and Chromium on tty1), installed and not enabled (docs/kiosk.md).
+put fpbridge-kiosk 0644 systemd/fpbridge-kiosk-browser.service /usr/lib/systemd/system/fpbridge-kiosk-browser.service
 
 gzip -9nc "$packaging/changelog" >"$work/changelog.Debian.gz"
 mkdir -p "$out"

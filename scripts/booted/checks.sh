@@ -172,10 +172,75 @@ check_d_cli_kiosk() {
   [ "$out" = 200 ] && pass "the kiosk page answers its own user (200)" || fail "the kiosk page: $out"
   run_shown alice curl -s -o /dev/null -w '%{http_code}' http://127.0.0.1:8080/
   [ "$out" = 403 ] && pass "the kiosk page refuses another user (403)" || fail "the kiosk page to alice: $out"
+  check_kiosk_session
   # The kiosk keeps an identification armed on the reader; the other checks want it to themselves.
   run_shown root apt-get purge -y fpbridge-kiosk >/dev/null
   run_shown root getent passwd fpbridge-kiosk
   [ -z "$out" ] && pass "purging fpbridge-kiosk removed its user" || fail "user fpbridge-kiosk left after purge"
+  run_shown root getent passwd fpbridge-kiosk-browser
+  [ -z "$out" ] && pass "purging fpbridge-kiosk removed the browser's user" || fail "user fpbridge-kiosk-browser left after purge"
+}
+
+# The kiosk's browser session as docs/kiosk.md has a kiosk machine enable it: Chromium under
+# cage as fpbridge-kiosk-browser waits for the kiosk's port, shows the page (the kiosk serves that
+# user: --page-user in its unit), and comes back after a crash. (Headless: no display here.)
+check_kiosk_session() {
+  say "the kiosk's browser session (fpbridge-kiosk-browser.service: cage and Chromium)"
+  # A kiosk slow to listen (the session's Wants= would start a merely stopped one): stopped and
+  # masked for this boot until the check starts it.
+  run_shown root systemctl stop fpbridge-kiosk
+  run_shown root systemctl mask --runtime fpbridge-kiosk
+  run_shown root systemctl start --no-block fpbridge-kiosk-browser
+  sleep 3  # a browser that did not wait for the port would have started by now
+  run_shown root systemctl show -p ActiveState -p SubState --value fpbridge-kiosk-browser
+  local state; state=$(printf '%s' "$out" | tr '\n' ' ')
+  local browsers; browsers=$(guest_root pgrep -c -u fpbridge-kiosk-browser chromium)
+  if [ "$state" = "activating start-pre" ] && [ "${browsers:-0}" = 0 ]; then
+    pass "with the kiosk stopped, the browser session waits for its port (start-pre, no Chromium)"
+  else fail "with the kiosk stopped, the browser session is '$state' with ${browsers:-0} Chromium processes"; fi
+
+  local t0; t0=$(now)
+  run_shown root systemctl unmask --runtime fpbridge-kiosk
+  run_shown root systemctl start fpbridge-kiosk
+  if kiosk_page_shown 60; then
+    pass "once the kiosk listens, Chromium shows its page as fpbridge-kiosk-browser ($(elapsed "$t0") s): $page"
+  else
+    fail "Chromium did not show the kiosk's page within 60 s: $page"
+    guest_root journalctl -u fpbridge-kiosk-browser -n 30 --no-pager | sed 's/^/  | /'
+    return
+  fi
+  # The page's event stream: a connection of the browser's user to the kiosk that stays open.
+  local browser_uid; browser_uid=$(guest_root id -u fpbridge-kiosk-browser)
+  local streams; streams=$(guest_root awk -v uid="$browser_uid" '$3 == "0100007F:1F90" && $4 == "01" && $8 == uid' /proc/net/tcp | wc -l)
+  if [ "$streams" -ge 1 ]; then pass "the browser's user holds $streams connection(s) to the kiosk (its event stream)"
+  else fail "no connection of the browser's user to 127.0.0.1:8080"; fi
+
+  # A crash of the browser: the session comes back by itself.
+  local restarts; restarts=$(guest_root systemctl show -p NRestarts --value fpbridge-kiosk-browser)
+  run_shown root pkill -KILL -o -u fpbridge-kiosk-browser chromium
+  t0=$(now)
+  local i; for i in $(seq 1 150); do
+    [ "$(guest_root systemctl show -p NRestarts --value fpbridge-kiosk-browser)" != "$restarts" ] && break
+    sleep 0.2
+  done
+  if [ "$(guest_root systemctl show -p NRestarts --value fpbridge-kiosk-browser)" != "$restarts" ] && kiosk_page_shown 60; then
+    pass "after Chromium was killed, the session restarted and shows the page again ($(elapsed "$t0") s)"
+  else fail "after Chromium was killed the page did not come back: $page"; fi
+  run_shown root systemctl stop fpbridge-kiosk-browser
+}
+
+# kiosk_page_shown SECONDS: Chromium's debugging port lists a page at the kiosk whose title is the
+# kiosk's ("Sign in"), not an error page (a refused page's title would be its address); $page
+# says what it listed.
+kiosk_page_shown() {
+  local i
+  for i in $(seq 1 $(( $1 * 4 ))); do
+    page=$(guest_root curl -s --max-time 2 http://127.0.0.1:9222/json/list | tr -d '\n' | tr -s ' ')
+    case "$page" in *'"title": "Sign in"'*'"url": "http://127.0.0.1:8080/'*) page="title \"Sign in\", http://127.0.0.1:8080/"; return 0 ;; esac
+    sleep 0.25
+  done
+  page=$(printf '%s' "$page" | cut -c1-400)
+  return 1
 }
 
 # e. State survives a restart of the service and a reboot.

@@ -30,6 +30,23 @@ EOF
 [Service]
 Environment=FP_VIRTUAL_DEVICE=$VDEV_FPRINTD FP_DRIVERS_WHITELIST=virtual_device FP_DRIVERS_ALLOWLIST=virtual_device
 EOF
+  # The kiosk's browser session (fpbridge-kiosk-browser.service) as the package installs it, and
+  # what a container without a display needs beside it: cage's headless output (no DRM device
+  # here), no tty1, and Chromium's debugging port (/etc/chromium.d, which Debian's
+  # /usr/bin/chromium reads) for the check to read what the browser shows. Nothing else changes.
+  mkdir -p "$root/etc/systemd/system/fpbridge-kiosk-browser.service.d"
+  cat >"$root/etc/systemd/system/fpbridge-kiosk-browser.service.d/booted-check-headless.conf" <<'CONF'
+# scripts/booted-check.sh: no display and no tty1 in the container.
+[Service]
+TTYPath=
+StandardInput=null
+TTYReset=no
+TTYVHangup=no
+TTYVTDisallocate=no
+Environment=WLR_BACKENDS=headless WLR_RENDERER=pixman WLR_LIBINPUT_NO_DEVICES=1 WLR_HEADLESS_OUTPUTS=1
+CONF
+  mkdir -p "$root/etc/chromium.d"
+  echo 'export CHROMIUM_FLAGS="$CHROMIUM_FLAGS --remote-debugging-port=9222"' >"$root/etc/chromium.d/booted-check-debugging"
   mkdir -p "$root$GUEST_LIB"
   cp "$(dirname "${BASH_SOURCE[0]}")"/guest/* "$root$GUEST_LIB/"
 }

@@ -13,6 +13,8 @@ BASE_PACKAGES=systemd,systemd-sysv,libpam-systemd,dbus,polkitd,pkexec,libpam-run
 # and for its tools and pam_fprintd.so, sudo, sshd (the remote rules of touch or type), and
 # small helpers.
 EXTRA_PACKAGES="fprintd libpam-fprintd libfprint-2-2 sudo openssh-server expect pamtester procps curl"
+# The kiosk's browser session (fpbridge-kiosk-browser.service): what the kiosk's package suggests.
+EXTRA_PACKAGES="$EXTRA_PACKAGES cage xwayland chromium"
 # Users of the checks and their passwords (known to the test only; the root is private).
 ALICE_PASSWORD=alice-pw-7
 BOB_PASSWORD=bob-pw-7
