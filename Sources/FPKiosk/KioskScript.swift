@@ -185,14 +185,15 @@ enum KioskScript {
 
       // The kiosk's state, as it changes. The kiosk also sends the state it is in again every
       // 10 s (to keep the stream alive and correct the countdown): that repeat is no new result.
+      // The reader's results are numbered (snapshot.result, one more with each), so the same
+      // stranger twice is two results and a repeat is none; what they say cannot tell that.
       var source = new EventSource('/events');
-      var lastShown = null;
+      var lastResult = null;
       source.onmessage = function (event) {
         var snapshot;
         try { snapshot = JSON.parse(event.data); } catch (error) { return; }
-        var key = JSON.stringify([snapshot.state, snapshot.message, snapshot.parameters || {}]);
-        var isNew = key !== lastShown;
-        lastShown = key;
+        var isNew = snapshot.result !== lastResult;
+        lastResult = snapshot.result;
         shown = { state: snapshot.state, message: snapshot.message, parameters: snapshot.parameters || {} };
         countdownEnds = typeof snapshot.countdown === 'number' ? Date.now() + snapshot.countdown * 1000 : null;
         // The next result at the reader is the next person's: the last one's sign-in line and

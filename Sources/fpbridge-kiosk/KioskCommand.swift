@@ -24,7 +24,7 @@ struct KioskCommand: AsyncParsableCommand {
 
         ROUTES
           GET /          the page (English; ?lang=zh for Chinese)
-          GET /events    Server-Sent Events: {state, message, parameters, countdown, user}; with
+          GET /events    Server-Sent Events: {state, message, parameters, countdown, user, result}; with
                          --server a welcome also carries session, to the pages watching at that moment only
           POST /pin      {"user": "...", "pin": "..."}: checked by fpbridged at once (with --server,
                          a right PIN's answer carries the session)
