@@ -23,15 +23,16 @@ package struct KioskServer: Sendable {
         self.badges = badges
     }
 
-    /// Serves until the task is cancelled; `ready` gets the page's URL once the port is open.
-    package func run(logger: Logger, ready: @escaping @Sendable (String) -> Void = { _ in }) async throws {
-        let board = KioskBoard(clock: clock)
-        let wake = WakeSignal()
-        let loop = {
-            var loop = IdentifyLoop(backend: backend, board: board, clock: clock, wake: wake)
-            loop.log = { logger.info("\($0)") }
-            return loop
-        }()
+    /// Every route the kiosk serves, as `METHOD /path`, read from the router it serves with
+    /// (`HEAD`, which the router answers for every `GET`, left out): what
+    /// api/fpbridge-kiosk.openapi.yaml documents, and a test holds the two equal.
+    package func routes() -> [String] {
+        router(board: KioskBoard(clock: clock), wake: WakeSignal(), logger: Logger(label: "fpbridge-kiosk")).routes
+            .filter { $0.method != .head }.map { "\($0.method) \($0.path)" }.sorted()
+    }
+
+    /// The router: the checks every request passes, then the routes.
+    private func router(board: KioskBoard, wake: WakeSignal, logger: Logger) -> Router<KioskRequestContext> {
         let router = Router(context: KioskRequestContext.self)
         router.add(middleware: PlainErrorMiddleware())
         // Before anything else looks at the request: another user learns nothing but the refusal.
@@ -41,6 +42,19 @@ package struct KioskServer: Sendable {
                                  demo: demo)
         routes.warn = { logger.warning("\($0)") }
         routes.register(on: router)
+        return router
+    }
+
+    /// Serves until the task is cancelled; `ready` gets the page's URL once the port is open.
+    package func run(logger: Logger, ready: @escaping @Sendable (String) -> Void = { _ in }) async throws {
+        let board = KioskBoard(clock: clock)
+        let wake = WakeSignal()
+        let loop = {
+            var loop = IdentifyLoop(backend: backend, board: board, clock: clock, wake: wake)
+            loop.log = { logger.info("\($0)") }
+            return loop
+        }()
+        let router = self.router(board: board, wake: wake, logger: logger)
         let listen = listen
         let app = Application(
             router: router,
