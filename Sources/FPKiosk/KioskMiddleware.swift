@@ -83,13 +83,15 @@ enum KioskReply {
         json(Failure(message: message), status: status)
     }
 
-    static func text(_ body: String, type: String) -> Response {
+    /// The page or one of its assets; `framer` is the one origin that may frame it (`--embed-origin`).
+    static func text(_ body: String, type: String, framer: EmbedOrigin? = nil) -> Response {
         var headers = HTTPFields()
         headers[.contentType] = type
         headers[.cacheControl] = "no-store"
-        // The page's script and styles are its own; nothing else is loaded or framed.
+        // The page's script and styles are its own; nothing else is loaded, and it is framed by
+        // nobody, or by the application --embed-origin names and no other.
         headers[.init("Content-Security-Policy")!] =
-            "default-src 'self'; connect-src 'self'; img-src 'self' data:; frame-ancestors 'none'"
+            "default-src 'self'; connect-src 'self'; img-src 'self' data:; frame-ancestors \(framer.map(\.description) ?? "'none'")"
         headers[.init("X-Content-Type-Options")!] = "nosniff"
         return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(string: body)))
     }

@@ -112,6 +112,22 @@ enum KioskScript {
         var user = Date.now() < signedInUntil ? session.dataset.user : '';
         session.hidden = !user;
         put(session, user ? text('signedIn', { user: user }) : '');
+        if (!user && handedOff) {
+          // The application is told when the kiosk forgets the sign-in, so that it can forget too.
+          handedOff = false;
+          window.parent.postMessage({ type: 'fpbridge-kiosk.forget' }, embedOrigin);
+        }
+      }
+
+      // --embed-origin: the application framing this page is handed each welcome that carries a
+      // login-server session, by postMessage to exactly that origin (the browser delivers it to
+      // no other, and no other may frame the page); the application checks the session at the
+      // login server. Never to '*', never in a URL.
+      var embedOrigin = body.dataset.embedOrigin || '', handedOff = false;
+      function handOff(user, token, via) {
+        if (!embedOrigin || !token || window.parent === window) { return; }
+        window.parent.postMessage({ type: 'fpbridge-kiosk.welcome', user: user, session: token, via: via }, embedOrigin);
+        handedOff = true;
       }
 
       // The PIN pad's answer; a wait it names counts down until it is over.
@@ -203,7 +219,10 @@ enum KioskScript {
           signedInUntil = 0;
           clearPinAnswer();
         }
-        if (isNew && snapshot.state === 'welcome' && snapshot.user) { signIn(snapshot.user, snapshot.session); }
+        if (isNew && snapshot.state === 'welcome' && snapshot.user) {
+          signIn(snapshot.user, snapshot.session);
+          handOff(snapshot.user, snapshot.session, 'finger');
+        }
         render();
       };
       source.onerror = function () {
@@ -265,6 +284,7 @@ enum KioskScript {
         if (answer.ok && answer.user) {
           // With --server, the login server's session, as a finger's welcome carries it.
           signIn(answer.user, answer.session);
+          handOff(answer.user, answer.session, 'pin');
           // Signed in: the user id is not left for the next person to read.
           pinUser.value = '';
           choose(pinUser);

@@ -12,15 +12,19 @@ package struct KioskServer: Sendable {
     package let pageUsers: PageUsers
     /// `--badges`: the PIN pad's user id is a badge number.
     package let badges: BadgeList?
+    /// `--embed-origin`: the application that frames the page and is handed each welcome's session.
+    package let embedOrigin: EmbedOrigin?
 
     package init(listen: ListenAddress, backend: any KioskBackend, demo: DemoTouch? = nil,
-                 clock: any KioskClock = SystemKioskClock(), pageUsers: PageUsers, badges: BadgeList? = nil) {
+                 clock: any KioskClock = SystemKioskClock(), pageUsers: PageUsers, badges: BadgeList? = nil,
+                embedOrigin: EmbedOrigin? = nil) {
         self.listen = listen
         self.backend = backend
         self.demo = demo
         self.clock = clock
         self.pageUsers = pageUsers
         self.badges = badges
+        self.embedOrigin = embedOrigin
     }
 
     /// Every route the kiosk serves, as `METHOD /path`, read from the router it serves with
@@ -39,7 +43,7 @@ package struct KioskServer: Sendable {
         router.add(middleware: PageUserMiddleware(pageUsers: pageUsers))
         router.add(middleware: SameOriginMiddleware())
         var routes = KioskRoutes(board: board, wake: wake, pinPad: PinPad(backend: backend, board: board, badges: badges),
-                                 demo: demo)
+                                 demo: demo, embedOrigin: embedOrigin)
         routes.warn = { logger.warning("\($0)") }
         routes.register(on: router)
         return router

@@ -16,7 +16,9 @@ struct KioskCommand: AsyncParsableCommand {
         fpbridged and never logged. With --server, each touch also signs the login server's \
         challenge (identify-and-prove, with the user's key bound to that server) and the welcome \
         carries the server's session; a right PIN does the same with a PIN challenge (a session \
-        of kind kiosk-pin). With --badges, the user id is a badge number from that file.
+        of kind kiosk-pin). With --badges, the user id is a badge number from that file. With \
+        --embed-origin (and --server), the page may be framed by that origin alone, and hands it \
+        each welcome's session by postMessage to that origin only.
 
         Only processes of the kiosk's own user and of the users --page-user names get an answer \
         (the owner of each loopback connection is read from /proc/self/net/tcp and tcp6); every \
@@ -52,6 +54,10 @@ struct KioskCommand: AsyncParsableCommand {
                                valueName: "file"))
     var badges: String?
 
+    @Option(help: ArgumentHelp("The origin of your application's page that frames the kiosk's page (https://HOST[:PORT]; http:// only on loopback): only it may frame the page, and it is handed each welcome's login-server session by postMessage. Needs --server.",
+                               valueName: "origin"))
+    var embedOrigin: String?
+
     @Option(help: ArgumentHelp("A user whose browser shows the page, by name or uid (repeatable). The kiosk's own user is always allowed; every other local user is refused.",
                                valueName: "user"))
     var pageUser: [String] = []
@@ -85,12 +91,19 @@ struct KioskCommand: AsyncParsableCommand {
         if let server {
             do { loginServer = try LoginServer(url: server) } catch { throw ValidationError(error.description) }
         }
+        var embed: EmbedOrigin?
+        if let embedOrigin {
+            do { embed = try EmbedOrigin(parsing: embedOrigin) } catch { throw ValidationError(error.description) }
+            guard server != nil else {
+                throw ValidationError("--embed-origin hands the application a login-server session after each welcome: it needs --server")
+            }
+        }
         let fingers = demoFingers.split(separator: ",").map { String($0) }
         let demo = demoTouchSocket.map { DemoTouch(socket: $0, prints: demoPrints, fingers: fingers) }
         var logger = Logger(label: "fpbridge-kiosk")
         logger.logLevel = verbose ? .info : .warning
         let server = KioskServer(listen: address, backend: ServiceBackend(socket: service, server: loginServer), demo: demo,
-                                 pageUsers: pageUsers, badges: badgeList)
+                                 pageUsers: pageUsers, badges: badgeList, embedOrigin: embed)
         let serving = Task {
             try await server.run(logger: logger) { url in
                 // The one line on stdout: scripts and tests read the URL from it.
