@@ -85,6 +85,11 @@ enum KioskReply {
 
     /// The page or one of its assets; `framer` is the one origin that may frame it (`--embed-origin`).
     static func text(_ body: String, type: String, framer: EmbedOrigin? = nil) -> Response {
+        bytes(Array(body.utf8), type: type, framer: framer)
+    }
+
+    /// The page's own bytes (its logo), with the page's headers.
+    static func bytes(_ body: [UInt8], type: String, framer: EmbedOrigin? = nil) -> Response {
         var headers = HTTPFields()
         headers[.contentType] = type
         headers[.cacheControl] = "no-store"
@@ -93,7 +98,7 @@ enum KioskReply {
         headers[.init("Content-Security-Policy")!] =
             "default-src 'self'; connect-src 'self'; img-src 'self' data:; frame-ancestors \(framer.map(\.description) ?? "'none'")"
         headers[.init("X-Content-Type-Options")!] = "nosniff"
-        return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(string: body)))
+        return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: body)))
     }
 
     struct Failure: Encodable {

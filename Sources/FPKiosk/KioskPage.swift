@@ -7,7 +7,8 @@ import Foundation
 enum KioskPage {
     /// `badges`: the user id is a badge number (`--badges`), typed with digits; `embedOrigin`:
     /// the application framing the page, which the script hands each welcome's session to.
-    static func html(demoFingers: [String], badges: Bool = false, embedOrigin: EmbedOrigin? = nil) -> String {
+    /// `logo`: `--page-dir` has one, shown in the header (`GET /logo`).
+    static func html(demoFingers: [String], badges: Bool = false, embedOrigin: EmbedOrigin? = nil, logo: Bool = false) -> String {
         let demo = demoFingers.map(escape).joined(separator: ",")
         let back = #"<button type="button" class="pin-key pin-back" data-key="back" data-label="clear">⌫</button>"#
         let next = #"<button id="pin-next" type="button" data-text="next">Next</button>"#
@@ -27,7 +28,7 @@ enum KioskPage {
         </head>
         <body data-state="starting" data-demo="\#(demo)" data-badges="\#(badges)" data-embed-origin="\#(escape(embedOrigin?.description ?? ""))">
         <header>
-          <h1 data-text="title">Sign in</h1>
+          \#(logo ? #"<img id="logo" src="/logo" alt="">"# : "")<h1 data-text="title">Sign in</h1>
           <button id="lang" type="button" lang="zh-CN">中文</button>
         </header>
         <main>

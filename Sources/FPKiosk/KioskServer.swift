@@ -14,10 +14,12 @@ package struct KioskServer: Sendable {
     package let badges: BadgeList?
     /// `--embed-origin`: the application that frames the page and is handed each welcome's session.
     package let embedOrigin: EmbedOrigin?
+    /// `--page-dir`: the stylesheet, words and logo the page is served with.
+    package let assets: KioskPageAssets
 
     package init(listen: ListenAddress, backend: any KioskBackend, demo: DemoTouch? = nil,
                  clock: any KioskClock = SystemKioskClock(), pageUsers: PageUsers, badges: BadgeList? = nil,
-                embedOrigin: EmbedOrigin? = nil) {
+                embedOrigin: EmbedOrigin? = nil, assets: KioskPageAssets = .builtIn) {
         self.listen = listen
         self.backend = backend
         self.demo = demo
@@ -25,6 +27,7 @@ package struct KioskServer: Sendable {
         self.pageUsers = pageUsers
         self.badges = badges
         self.embedOrigin = embedOrigin
+        self.assets = assets
     }
 
     /// Every route the kiosk serves, as `METHOD /path`, read from the router it serves with
@@ -44,6 +47,7 @@ package struct KioskServer: Sendable {
         router.add(middleware: SameOriginMiddleware())
         var routes = KioskRoutes(board: board, wake: wake, pinPad: PinPad(backend: backend, board: board, badges: badges),
                                  demo: demo, embedOrigin: embedOrigin)
+        routes.assets = assets
         routes.warn = { logger.warning("\($0)") }
         routes.register(on: router)
         return router

@@ -32,6 +32,8 @@ One phase per run (the Swift test between runs restarts fpbridged, unplugs reade
              to it by postMessage (their sessions printed), each followed by a forget once the
              page forgot the sign-in, the frame ready again; the same page at http://localhost:PORT
              (another origin) can neither frame the kiosk nor receive anything
+  branded   with --page-dir (no fpbridged): its stylesheet, logo and words shown, and its third
+             language (fr) reached by the language button and by ?lang=fr
 Each state is kept as DIR/NN-PHASE-STATE.png. Exit 0 when every check held; each failure is
 printed as FAIL: and the exit status is 1.
 """
@@ -521,6 +523,26 @@ def main():
                           and fits["submit"] <= fits["h"] and fits["pinMessage"] <= fits["h"],
                           f"{width}x{height} {lang}: the page does not fit: {fits}")
                     page.shot(f"layout-{width}x{height}-{lang}")
+        elif phase == "branded":
+            page.open()
+            check(page.wait(lambda: page.text("#message") == "Fingerprints are having a rest", 15),
+                  f"the page directory's words are not shown: {page.text('#message')!r}")
+            check(page.driver.execute_script("return getComputedStyle(document.body).backgroundColor;") == "rgb(0, 0, 51)",
+                  "the page directory's stylesheet is not applied")
+            check(page.driver.execute_script("var logo = document.getElementById('logo'); return !!logo && logo.naturalWidth > 0;"),
+                  "the page directory's logo is not shown")
+            page.shot("branded")
+            # The language button goes through every language, each named in its own words.
+            for button, message, lang in [("中文", "指纹服务没有响应", "zh-CN"), ("Français", "Le service ne répond pas", "fr"),
+                                          ("English", "Fingerprints are having a rest", "en")]:
+                check(page.text("#lang") == button, f"the language button says {page.text('#lang')!r}, not {button!r}")
+                page.driver.find_element(By.ID, "lang").click()
+                check(page.wait(lambda: page.text("#message") == message, 5), f"after {button}: {page.text('#message')!r}")
+                check(page.driver.execute_script("return document.documentElement.lang;") == lang, f"html lang after {button}")
+                if lang == "fr":
+                    page.shot("branded-fr")
+            page.open("?lang=fr")
+            check(page.wait(lambda: page.text("#message") == "Le service ne répond pas", 15), f"?lang=fr says {page.text('#message')!r}")
         elif phase == "back":
             page.open()
             page.wait_state("ready", 60)

@@ -130,6 +130,34 @@ struct KioskBrowserTests {
         #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
     }
 
+    /// `--page-dir` from `--export-page`, changed as a kiosk maker would: a stylesheet, a logo,
+    /// English words and a third language, shown by the page without a rebuild.
+    @Test func thePageDirectoryBrandsThePageAndAddsALanguage() async throws {
+        let directory = TemporaryDirectory()
+        let page = directory.file("page")
+        let export = try await Fpbridge.runCommand([KioskProcess.executable, "--export-page", page],
+                                                   environment: ProcessInfo.processInfo.environment, timeout: 20)
+        #expect(export.status == 0, "\(export.stdout)\(export.stderr)")
+        let css = try String(contentsOfFile: page + "/kiosk.css", encoding: .utf8)
+        try (css + "\nbody { background: #003; }\n").write(toFile: page + "/kiosk.css", atomically: true, encoding: .utf8)
+        try ##"<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10" width="40" height="40"><circle cx="5" cy="5" r="5" fill="#fc0"/></svg>"##
+            .write(toFile: page + "/logo.svg", atomically: true, encoding: .utf8)
+        let read = { (file: String) throws -> [String: String] in
+            try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: page + "/" + file))) as? [String: String] ?? [:]
+        }
+        var english = try read("strings.en.json"), french = english
+        english["serviceDown"] = "Fingerprints are having a rest"
+        french["serviceDown"] = "Le service ne répond pas"
+        french["languageName"] = "Français"
+        try JSONSerialization.data(withJSONObject: english).write(to: URL(fileURLWithPath: page + "/strings.en.json"))
+        try JSONSerialization.data(withJSONObject: french).write(to: URL(fileURLWithPath: page + "/strings.fr.json"))
+        let kiosk = try await KioskProcess(service: "/nonexistent/fpbridged.sock", arguments: ["--page-dir", page])
+        let started = Date()
+        let run = try await KioskBrowser.run("branded", kiosk: kiosk, rig: nil)
+        print(String(format: "phase branded: %.1f s", Date().timeIntervalSince(started)))
+        #expect(run.status == 0, "\(run.stdout)\(run.stderr)\n\(kiosk.log)")
+    }
+
     @Test func aReaderTooWarmToArmRestsAndThePageSaysUseYourPin() async throws {
         // The fake reader reports the heat its script sets: 7 s of scanning left, under the kiosk's margin.
         let directory = TemporaryDirectory()

@@ -12,11 +12,11 @@ enum KioskMessageKeys {
     /// Words on those lines that are no message keys: the parameters' names.
     static let parameterNames: Set = ["user", "left", "detail", "seconds"]
 
-    /// The keys each file of Sources/FPKiosk sends (the page's script left out), by file name.
+    /// The keys each file of Sources/FPKiosk sends (the page's script and words left out), by file name.
     static func byFile() throws -> [String: Set<String>] {
         let sources = root.appendingPathComponent("Sources/FPKiosk")
         let files = try FileManager.default.contentsOfDirectory(at: sources, includingPropertiesForKeys: nil)
-            .filter { $0.pathExtension == "swift" && $0.lastPathComponent != "KioskScript.swift" }
+            .filter { $0.pathExtension == "swift" && !["KioskScript.swift", "KioskStrings.swift"].contains($0.lastPathComponent) }
         let literal = try Regex(#""([a-z][A-Za-z]+)""#)
         var keys: [String: Set<String>] = [:]
         for file in files {

@@ -2,18 +2,12 @@ import Foundation
 @testable import FPKiosk
 import Testing
 
-/// The page's two string tables (KioskScript) against each other and against what the kiosk
+/// The page's two string tables (KioskStrings) against each other and against what the kiosk
 /// sends: a key missing from one language would show English or the bare key to a walk-up user.
 @Suite struct KioskStringsTests {
-    /// The keys of one language's table: `name: '…'` inside its `LANG: { … }` block.
+    /// The keys of one built-in language's table.
     private func keys(_ language: String) throws -> Set<String> {
-        let script = KioskScript.javascript
-        let start = try #require(script.range(of: "\(language): {"), "no \(language) table")
-        // The block ends at a line holding only its closing brace (a `{user}` inside a string does not).
-        let end = try #require(script[start.upperBound...].firstMatch(of: try Regex(#"\n\s*\},?\n"#))?.range)
-        let table = script[start.upperBound..<end.lowerBound]
-        let pattern = try Regex("([A-Za-z]+): '")
-        return Set(table.matches(of: pattern).compactMap { $0.output[1].substring.map(String.init) })
+        Set(try #require(KioskStrings.builtIn.first { $0.language == language }, "no \(language) table").strings.keys)
     }
 
     @Test func bothLanguagesHaveEveryKey() throws {
