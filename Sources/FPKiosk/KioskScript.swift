@@ -1,8 +1,10 @@
 import Foundation
 
 /// The kiosk page's script: the state from `GET /events` shown in words (English or Chinese, or
-/// the languages of `--page-dir`: `#lang` or `?lang=zh`), its countdown counted down each second, the PIN pad, and a wake sent
-/// to the kiosk on any touch of the screen or key so that a resting reader is armed at once.
+/// the languages of `--page-dir`: `#lang` or `?lang=zh`), its countdown counted down each
+/// second, the PIN pad, and a wake sent to the kiosk on any touch of the screen or key so that
+/// a resting reader is armed at once; with `--embed-origin`, each welcome's session handed to
+/// the application framing the page.
 enum KioskScript {
     /// The script with `languages`' words in it, in their order (the first is the default).
     static func javascript(languages: [KioskLanguage]) -> String {
