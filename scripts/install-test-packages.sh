@@ -15,8 +15,8 @@ if [ "$fprintd_pam_before" = no ] && grep -qs pam_fprintd /etc/pam.d/common-auth
 fi
 
 # The kiosk page's browser tests: headless Chromium driven by Selenium (Tests/Helpers/kiosk-browser.py),
-# and a CJK font for its Chinese strings.
-bash scripts/install-packages.sh chromium chromium-driver python3-selenium fonts-wqy-zenhei
+# a CJK font for its Chinese strings, and PyYAML for the kiosk's API document test (KioskAPIDocumentTests).
+bash scripts/install-packages.sh chromium chromium-driver python3-selenium fonts-wqy-zenhei python3-yaml
 
 # GNOME Settings' Users panel, run headless under Xvfb (scripts/gnome-settings-check.sh), without
 # the 355 packages it only recommends (NetworkManager, BlueZ, PipeWire, ...): 191 packages,

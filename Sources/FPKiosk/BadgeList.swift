@@ -33,8 +33,13 @@ package struct BadgeList: Sendable, Equatable {
                                  + "chmod go-w it")
         }
         let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: false)
-        guard let data = try? handle.read(upToCount: 1 << 20), let text = String(data: data ?? Data(), encoding: .utf8) else {
-            throw BadgeListError("--badges \(path): cannot read it as UTF-8 text")
+        // An empty file reads as no data (nil), not as a failure: its lines are then checked as any others.
+        let data: Data
+        do { data = try handle.read(upToCount: 1 << 20) ?? Data() } catch {
+            throw BadgeListError("--badges \(path): cannot read it: \(error)")
+        }
+        guard let text = String(data: data, encoding: .utf8) else {
+            throw BadgeListError("--badges \(path): it is not UTF-8 text")
         }
         try self.init(parsing: text, source: path)
     }

@@ -83,7 +83,7 @@ package struct IdentifyLoop: Sendable {
             }
             let user = identified.user
             log("identified \(user)\(identified.session == nil ? "" : ", signed in at the login server")")
-            board.show(KioskSnapshot(.welcome, message: "welcome", parameters: ["user": user], user: user,
+            board.showResult(KioskSnapshot(.welcome, message: "welcome", parameters: ["user": user], user: user,
                                      session: identified.session))
             await pause(welcomeSeconds, wakeable: false)
         } catch is CancellationError {
@@ -92,7 +92,7 @@ package struct IdentifyLoop: Sendable {
             // Identified, but with no usable login key for the server: not a stranger, and no
             // attempt counted; the person binds this kiosk's server again, or uses the PIN.
             log("identify-and-prove: \(error.code.name): \(error.message)")
-            board.show(KioskSnapshot(.notRecognised, message: "notBound", parameters: ["user": seen.user ?? ""]))
+            board.showResult(KioskSnapshot(.notRecognised, message: "notBound", parameters: ["user": seen.user ?? ""]))
             await pause(welcomeSeconds, wakeable: false)
         } catch let error as AuthError {
             log("identify: \(error.code.name): \(error.message)")
@@ -132,16 +132,16 @@ package struct IdentifyLoop: Sendable {
         case .authenticationFailed:
             var parameters: [String: String] = [:]
             if let attemptsLeft { parameters["left"] = String(attemptsLeft) }
-            board.show(KioskSnapshot(.notRecognised, message: attemptsLeft == nil ? "notRecognised" : "notRecognisedLeft",
+            board.showResult(KioskSnapshot(.notRecognised, message: attemptsLeft == nil ? "notRecognised" : "notRecognisedLeft",
                                      parameters: parameters))
             await pause(notRecognisedSeconds, wakeable: false)
         case .biometryLockout:
             if let seconds = error.retryAfter, seconds > 0 {
-                board.show(KioskSnapshot(.lockedOut, message: "lockedOut", countdown: seconds))
+                board.showResult(KioskSnapshot(.lockedOut, message: "lockedOut", countdown: seconds))
                 await pause(seconds, wakeable: false)
             } else {
                 // Locked until an administrator lifts it: the PIN pad is the way in meanwhile.
-                board.show(KioskSnapshot(.lockedOut, message: "lockedOutForGood"))
+                board.showResult(KioskSnapshot(.lockedOut, message: "lockedOutForGood"))
                 await pause(30, wakeable: false)
             }
         case .readerTooHot:

@@ -25,21 +25,37 @@ package final class KioskBoard: Sendable {
     }
 
     /// Shows a new state to every page; a snapshot equal to the one shown is not sent again.
+    /// It carries the number of the last result (``KioskSnapshot/result``): a state between
+    /// results (ready, reading, resting, unavailable) is no result.
     ///
     /// A login session goes to the pages watching now and is not kept: the board's snapshot,
     /// which a page that connects later gets first and which is sent again every 10 s, has
     /// none. The session is handed off the moment it is sent, so it has no lifetime here to
     /// limit; a page that was not watching at the welcome never sees it.
     package func show(_ snapshot: KioskSnapshot) {
+        publish(snapshot, asResult: false)
+    }
+
+    /// Shows the reader's next result (a welcome, a refusal, a lockout) to every page, numbered
+    /// one more than the last (``KioskSnapshot/result``): always sent, even when it reads
+    /// exactly as the one before, since it is the next person's. Its session goes as
+    /// ``show(_:)`` says.
+    package func showResult(_ snapshot: KioskSnapshot) {
+        publish(snapshot, asResult: true)
+    }
+
+    private func publish(_ snapshot: KioskSnapshot, asResult: Bool) {
         let now = clock.now
-        var kept = snapshot
-        kept.session = nil
         let (watchers, sent) = state.withLock { state -> ([AsyncStream<KioskSnapshot>.Continuation], KioskSnapshot?) in
+            var sent = snapshot
+            sent.result = state.snapshot.result + (asResult ? 1 : 0)
             let ends = snapshot.countdown.map { now + $0 }
-            if state.snapshot == snapshot, ends == nil, state.countdownEnds == nil { return ([], nil) }
+            if !asResult, state.snapshot == sent, ends == nil, state.countdownEnds == nil { return ([], nil) }
+            var kept = sent
+            kept.session = nil
             state.snapshot = kept
             state.countdownEnds = ends
-            return (Array(state.watchers.values), snapshot)
+            return (Array(state.watchers.values), sent)
         }
         if let sent { for watcher in watchers { watcher.yield(sent) } }
     }

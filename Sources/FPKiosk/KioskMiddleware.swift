@@ -83,15 +83,22 @@ enum KioskReply {
         json(Failure(message: message), status: status)
     }
 
-    static func text(_ body: String, type: String) -> Response {
+    /// The page or one of its assets; `framer` is the one origin that may frame it (`--embed-origin`).
+    static func text(_ body: String, type: String, framer: EmbedOrigin? = nil) -> Response {
+        bytes(Array(body.utf8), type: type, framer: framer)
+    }
+
+    /// The page's own bytes (its logo), with the page's headers.
+    static func bytes(_ body: [UInt8], type: String, framer: EmbedOrigin? = nil) -> Response {
         var headers = HTTPFields()
         headers[.contentType] = type
         headers[.cacheControl] = "no-store"
-        // The page's script and styles are its own; nothing else is loaded or framed.
+        // The page's script and styles are its own; nothing else is loaded, and it is framed by
+        // nobody, or by the application --embed-origin names and no other.
         headers[.init("Content-Security-Policy")!] =
-            "default-src 'self'; connect-src 'self'; img-src 'self' data:; frame-ancestors 'none'"
+            "default-src 'self'; connect-src 'self'; img-src 'self' data:; frame-ancestors \(framer.map(\.description) ?? "'none'")"
         headers[.init("X-Content-Type-Options")!] = "nosniff"
-        return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(string: body)))
+        return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: body)))
     }
 
     struct Failure: Encodable {

@@ -5,8 +5,10 @@ import Foundation
 /// `#pin-submit`, `#pin-next`, `#pin-message`, `.pin-key`, `#lang` and `#session`. The words are
 /// filled in by the script from its string table, in English or Chinese.
 enum KioskPage {
-    /// `badges`: the user id is a badge number (`--badges`), typed with digits.
-    static func html(demoFingers: [String], badges: Bool = false) -> String {
+    /// `badges`: the user id is a badge number (`--badges`), typed with digits; `embedOrigin`:
+    /// the application framing the page, which the script hands each welcome's session to.
+    /// `logo`: `--page-dir` has one, shown in the header (`GET /logo`).
+    static func html(demoFingers: [String], badges: Bool = false, embedOrigin: EmbedOrigin? = nil, logo: Bool = false) -> String {
         let demo = demoFingers.map(escape).joined(separator: ",")
         let back = #"<button type="button" class="pin-key pin-back" data-key="back" data-label="clear">⌫</button>"#
         let next = #"<button id="pin-next" type="button" data-text="next">Next</button>"#
@@ -24,9 +26,9 @@ enum KioskPage {
         <title>Sign in</title>
         <link rel="stylesheet" href="/kiosk.css">
         </head>
-        <body data-state="starting" data-demo="\#(demo)" data-badges="\#(badges)">
+        <body data-state="starting" data-demo="\#(demo)" data-badges="\#(badges)" data-embed-origin="\#(escape(embedOrigin?.description ?? ""))">
         <header>
-          <h1 data-text="title">Sign in</h1>
+          \#(logo ? #"<img id="logo" src="/logo" alt="">"# : "")<h1 data-text="title">Sign in</h1>
           <button id="lang" type="button" lang="zh-CN">中文</button>
         </header>
         <main>

@@ -7,15 +7,26 @@ struct KioskRoutes: Sendable {
     let wake: WakeSignal
     let pinPad: PinPad
     let demo: DemoTouch?
+    /// `--embed-origin`: the one origin that may frame the page, and that it hands welcomes to.
+    var embedOrigin: EmbedOrigin? = nil
+    /// The stylesheet, the words and the logo: built in, or `--page-dir`'s.
+    var assets = KioskPageAssets.builtIn
     /// Why the PIN pad cannot work (fpbridged away, the kiosk not allowed to check PINs), for
     /// whoever runs the kiosk: the page says it in plain words without the cause. Never a PIN.
     var warn: @Sendable (String) -> Void = { _ in }
 
     func register(on router: Router<some RequestContext>) {
         let demoFingers = demo?.fingers ?? []
-        router.get("/") { _, _ in KioskReply.text(KioskPage.html(demoFingers: demoFingers, badges: pinPad.badges != nil), type: "text/html; charset=utf-8") }
-        router.get("/kiosk.css") { _, _ in KioskReply.text(KioskStyle.css, type: "text/css; charset=utf-8") }
-        router.get("/kiosk.js") { _, _ in KioskReply.text(KioskScript.javascript, type: "text/javascript; charset=utf-8") }
+        let page = KioskPage.html(demoFingers: demoFingers, badges: pinPad.badges != nil, embedOrigin: embedOrigin,
+                                  logo: assets.logo != nil)
+        let framer = embedOrigin, css = assets.css, script = KioskScript.javascript(languages: assets.languages), logo = assets.logo
+        router.get("/") { _, _ in KioskReply.text(page, type: "text/html; charset=utf-8", framer: framer) }
+        router.get("/kiosk.css") { _, _ in KioskReply.text(css, type: "text/css; charset=utf-8", framer: framer) }
+        router.get("/kiosk.js") { _, _ in KioskReply.text(script, type: "text/javascript; charset=utf-8", framer: framer) }
+        router.get("/logo") { _, _ in
+            guard let logo else { return KioskReply.failure(.notFound, "This kiosk has no logo (--page-dir with logo.svg or logo.png).") }
+            return KioskReply.bytes(logo.bytes, type: logo.type, framer: framer)
+        }
         router.get("/events") { _, _ in events() }
         router.post("/wake") { _, _ in
             wake.wake()

@@ -1,76 +1,38 @@
-/// The kiosk page's script: the state from `GET /events` shown in words (English or Chinese,
-/// `#lang` or `?lang=zh`), its countdown counted down each second, the PIN pad, and a wake sent
-/// to the kiosk on any touch of the screen or key so that a resting reader is armed at once.
+import Foundation
+
+/// The kiosk page's script: the state from `GET /events` shown in words (English or Chinese, or
+/// the languages of `--page-dir`: `#lang` or `?lang=zh`), its countdown counted down each
+/// second, the PIN pad, and a wake sent to the kiosk on any touch of the screen or key so that
+/// a resting reader is armed at once; with `--embed-origin`, each welcome's session handed to
+/// the application framing the page.
 enum KioskScript {
-    static let javascript = #"""
+    /// The script with `languages`' words in it, in their order (the first is the default).
+    static func javascript(languages: [KioskLanguage]) -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        let tables = (try? encoder.encode(languages)).map { String(decoding: $0, as: UTF8.self) } ?? "[]"
+        return template.replacingOccurrences(of: "/*STRINGS*/", with: tables)
+    }
+
+    private static let template = #"""
     'use strict';
     (function () {
-      var strings = {
-        en: {
-          title: 'Sign in', readerHeading: 'Fingerprint', pinHeading: 'Or use your PIN', userLabel: 'User ID',
-          pinLabel: 'PIN', keysLabel: 'Digits', submit: 'Sign in', clear: 'Delete last digit', langButton: '中文',
-          demoHeading: 'Demo: touch the virtual reader as', demoTouch: '{finger}',
-          starting: 'Starting…', touchReader: 'Touch the reader', reading: 'Reading…', welcome: 'Welcome, {user}',
-          notRecognised: 'Not recognised, try again', notRecognisedLeft: 'Not recognised, try again ({left} left)',
-          lockedOut: 'Too many tries: fingerprints are locked. Use your PIN',
-          lockedOutForGood: 'Fingerprints are locked until an administrator unlocks them. Use your PIN',
-          resting: 'Reader resting, use your PIN', restingTap: 'Tap the screen to use your finger, or use your PIN',
-          noReader: 'No fingerprint reader. Use your PIN',
-          nobodyEnrolled: 'No fingerprints are enrolled yet. Use your PIN',
-          serviceDown: 'The fingerprint service is not answering',
-          serviceRestarting: 'The fingerprint reader is restarting. One moment…', readerTrouble: 'The reader has a problem. Use your PIN',
-          notBound: '{user}, your fingerprint has no sign-in for this kiosk yet. Use your PIN',
-          serverTrouble: 'Signing in is not possible right now. Use your PIN',
-          kioskDown: 'This kiosk is not answering', countdownLockedOut: 'Fingerprints back in {s} s',
-          countdownResting: 'Reader back in {s} s', countdownRestingTap: 'Ready by itself in {s} s', signedIn: 'Signed in: {user}',
-          checking: 'Checking…', pinWrong: 'Wrong user ID or PIN', pinMissing: 'Enter your user ID and PIN',
-          pinLocked: 'Too many wrong PINs for this user ID. Try again in {seconds} s',
-          pinPadResting: 'Too many wrong PINs at this kiosk. The PIN pad is back in {seconds} s',
-          pinNotPermitted: 'This kiosk is not set up to check PINs. Please ask staff for help', pinInvalid: 'That is not a valid user ID or PIN',
-          pinTrouble: 'PINs cannot be checked right now. Try again in a moment', noAnswer: 'the kiosk did not answer',
-          next: 'Next', userLabelBadge: 'Badge number', pinWrongBadge: 'Wrong badge number or PIN',
-          pinMissingBadge: 'Enter your badge number and PIN', pinInvalidBadge: 'That is not a valid badge number or PIN',
-          pinNotBound: 'Your PIN is right, but it has no sign-in for this kiosk yet. Please ask staff for help',
-          pinServerTrouble: 'Signing in is not possible right now. Try again in a moment',
-          enrolling: 'An administrator is enrolling a finger. Fingerprints are back when it ends. Use your PIN meanwhile',
-          enrollingStage: 'An administrator is enrolling a finger: {stage} of {stages} scans done'
-        },
-        zh: {
-          title: '登录', readerHeading: '指纹', pinHeading: '或使用 PIN 码', userLabel: '用户名',
-          pinLabel: 'PIN 码', keysLabel: '数字', submit: '登录', clear: '删除最后一位', langButton: 'English',
-          demoHeading: '演示：以此身份触摸虚拟传感器', demoTouch: '{finger}',
-          starting: '正在启动…', touchReader: '请触摸指纹传感器', reading: '正在读取…', welcome: '欢迎，{user}',
-          notRecognised: '未能识别，请重试', notRecognisedLeft: '未能识别，请重试（还剩 {left} 次）',
-          lockedOut: '尝试次数过多，指纹已锁定。请使用 PIN 码',
-          lockedOutForGood: '指纹已锁定，需由管理员解锁。请使用 PIN 码',
-          resting: '传感器正在休息，请使用 PIN 码', restingTap: '轻触屏幕即可使用指纹，或使用 PIN 码',
-          noReader: '未连接指纹传感器。请使用 PIN 码',
-          nobodyEnrolled: '尚未录入任何指纹。请使用 PIN 码',
-          serviceDown: '指纹服务没有响应', serviceRestarting: '指纹传感器正在重新启动，请稍候…', readerTrouble: '传感器出现问题。请使用 PIN 码',
-          notBound: '{user}，您的指纹尚未在本机开通登录。请使用 PIN 码',
-          serverTrouble: '暂时无法登录。请使用 PIN 码',
-          kioskDown: '本机服务没有响应', countdownLockedOut: '{s} 秒后恢复指纹', countdownResting: '{s} 秒后传感器恢复', countdownRestingTap: '{s} 秒后自动恢复',
-          signedIn: '已登录：{user}',
-          checking: '正在核对…', pinWrong: '用户名或 PIN 码错误', pinMissing: '请输入用户名和 PIN 码',
-          pinLocked: '该用户 PIN 码错误次数过多，请 {seconds} 秒后再试',
-          pinPadResting: '本机 PIN 码错误次数过多，{seconds} 秒后恢复',
-          pinNotPermitted: '本机尚未设置为可核对 PIN 码，请联系工作人员', pinInvalid: '用户名或 PIN 码格式不正确',
-          pinTrouble: '暂时无法核对 PIN 码，请稍后再试', noAnswer: '本机没有响应',
-          next: '下一步', userLabelBadge: '工牌号', pinWrongBadge: '工牌号或 PIN 码错误',
-          pinMissingBadge: '请输入工牌号和 PIN 码', pinInvalidBadge: '工牌号或 PIN 码格式不正确',
-          pinNotBound: 'PIN 码正确，但尚未在本机开通登录。请联系工作人员',
-          pinServerTrouble: '暂时无法登录，请稍后再试',
-          enrolling: '管理员正在录入指纹，结束后即可使用指纹。期间请使用 PIN 码',
-          enrollingStage: '管理员正在录入指纹：已完成 {stage}/{stages} 次'
-        }
-      };
+      // The words, a table per language in the order the language button goes through them:
+      // the built-in ones, or those of --page-dir (the kiosk puts them here as it serves the script).
+      var tables = /*STRINGS*/;
+      var strings = {}, languages = [];
+      tables.forEach(function (entry) { strings[entry.language] = entry.strings; languages.push(entry.language); });
 
       var body = document.body;
       var byId = function (id) { return document.getElementById(id); };
       var message = byId('message'), countdownLine = byId('countdown-line'), countdown = byId('countdown');
       var before = byId('countdown-before'), after = byId('countdown-after'), session = byId('session');
       var pinUser = byId('pin-user'), pinCode = byId('pin-code'), pinMessage = byId('pin-message');
-      var lang = new URLSearchParams(location.search).get('lang') === 'zh' ? 'zh' : 'en';
+      // ?lang=CODE, one of the tables' languages; the first one otherwise.
+      var requested = new URLSearchParams(location.search).get('lang');
+      var lang = languages.indexOf(requested) >= 0 ? requested : languages[0];
+      function htmlLang(code) { return code === 'zh' ? 'zh-CN' : code; }
+      function nextLanguage() { return languages[(languages.indexOf(lang) + 1) % languages.length]; }
       var shown = { state: 'starting', message: 'starting', parameters: {} };
       var countdownEnds = null, pinAnswer = null, signedInUntil = 0;
       // How long what one person typed or was told stays on screen without a touch or a key:
@@ -116,6 +78,22 @@ enum KioskScript {
         var user = Date.now() < signedInUntil ? session.dataset.user : '';
         session.hidden = !user;
         put(session, user ? text('signedIn', { user: user }) : '');
+        if (!user && handedOff) {
+          // The application is told when the kiosk forgets the sign-in, so that it can forget too.
+          handedOff = false;
+          window.parent.postMessage({ type: 'fpbridge-kiosk.forget' }, embedOrigin);
+        }
+      }
+
+      // --embed-origin: the application framing this page is handed each welcome that carries a
+      // login-server session, by postMessage to exactly that origin (the browser delivers it to
+      // no other, and no other may frame the page); the application checks the session at the
+      // login server. Never to '*', never in a URL.
+      var embedOrigin = body.dataset.embedOrigin || '', handedOff = false;
+      function handOff(user, token, via) {
+        if (!embedOrigin || !token || window.parent === window) { return; }
+        window.parent.postMessage({ type: 'fpbridge-kiosk.welcome', user: user, session: token, via: via }, embedOrigin);
+        handedOff = true;
       }
 
       // The PIN pad's answer; a wait it names counts down until it is over.
@@ -167,15 +145,17 @@ enum KioskScript {
       }
 
       function renderWords() {
-        document.documentElement.lang = lang === 'zh' ? 'zh-CN' : 'en';
+        document.documentElement.lang = htmlLang(lang);
         document.title = text('title');
         document.querySelectorAll('[data-text]').forEach(function (element) { put(element, text(element.dataset.text)); });
         document.querySelectorAll('[data-label]').forEach(function (element) {
           element.setAttribute('aria-label', text(element.dataset.label));
         });
         var switcher = byId('lang');
-        put(switcher, text('langButton'));
-        switcher.setAttribute('lang', lang === 'zh' ? 'en' : 'zh-CN');
+        // The button names the next language in that language's own words.
+        put(switcher, strings[nextLanguage()].languageName);
+        switcher.setAttribute('lang', htmlLang(nextLanguage()));
+        switcher.hidden = languages.length < 2;
         render();
       }
 
@@ -189,14 +169,15 @@ enum KioskScript {
 
       // The kiosk's state, as it changes. The kiosk also sends the state it is in again every
       // 10 s (to keep the stream alive and correct the countdown): that repeat is no new result.
+      // The reader's results are numbered (snapshot.result, one more with each), so the same
+      // stranger twice is two results and a repeat is none; what they say cannot tell that.
       var source = new EventSource('/events');
-      var lastShown = null;
+      var lastResult = null;
       source.onmessage = function (event) {
         var snapshot;
         try { snapshot = JSON.parse(event.data); } catch (error) { return; }
-        var key = JSON.stringify([snapshot.state, snapshot.message, snapshot.parameters || {}]);
-        var isNew = key !== lastShown;
-        lastShown = key;
+        var isNew = snapshot.result !== lastResult;
+        lastResult = snapshot.result;
         shown = { state: snapshot.state, message: snapshot.message, parameters: snapshot.parameters || {} };
         countdownEnds = typeof snapshot.countdown === 'number' ? Date.now() + snapshot.countdown * 1000 : null;
         // The next result at the reader is the next person's: the last one's sign-in line and
@@ -206,7 +187,10 @@ enum KioskScript {
           signedInUntil = 0;
           clearPinAnswer();
         }
-        if (isNew && snapshot.state === 'welcome' && snapshot.user) { signIn(snapshot.user, snapshot.session); }
+        if (isNew && snapshot.state === 'welcome' && snapshot.user) {
+          signIn(snapshot.user, snapshot.session);
+          handOff(snapshot.user, snapshot.session, 'finger');
+        }
         render();
       };
       source.onerror = function () {
@@ -235,9 +219,9 @@ enum KioskScript {
       document.addEventListener('keydown', wake);
 
       byId('lang').addEventListener('click', function () {
-        lang = lang === 'zh' ? 'en' : 'zh';
+        lang = nextLanguage();
         var url = new URL(location.href);
-        if (lang === 'zh') { url.searchParams.set('lang', 'zh'); } else { url.searchParams.delete('lang'); }
+        if (lang !== languages[0]) { url.searchParams.set('lang', lang); } else { url.searchParams.delete('lang'); }
         history.replaceState(null, '', url.toString());
         renderWords();
       });
@@ -268,6 +252,7 @@ enum KioskScript {
         if (answer.ok && answer.user) {
           // With --server, the login server's session, as a finger's welcome carries it.
           signIn(answer.user, answer.session);
+          handOff(answer.user, answer.session, 'pin');
           // Signed in: the user id is not left for the next person to read.
           pinUser.value = '';
           choose(pinUser);

@@ -12,15 +12,45 @@ package struct KioskServer: Sendable {
     package let pageUsers: PageUsers
     /// `--badges`: the PIN pad's user id is a badge number.
     package let badges: BadgeList?
+    /// `--embed-origin`: the application that frames the page and is handed each welcome's session.
+    package let embedOrigin: EmbedOrigin?
+    /// `--page-dir`: the stylesheet, words and logo the page is served with.
+    package let assets: KioskPageAssets
 
     package init(listen: ListenAddress, backend: any KioskBackend, demo: DemoTouch? = nil,
-                 clock: any KioskClock = SystemKioskClock(), pageUsers: PageUsers, badges: BadgeList? = nil) {
+                 clock: any KioskClock = SystemKioskClock(), pageUsers: PageUsers, badges: BadgeList? = nil,
+                embedOrigin: EmbedOrigin? = nil, assets: KioskPageAssets = .builtIn) {
         self.listen = listen
         self.backend = backend
         self.demo = demo
         self.clock = clock
         self.pageUsers = pageUsers
         self.badges = badges
+        self.embedOrigin = embedOrigin
+        self.assets = assets
+    }
+
+    /// Every route the kiosk serves, as `METHOD /path`, read from the router it serves with
+    /// (`HEAD`, which the router answers for every `GET`, left out): what
+    /// api/fpbridge-kiosk.openapi.yaml documents, and a test holds the two equal.
+    package func routes() -> [String] {
+        router(board: KioskBoard(clock: clock), wake: WakeSignal(), logger: Logger(label: "fpbridge-kiosk")).routes
+            .filter { $0.method != .head }.map { "\($0.method) \($0.path)" }.sorted()
+    }
+
+    /// The router: the checks every request passes, then the routes.
+    private func router(board: KioskBoard, wake: WakeSignal, logger: Logger) -> Router<KioskRequestContext> {
+        let router = Router(context: KioskRequestContext.self)
+        router.add(middleware: PlainErrorMiddleware())
+        // Before anything else looks at the request: another user learns nothing but the refusal.
+        router.add(middleware: PageUserMiddleware(pageUsers: pageUsers))
+        router.add(middleware: SameOriginMiddleware())
+        var routes = KioskRoutes(board: board, wake: wake, pinPad: PinPad(backend: backend, board: board, badges: badges),
+                                 demo: demo, embedOrigin: embedOrigin)
+        routes.assets = assets
+        routes.warn = { logger.warning("\($0)") }
+        routes.register(on: router)
+        return router
     }
 
     /// Serves until the task is cancelled; `ready` gets the page's URL once the port is open.
@@ -32,15 +62,7 @@ package struct KioskServer: Sendable {
             loop.log = { logger.info("\($0)") }
             return loop
         }()
-        let router = Router(context: KioskRequestContext.self)
-        router.add(middleware: PlainErrorMiddleware())
-        // Before anything else looks at the request: another user learns nothing but the refusal.
-        router.add(middleware: PageUserMiddleware(pageUsers: pageUsers))
-        router.add(middleware: SameOriginMiddleware())
-        var routes = KioskRoutes(board: board, wake: wake, pinPad: PinPad(backend: backend, board: board, badges: badges),
-                                 demo: demo)
-        routes.warn = { logger.warning("\($0)") }
-        routes.register(on: router)
+        let router = self.router(board: board, wake: wake, logger: logger)
         let listen = listen
         let app = Application(
             router: router,

@@ -24,8 +24,10 @@ package enum KioskState: String, Codable, Sendable, CaseIterable {
 
 /// One message to the page: the state, a message key the page translates (English and Chinese
 /// strings live in the page's script) with its parameters, the seconds left of a countdown,
-/// and the user once someone is welcomed. Sent as JSON on `GET /events`.
+/// the user once someone is welcomed, and the number of the reader's last result. Sent as JSON
+/// on `GET /events` (its schema: `KioskSnapshot` in api/fpbridge-kiosk.openapi.yaml).
 package struct KioskSnapshot: Codable, Sendable, Equatable {
+    /// What the page shows (`body[data-state]`).
     package var state: KioskState
     /// A key of the page's string table (`touchReader`, `notRecognised`, `serviceDown`…).
     package var message: String
@@ -38,7 +40,14 @@ package struct KioskSnapshot: Codable, Sendable, Equatable {
     /// Their session at the login server (`--server`), for the page's app: `#session[data-session]`.
     /// Sent once, to the pages watching at the welcome; never kept by the board (``KioskBoard/show(_:)``).
     package var session: String?
+    /// How many results the reader has had since the kiosk started (a welcome, a refusal, a
+    /// lockout: ``KioskBoard/showResult(_:)``): one more with each, even one that reads exactly
+    /// as the one before (the same stranger twice), and the same in every snapshot until the
+    /// next, the kiosk's repeat of its state every 10 s included. The page tells the next
+    /// person's result by it, not by comparing what the snapshots say. Set by the board.
+    package var result: Int = 0
 
+    /// A snapshot to show; ``result`` is the board's to set.
     package init(_ state: KioskState, message: String, parameters: [String: String] = [:],
                  countdown: Double? = nil, user: String? = nil, session: String? = nil) {
         self.state = state

@@ -17,6 +17,8 @@ enum KioskStyle {
       display: flex; flex-direction: column; min-height: 100vh;
     }
     header { display: flex; justify-content: space-between; align-items: center; padding: 8px 32px; }
+    #logo { height: 48px; width: auto; margin-right: 16px; }
+    header h1 { flex: 1; }
     h1 { font-size: 28px; margin: 0; font-weight: 600; }
     h2 { font-size: 24px; margin: 0 0 0.5vh; font-weight: 600; }
     main { flex: 1; display: grid; grid-template-columns: minmax(0, 3fr) minmax(0, 2fr); gap: 24px; padding: 0 32px 2.5vh; }

@@ -16,15 +16,20 @@ struct KioskCommand: AsyncParsableCommand {
         fpbridged and never logged. With --server, each touch also signs the login server's \
         challenge (identify-and-prove, with the user's key bound to that server) and the welcome \
         carries the server's session; a right PIN does the same with a PIN challenge (a session \
-        of kind kiosk-pin). With --badges, the user id is a badge number from that file.
+        of kind kiosk-pin). With --badges, the user id is a badge number from that file. With \
+        --embed-origin (and --server), the page may be framed by that origin alone, and hands it \
+        each welcome's session by postMessage to that origin only. With --page-dir, that \
+        directory's stylesheet, logo and words (strings.LANG.json, another language too) replace \
+        the built-in ones; --export-page writes the built-in ones as a starting point.
 
         Only processes of the kiosk's own user and of the users --page-user names get an answer \
         (the owner of each loopback connection is read from /proc/self/net/tcp and tcp6); every \
         other local user is refused with 403 on every route.
 
         ROUTES
-          GET /          the page (English; ?lang=zh for Chinese)
-          GET /events    Server-Sent Events: {state, message, parameters, countdown, user}; with
+          GET /          the page (English; ?lang=zh for Chinese); /kiosk.css, /kiosk.js and, with
+                         --page-dir, /logo beside it
+          GET /events    Server-Sent Events: {state, message, parameters, countdown, user, result}; with
                          --server a welcome also carries session, to the pages watching at that moment only
           POST /pin      {"user": "...", "pin": "..."}: checked by fpbridged at once (with --server,
                          a right PIN's answer carries the session)
@@ -52,6 +57,18 @@ struct KioskCommand: AsyncParsableCommand {
                                valueName: "file"))
     var badges: String?
 
+    @Option(help: ArgumentHelp("The origin of your application's page that frames the kiosk's page (https://HOST[:PORT]; http:// only on loopback): only it may frame the page, and it is handed each welcome's login-server session by postMessage. Needs --server.",
+                               valueName: "origin"))
+    var embedOrigin: String?
+
+    @Option(help: ArgumentHelp("A directory whose files replace the page's built-in ones: kiosk.css, logo.svg or logo.png, strings.LANG.json (every key of the built-in table; en and zh replace, another LANG adds a language). Read and checked at start.",
+                               valueName: "dir"))
+    var pageDir: String?
+
+    @Option(help: ArgumentHelp("Write the page's built-in files (kiosk.css, strings.en.json, strings.zh.json) into this directory, as a starting point for --page-dir, and exit.",
+                               valueName: "dir"))
+    var exportPage: String?
+
     @Option(help: ArgumentHelp("A user whose browser shows the page, by name or uid (repeatable). The kiosk's own user is always allowed; every other local user is refused.",
                                valueName: "user"))
     var pageUser: [String] = []
@@ -71,6 +88,12 @@ struct KioskCommand: AsyncParsableCommand {
     var verbose = false
 
     func run() async throws {
+        if let exportPage {
+            let written: [String]
+            do { written = try KioskPageAssets.exportBuiltIn(to: exportPage) } catch { throw ValidationError(error.description) }
+            FileHandle.standardOutput.write(Data(written.map { "wrote \($0)\n" }.joined().utf8))
+            return
+        }
         let address: ListenAddress
         do { address = try ListenAddress(parsing: listen) } catch { throw ValidationError(error.description) }
         guard service.hasPrefix("/") else { throw ValidationError("--service must be the absolute path of fpbridged's socket") }
@@ -85,12 +108,23 @@ struct KioskCommand: AsyncParsableCommand {
         if let server {
             do { loginServer = try LoginServer(url: server) } catch { throw ValidationError(error.description) }
         }
+        var embed: EmbedOrigin?
+        if let embedOrigin {
+            do { embed = try EmbedOrigin(parsing: embedOrigin) } catch { throw ValidationError(error.description) }
+            guard server != nil else {
+                throw ValidationError("--embed-origin hands the application a login-server session after each welcome: it needs --server")
+            }
+        }
+        var assets = KioskPageAssets.builtIn
+        if let pageDir {
+            do { assets = try KioskPageAssets(directory: pageDir) } catch { throw ValidationError(error.description) }
+        }
         let fingers = demoFingers.split(separator: ",").map { String($0) }
         let demo = demoTouchSocket.map { DemoTouch(socket: $0, prints: demoPrints, fingers: fingers) }
         var logger = Logger(label: "fpbridge-kiosk")
         logger.logLevel = verbose ? .info : .warning
         let server = KioskServer(listen: address, backend: ServiceBackend(socket: service, server: loginServer), demo: demo,
-                                 pageUsers: pageUsers, badges: badgeList)
+                                 pageUsers: pageUsers, badges: badgeList, embedOrigin: embed, assets: assets)
         let serving = Task {
             try await server.run(logger: logger) { url in
                 // The one line on stdout: scripts and tests read the URL from it.

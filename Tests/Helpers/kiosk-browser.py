@@ -3,6 +3,7 @@
 chromium, chromium-driver and python3-selenium), against a running fpbridge-kiosk.
 
     kiosk-browser.py --url URL --phase PHASE --shots DIR [--reader-socket PATH --prints DIR] [--handshake DIR]
+                     [--embed-port PORT]
 
 One phase per run (the Swift test between runs restarts fpbridged, unplugs readers...):
   ready      the page armed: "Touch the reader", every id of the contract there; ?lang=zh and #lang
@@ -26,16 +27,25 @@ One phase per run (the Swift test between runs restarts fpbridged, unplugs reade
   session    with a login server: alice's touch welcomes her with #session[data-session] (printed)
   pad        with a login server and --badges: an unknown badge is a wrong PIN; badge 1001 and its
              PIN typed by clicking only the pad's buttons welcome alice with a session (printed)
+  embed      with a login server and --embed-origin http://127.0.0.1:PORT: an application's page
+             served here on that port frames the kiosk; alice's touch and then her PIN are handed
+             to it by postMessage (their sessions printed), each followed by a forget once the
+             page forgot the sign-in, the frame ready again; the same page at http://localhost:PORT
+             (another origin) can neither frame the kiosk nor receive anything
+  branded   with --page-dir (no fpbridged): its stylesheet, logo and words shown, and its third
+             language (fr) reached by the language button and by ?lang=fr
 Each state is kept as DIR/NN-PHASE-STATE.png. Exit 0 when every check held; each failure is
 printed as FAIL: and the exit status is 1.
 """
 import argparse
+import http.server
 import os
 import socket
 import struct
 import sys
 import threading
 import time
+import urllib.request
 
 from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
@@ -187,6 +197,32 @@ def unplug(reader_socket):
     connection.close()
 
 
+def serve_application(port, kiosk_url):
+    """The developer's application on loopback: a page that frames the kiosk and keeps every
+    message it is handed, with the origin it came from, in window.received."""
+    html = f"""<!doctype html><html><head><meta charset="utf-8"><title>App</title></head><body>
+<iframe id="kiosk" name="kiosk" src="{kiosk_url}" style="width:1200px;height:740px;border:0"></iframe>
+<script>
+window.received = [];
+window.addEventListener('message', function (event) {{ window.received.push({{ origin: event.origin, data: event.data }}); }});
+</script></body></html>""".encode()
+
+    class Application(http.server.BaseHTTPRequestHandler):
+        def do_GET(self):
+            self.send_response(200)
+            self.send_header("Content-Type", "text/html; charset=utf-8")
+            self.send_header("Content-Length", str(len(html)))
+            self.end_headers()
+            self.wfile.write(html)
+
+        def log_message(self, *_):
+            pass
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", port), Application)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return server
+
+
 def tell(directory, name):
     """Tells the Swift test the page got this far (it stops or starts fpbridged then)."""
     open(os.path.join(directory, name), "w").close()
@@ -200,6 +236,7 @@ def main():
     parser.add_argument("--reader-socket")
     parser.add_argument("--prints")
     parser.add_argument("--handshake")
+    parser.add_argument("--embed-port", type=int)
     arguments = parser.parse_args()
     image = lambda name: os.path.join(arguments.prints, name + ".pgm")
     page = Page(arguments.url, arguments.shots, arguments.phase)
@@ -384,6 +421,52 @@ def main():
                   "the badge number or the PIN stays in its field")
             print(f"session {token}", flush=True)
             page.shot("pad-session")
+        elif phase == "embed":
+            serve_application(arguments.embed_port, arguments.url + "?forget=3")
+            kiosk_origin = arguments.url.rstrip("/")
+            # Only the application's origin may frame the page.
+            policy = urllib.request.urlopen(arguments.url).headers.get("Content-Security-Policy", "")
+            check(policy.endswith(f"frame-ancestors http://127.0.0.1:{arguments.embed_port}"), f"the page's policy: {policy!r}")
+            received = lambda: page.driver.execute_script("return window.received;") or []
+            of_type = lambda kind: [m for m in received() if isinstance(m.get("data"), dict) and m["data"].get("type") == kind]
+            # Another origin (localhost is not 127.0.0.1 to a browser), in a tab of its own.
+            page.driver.get(f"http://localhost:{arguments.embed_port}/")
+            other = page.driver.current_window_handle
+            page.driver.switch_to.new_window("tab")
+            page.driver.get(f"http://127.0.0.1:{arguments.embed_port}/")
+            page.driver.switch_to.frame("kiosk")
+            page.wait_state("ready")
+            page.driver.switch_to.default_content()
+            touch(arguments.reader_socket, image("whorl"))
+            check(page.wait(lambda: of_type("fpbridge-kiosk.welcome"), 30), f"no welcome handed to the application: {received()}")
+            welcome = (of_type("fpbridge-kiosk.welcome") or [{"data": {}}])[0]
+            check(welcome.get("origin") == kiosk_origin, f"the welcome came from {welcome.get('origin')!r}, not {kiosk_origin}")
+            data = welcome["data"]
+            check(data.get("user") == "alice" and data.get("via") == "finger" and bool(data.get("session")),
+                  f"the finger's welcome handed over: {data}")
+            print(f"finger-session {data.get('session')}", flush=True)
+            page.shot("embed-welcome")
+            # The kiosk forgets the sign-in after the idle time (3 s) and says so; its page is ready
+            # for the next person.
+            check(page.wait(lambda: of_type("fpbridge-kiosk.forget"), 15), f"the application was not told to forget: {received()}")
+            page.driver.switch_to.frame("kiosk")
+            page.wait_state("ready")
+            check(not page.driver.find_element(By.ID, "session").is_displayed(), "the sign-in line stays up in the frame")
+            # alice's PIN, typed in the frame: handed over as well.
+            answer = page.pin("alice", "2468")
+            check(answer == "Welcome, alice", f"alice's PIN in the frame says {answer!r}")
+            page.driver.switch_to.default_content()
+            check(page.wait(lambda: len(of_type("fpbridge-kiosk.welcome")) >= 2, 10), f"the PIN's welcome was not handed over: {received()}")
+            pin = (of_type("fpbridge-kiosk.welcome")[1:] or [{"data": {}}])[0]["data"]
+            check(pin.get("user") == "alice" and pin.get("via") == "pin" and bool(pin.get("session"))
+                  and pin.get("session") != data.get("session"), f"the PIN's welcome handed over: {pin}")
+            print(f"pin-session {pin.get('session')}", flush=True)
+            check(page.wait(lambda: len(of_type("fpbridge-kiosk.forget")) >= 2, 15), f"no forget after the PIN's welcome: {received()}")
+            check(all(m.get("origin") == kiosk_origin for m in received()), f"a message from elsewhere: {received()}")
+            # The other origin: the kiosk would not be framed there, and nothing reached it.
+            page.driver.switch_to.window(other)
+            check(received() == [], f"another origin was handed {received()}")
+            page.shot("embed-other-origin")
         elif phase == "restart":
             page.open()
             page.wait_state("ready")
@@ -440,6 +523,26 @@ def main():
                           and fits["submit"] <= fits["h"] and fits["pinMessage"] <= fits["h"],
                           f"{width}x{height} {lang}: the page does not fit: {fits}")
                     page.shot(f"layout-{width}x{height}-{lang}")
+        elif phase == "branded":
+            page.open()
+            check(page.wait(lambda: page.text("#message") == "Fingerprints are having a rest", 15),
+                  f"the page directory's words are not shown: {page.text('#message')!r}")
+            check(page.driver.execute_script("return getComputedStyle(document.body).backgroundColor;") == "rgb(0, 0, 51)",
+                  "the page directory's stylesheet is not applied")
+            check(page.driver.execute_script("var logo = document.getElementById('logo'); return !!logo && logo.naturalWidth > 0;"),
+                  "the page directory's logo is not shown")
+            page.shot("branded")
+            # The language button goes through every language, each named in its own words.
+            for button, message, lang in [("中文", "指纹服务没有响应", "zh-CN"), ("Français", "Le service ne répond pas", "fr"),
+                                          ("English", "Fingerprints are having a rest", "en")]:
+                check(page.text("#lang") == button, f"the language button says {page.text('#lang')!r}, not {button!r}")
+                page.driver.find_element(By.ID, "lang").click()
+                check(page.wait(lambda: page.text("#message") == message, 5), f"after {button}: {page.text('#message')!r}")
+                check(page.driver.execute_script("return document.documentElement.lang;") == lang, f"html lang after {button}")
+                if lang == "fr":
+                    page.shot("branded-fr")
+            page.open("?lang=fr")
+            check(page.wait(lambda: page.text("#message") == "Le service ne répond pas", 15), f"?lang=fr says {page.text('#message')!r}")
         elif phase == "back":
             page.open()
             page.wait_state("ready", 60)

@@ -32,6 +32,14 @@ import Testing
         #expect(seen.last?.user == "alice" && seen.last?.parameters["user"] == "alice")
     }
 
+    /// The loop shows each welcome and refusal as a result of its own (numbered), the states
+    /// between them as none: alice twice is two results.
+    @Test func eachResultAtTheReaderIsNumbered() async {
+        let seen = await states(after: [.match("alice"), .match("alice")], turns: 2)
+        #expect(seen.map(\.state) == [.starting, .ready, .reading, .welcome, .ready, .reading, .welcome], "\(seen)")
+        #expect(seen.map(\.result) == [0, 0, 0, 1, 1, 1, 2], "\(seen)")
+    }
+
     @Test func aStrangerIsNotRecognisedWithTheAttemptsLeft() async {
         let noMatch = ScriptedReader.Outcome.fail(AuthError(.authenticationFailed, "no match"),
                                                   events: [.noMatch(attemptsLeftInEvaluation: 0, attemptsLeftBeforeLockout: 2)])

@@ -26,23 +26,35 @@ struct KioskBrowserTests {
         #expect(back.status == 0, "phase back:\n\(back.stdout)\(back.stderr)")
     }
 
+    /// A touch signs alice in and the page holds the session; with `--embed-origin`, an
+    /// application's page framing the kiosk (served by the browser script on loopback) is handed
+    /// her finger's and then her PIN's session and told when the kiosk forgot them, and the same
+    /// page at another origin gets nothing. One kiosk for both phases: a second rig would cost
+    /// its setup (an enrollment, a login server, a binding) again.
     @Test func aTouchSignsInAtTheLoginServerAndThePageHoldsTheSession() async throws {
-        let me = try await Self.sessionThroughThePage("session")
-        #expect(me.status == 200 && me.json["username"] as? String == "alice" && me.json["kind"] as? String == "kiosk",
-                "the page's session: \(me.body)")
+        let port = try Self.freeLoopbackPort()
+        let sessions = try await Self.sessionsThroughThePage(["session", "embed"], arguments: ["--embed-origin", "http://127.0.0.1:\(port)"],
+                                                            embedPort: port)
+        for (label, kind) in [("session", "kiosk"), ("finger-session", "kiosk"), ("pin-session", "kiosk-pin")] {
+            let me = try #require(sessions[label], "no \(label) printed: \(sessions.keys.sorted())")
+            #expect(me.status == 200 && me.json["username"] as? String == "alice" && me.json["kind"] as? String == kind,
+                    "\(label): \(me.body)")
+        }
     }
 
     /// A kiosk with no keyboard (`cage`): a badge number and a PIN typed on the on-screen pad
     /// alone end in a login-server session of kind `kiosk-pin`, as a finger ends in one of kind `kiosk`.
     @Test func thePadAloneSignsInByBadgeAndPINAtTheLoginServer() async throws {
-        let me = try await Self.sessionThroughThePage("pad", badges: "# badge user\n1001 alice\n")
+        let me = try #require(try await Self.sessionsThroughThePage(["pad"], badges: "# badge user\n1001 alice\n")["session"])
         #expect(me.status == 200 && me.json["username"] as? String == "alice" && me.json["kind"] as? String == "kiosk-pin",
                 "the page's session: \(me.body)")
     }
 
     /// alice enrolled and bound to a login server, a kiosk with `--server` (and `--badges`
-    /// holding `badges`), the browser's `phase`; then `GET /v1/me` with the session it printed.
-    static func sessionThroughThePage(_ phase: String, badges: String? = nil) async throws -> LoginServerProcess.Answer {
+    /// holding `badges`, and `arguments`), the browser's `phases` in turn; then `GET /v1/me` with
+    /// each session they printed (`LABEL TOKEN`), by label.
+    static func sessionsThroughThePage(_ phases: [String], badges: String? = nil, arguments extra: [String] = [],
+                                       embedPort: Int? = nil) async throws -> [String: LoginServerProcess.Answer] {
         let rig = try KioskRig()
         try await rig.startService()
         try await rig.enroll("alice", image: SharedData.print("whorl"))
@@ -55,11 +67,36 @@ struct KioskBrowserTests {
             chmod(file, 0o644)
             arguments += ["--badges", file]
         }
-        let kiosk = try await KioskProcess(service: rig.socket, arguments: arguments, launcher: KioskRig.asKioskMember)
-        let run = try await KioskBrowser.run(phase, kiosk: kiosk, rig: rig)
-        #expect(run.status == 0, "\(run.stdout)\(run.stderr)\n\(kiosk.log)")
-        let token = run.stdout.split(separator: "\n").first { $0.hasPrefix("session ") }?.dropFirst(8)
-        return try await server.request("GET", "/v1/me", token: String(token ?? ""))
+        let kiosk = try await KioskProcess(service: rig.socket, arguments: arguments + extra, launcher: KioskRig.asKioskMember)
+        var sessions: [String: LoginServerProcess.Answer] = [:]
+        for phase in phases {
+            let started = Date()
+            let run = try await KioskBrowser.run(phase, kiosk: kiosk, rig: rig, embedPort: embedPort)
+            print(String(format: "phase %@: %.1f s", phase, Date().timeIntervalSince(started)))
+            #expect(run.status == 0, "phase \(phase): \(run.stdout)\(run.stderr)\n\(kiosk.log)")
+            for line in run.stdout.split(separator: "\n") {
+                let words = line.split(separator: " ")
+                guard words.count == 2, words[0].hasSuffix("session") else { continue }
+                sessions[String(words[0])] = try await server.request("GET", "/v1/me", token: String(words[1]))
+            }
+        }
+        return sessions
+    }
+
+    /// A loopback port free a moment ago, for the application's page the browser script serves:
+    /// the kiosk must be told its origin before the page exists.
+    static func freeLoopbackPort() throws -> Int {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0 }
+        }
+        guard bound else { throw PageNotThere(file: "a free loopback port") }
+        return Int(UInt16(bigEndian: address.sin_port))
     }
 
     /// `systemctl restart fpbridged` under a running kiosk: SIGTERM ends the armed identify at
@@ -91,6 +128,34 @@ struct KioskBrowserTests {
         let kiosk = try await KioskProcess(service: "/nonexistent/fpbridged.sock")
         let run = try await KioskBrowser.run("layouts", kiosk: kiosk, rig: nil)
         #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
+    }
+
+    /// `--page-dir` from `--export-page`, changed as a kiosk maker would: a stylesheet, a logo,
+    /// English words and a third language, shown by the page without a rebuild.
+    @Test func thePageDirectoryBrandsThePageAndAddsALanguage() async throws {
+        let directory = TemporaryDirectory()
+        let page = directory.file("page")
+        let export = try await Fpbridge.runCommand([KioskProcess.executable, "--export-page", page],
+                                                   environment: ProcessInfo.processInfo.environment, timeout: 20)
+        #expect(export.status == 0, "\(export.stdout)\(export.stderr)")
+        let css = try String(contentsOfFile: page + "/kiosk.css", encoding: .utf8)
+        try (css + "\nbody { background: #003; }\n").write(toFile: page + "/kiosk.css", atomically: true, encoding: .utf8)
+        try ##"<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10" width="40" height="40"><circle cx="5" cy="5" r="5" fill="#fc0"/></svg>"##
+            .write(toFile: page + "/logo.svg", atomically: true, encoding: .utf8)
+        let read = { (file: String) throws -> [String: String] in
+            try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: page + "/" + file))) as? [String: String] ?? [:]
+        }
+        var english = try read("strings.en.json"), french = english
+        english["serviceDown"] = "Fingerprints are having a rest"
+        french["serviceDown"] = "Le service ne répond pas"
+        french["languageName"] = "Français"
+        try JSONSerialization.data(withJSONObject: english).write(to: URL(fileURLWithPath: page + "/strings.en.json"))
+        try JSONSerialization.data(withJSONObject: french).write(to: URL(fileURLWithPath: page + "/strings.fr.json"))
+        let kiosk = try await KioskProcess(service: "/nonexistent/fpbridged.sock", arguments: ["--page-dir", page])
+        let started = Date()
+        let run = try await KioskBrowser.run("branded", kiosk: kiosk, rig: nil)
+        print(String(format: "phase branded: %.1f s", Date().timeIntervalSince(started)))
+        #expect(run.status == 0, "\(run.stdout)\(run.stderr)\n\(kiosk.log)")
     }
 
     @Test func aReaderTooWarmToArmRestsAndThePageSaysUseYourPin() async throws {
@@ -126,10 +191,12 @@ enum KioskBrowser {
         return path
     }()
 
-    static func run(_ phase: String, kiosk: KioskProcess, rig: KioskRig?, handshake: String? = nil) async throws -> CommandResult {
+    static func run(_ phase: String, kiosk: KioskProcess, rig: KioskRig?, handshake: String? = nil,
+                    embedPort: Int? = nil) async throws -> CommandResult {
         var arguments = ["/usr/bin/python3", script, "--url", kiosk.url, "--phase", phase, "--shots", screenshots]
         if let rig { arguments += ["--reader-socket", rig.readerSocket, "--prints", SharedData.root! + "/prints"] }
         if let handshake { arguments += ["--handshake", handshake] }
+        if let embedPort { arguments += ["--embed-port", String(embedPort)] }
         let result = try await Fpbridge.runCommand(arguments, environment: ProcessInfo.processInfo.environment, timeout: 240)
         print(result.stdout, terminator: "")
         return result

@@ -102,7 +102,7 @@ struct KioskServiceTests {
         let directory = TemporaryDirectory()
         let intruder = directory.file("intruder-events")
         let watching = try kiosk.startReadingEvents(launcher: KioskProcess.asUser(4242), into: intruder)
-        defer { Spawn.stop(watching) }
+        defer { KioskProcess.stopReading(watching) }
 
         // One touch: identified, the server's challenge signed, and a session the server accepts.
         let welcome = try await touch(rig, kiosk, "whorl", until: "welcome")
@@ -115,7 +115,7 @@ struct KioskServiceTests {
         #expect(!late.body.contains(token) && !late.body.contains(#""session""#), "a late page got the session: \(late.body)")
         let me = try await server.request("GET", "/v1/me", token: token)
         #expect(me.status == 200 && me.json["username"] as? String == "alice" && me.json["kind"] as? String == "kiosk", "\(me.body)")
-        Spawn.stop(watching)
+        KioskProcess.stopReading(watching)
         let seen = (try? String(contentsOfFile: intruder, encoding: .utf8)) ?? ""
         #expect(!seen.contains(token) && !seen.contains("data:"), "uid 4242 read the stream: \(seen)")
         #expect(seen.hasSuffix("403") && seen.contains("belongs to uid 4242;"), "\(seen)")

@@ -2,18 +2,12 @@ import Foundation
 @testable import FPKiosk
 import Testing
 
-/// The page's two string tables (KioskScript) against each other and against what the kiosk
+/// The page's two string tables (KioskStrings) against each other and against what the kiosk
 /// sends: a key missing from one language would show English or the bare key to a walk-up user.
 @Suite struct KioskStringsTests {
-    /// The keys of one language's table: `name: '…'` inside its `LANG: { … }` block.
+    /// The keys of one built-in language's table.
     private func keys(_ language: String) throws -> Set<String> {
-        let script = KioskScript.javascript
-        let start = try #require(script.range(of: "\(language): {"), "no \(language) table")
-        // The block ends at a line holding only its closing brace (a `{user}` inside a string does not).
-        let end = try #require(script[start.upperBound...].firstMatch(of: try Regex(#"\n\s*\},?\n"#))?.range)
-        let table = script[start.upperBound..<end.lowerBound]
-        let pattern = try Regex("([A-Za-z]+): '")
-        return Set(table.matches(of: pattern).compactMap { $0.output[1].substring.map(String.init) })
+        Set(try #require(KioskStrings.builtIn.first { $0.language == language }, "no \(language) table").strings.keys)
     }
 
     @Test func bothLanguagesHaveEveryKey() throws {
@@ -23,26 +17,11 @@ import Testing
         #expect(chinese.subtracting(english).isEmpty, "missing in English: \(chinese.subtracting(english).sorted())")
     }
 
-    /// Every message key written in the kiosk's Swift sources (`message: "…"`, either side of a
-    /// `?:` included, and what ServiceAbsence answers) is in the table.
+    /// Every message key written in the kiosk's Swift sources (``KioskMessageKeys``) is in the table.
     @Test func everyMessageTheKioskSendsIsInTheTable() throws {
-        let sources = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("Sources/FPKiosk")
-        let files = try FileManager.default.contentsOfDirectory(at: sources, includingPropertiesForKeys: nil)
-            .filter { $0.pathExtension == "swift" && $0.lastPathComponent != "KioskScript.swift" }
-        let literal = try Regex(#""([a-z][A-Za-z]+)""#)
-        var sent: Set<String> = []
-        for file in files {
-            for line in try String(contentsOf: file, encoding: .utf8).split(separator: "\n")
-            where line.contains("message:") || line.contains("KioskSnapshot(") || line.contains("return \"") {
-                sent.formUnion(line.matches(of: literal).compactMap { $0.output[1].substring.map(String.init) })
-            }
-        }
-        // Words of those lines that are no message keys: parameter names and the like.
-        let notKeys: Set = ["user", "left", "detail", "seconds"]
+        let sent = try KioskMessageKeys.byFile().values.reduce(into: Set<String>()) { $0.formUnion($1) }
         let table = try keys("en")
         #expect(sent.count > 15, "\(sent.count) keys read from the sources: the scan no longer finds them")
-        #expect(sent.subtracting(notKeys).subtracting(table).isEmpty,
-                "sent but not in the page's table: \(sent.subtracting(notKeys).subtracting(table).sorted())")
+        #expect(sent.subtracting(table).isEmpty, "sent but not in the page's table: \(sent.subtracting(table).sorted())")
     }
 }

@@ -127,8 +127,17 @@ public final class KioskProcess: Sendable {
     }
 
     deinit {
-        Spawn.stop(watcher)
+        Self.stopReading(watcher)
         Spawn.stop(pid)
+    }
+
+    /// Ends an event stream's reader (curl) at once. It inherits this process's blocked signals,
+    /// SIGTERM among them, so `Spawn.stop` would wait out its 5 s before SIGKILL; a reader has
+    /// nothing to save.
+    public static func stopReading(_ reader: pid_t) {
+        guard Spawn.isRunning(reader) else { return }
+        kill(reader, SIGKILL)
+        Spawn.wait(reader)
     }
 
     /// The kiosk's stderr so far.
@@ -181,7 +190,7 @@ public final class KioskProcess: Sendable {
         ["/usr/bin/setpriv", "--reuid=\(uid)", "--regid=\(uid)", "--clear-groups"]
     }
 
-    /// The event stream as `launcher` reads it into `file`, from now until `Spawn.stop` of the
+    /// The event stream as `launcher` reads it into `file`, from now until ``stopReading(_:)`` of the
     /// pid returned: a page of another user watching throughout.
     public func startReadingEvents(launcher: [String], into file: String) throws -> pid_t {
         try Spawn.start(launcher + ["/usr/bin/curl", "-sN", "-w", "\n%{http_code}", url + "events"], stdout: file, stderr: file + ".err")
