@@ -16,6 +16,12 @@ One phase per run (the Swift test between runs restarts fpbridged, unplugs reade
              counts down; bob signs in with the PIN pad (its digit buttons) meanwhile
   pin        an unknown user and a wrong PIN get the same words; wrong PINs until the passcode
              lockout is shown
+  guesser    wrong PINs under names nobody has until the kiosk's pad is paced ("back in N s",
+             N at most 5); then the next person, alice, signs in with her PIN: timed, within 8 s
+             of the guesser's last answer (printed: "next person: X s after the guesser")
+  enrolling  armed (then DIR/armed; the test runs fpbridge enroll --at-kiosk and plays the
+             scans): "An administrator is enrolling a finger: N of 5 scans done" counting up,
+             no stranger's refusal, then ready again by itself (then DIR/enrolled)
   resting    a reader too warm to arm unannounced: "Tap the screen to use your finger, or use
              your PIN" with a countdown; a tap ends the rest
   unplug     the reader pulled out: unavailable, in words
@@ -336,7 +342,8 @@ def main():
             page.wait_state("notRecognised")
             check(page.text("#message") == "Not recognised, try again (4 left)", f"not recognised says {page.text('#message')!r}")
             page.shot("notRecognised")
-            for stranger in ["arch", "tented_arch", "arch", "tented_arch"]:
+            # (tented_arch is carol's since the enrolling phase.)
+            for stranger in ["arch", "arch", "arch", "arch"]:
                 page.wait_state("ready")
                 touch(arguments.reader_socket, image(stranger))
                 page.wait(lambda: page.state() in ("notRecognised", "lockedOut"), 30)
@@ -373,6 +380,47 @@ def main():
             check(page.wait(lambda: 0 < seconds() <= first - 11, 16),
                   f"the PIN lockout's seconds do not count down from {first} across the kiosk's repeat of its state")
             page.shot("pin-locked")
+        elif phase == "guesser":
+            page.open()
+            paced = "Too many wrong PINs at this kiosk."
+            answer = ""
+            for index in range(16):
+                answer = page.pin(f"nobody-{index}", "0000")
+                if answer.startswith(paced):
+                    break
+            guessed = time.monotonic()
+            check(answer.startswith(paced), f"16 wrong PINs under names nobody has, the pad still says {answer!r}")
+            digits = "".join(c for c in answer if c.isdigit())
+            check(digits.isdigit() and 1 <= int(digits) <= 5, f"the paced pad's wait is {digits!r} s, not 1 to 5")
+            page.shot("paced")
+            # The next person: a right PIN, again once the pad's few seconds are over.
+            for _ in range(4):
+                answer = page.pin("alice", "2468")
+                if not answer.startswith(paced):
+                    break
+                time.sleep(int("".join(c for c in answer if c.isdigit()) or "1"))
+            seconds = time.monotonic() - guessed
+            print(f"next person: {seconds:.1f} s after the guesser", flush=True)
+            check(answer == "Welcome, alice", f"the next person's right PIN after a guesser: {answer!r}")
+            check(seconds <= 8, f"the next person signed in {seconds:.1f} s after the guesser, more than 8 s")
+            page.shot("next-person")
+        elif phase == "enrolling":
+            page.open()
+            page.wait_state("ready", 60)
+            tell(arguments.handshake, "armed")
+            page.wait_state("enrolling", 60)
+            page.shot("enrolling")
+            counting = lambda: page.text("#message").startswith("An administrator is enrolling a finger: ")
+            check(page.wait(lambda: counting() and not page.text("#message").startswith(
+                "An administrator is enrolling a finger: 0 of"), 60),
+                  f"no scan of the enrollment counted on the page: {page.text('#message')!r}")
+            page.shot("enrolling-stage")
+            page.wait_state("ready", 90)
+            shown = page.states()
+            check("notRecognised" not in shown and "welcome" not in shown,
+                  f"a scan of the enrollment went to identification: the page showed {shown}")
+            page.shot("ready-after-enrolling")
+            tell(arguments.handshake, "enrolled")
         elif phase == "resting":
             page.open()
             page.wait_state("resting")
