@@ -47,6 +47,17 @@ public struct KeyVault: Sendable {
     public func create(label: String, accessControl: KeyAccessControl) throws(AuthError) -> KeyDescription {
         let path = try path(label)
         let key = P256.Signing.PrivateKey()
+        let createdAt = Int64(Date().timeIntervalSince1970 * 1000)
+        let statement = KeyAttestation.Statement(
+            format: KeyAttestation.format, publicKey: key.publicKey.x963Representation.base64EncodedString(),
+            user: user, label: label, accessControl: accessControl.rawValue, createdAt: createdAt,
+            serviceVersion: FPBridgeVersion.current, protection: protection.rawValue)
+        // Signed before the state's lock, which is held only for reads and writes
+        // (architecture.md): with a TPM the signature is a session, the storage key made again
+        // and a signing, slow enough to hold up every other request on this state meanwhile. A
+        // key refused under the lock (its label taken, the quota, no print) costs one signature
+        // and stores nothing.
+        let attestation = try attest(statement)
         let record: KeyRecord = try locked {
             // A damaged file of that label is an error here too: never overwritten.
             if try store.record(user: user, label: label) != nil {
@@ -59,18 +70,6 @@ public struct KeyVault: Sendable {
             }
             let hash = try environment.prints.enrollmentStateHash(user: user)
             if let problem = rules.creationProblem(accessControl, hash: hash) { throw problem }
-            let createdAt = Int64(Date().timeIntervalSince1970 * 1000)
-            let statement = KeyAttestation.Statement(
-                format: KeyAttestation.format, publicKey: key.publicKey.x963Representation.base64EncodedString(),
-                user: user, label: label, accessControl: accessControl.rawValue, createdAt: createdAt,
-                serviceVersion: FPBridgeVersion.current, protection: protection.rawValue)
-            let attestation: KeyAttestation
-            if let identity = environment.deviceIdentity {
-                _ = try identity.publicKey(create: true)
-                attestation = try KeyAttestation.make(statement, identity: identity)
-            } else {
-                attestation = try KeyAttestation.make(statement, identity: try ServiceKeys(directory: environment.stateDirectory).identityKey())
-            }
             let record = KeyRecord(user: user, label: label, accessControl: accessControl.rawValue, createdAt: createdAt,
                                    publicKey: key.publicKey.x963Representation,
                                    encryptedPrivateKey: try store.seal(key, user: user, label: label),
@@ -80,6 +79,20 @@ public struct KeyVault: Sendable {
             return record
         }
         return try KeyDescription(record, path: path)
+    }
+
+    /// The device identity's signature over `statement`, made outside the state's lock. Only
+    /// making the identity (its first use) takes the lock, so that two first keys make one.
+    func attest(_ statement: KeyAttestation.Statement) throws(AuthError) -> KeyAttestation {
+        if let identity = environment.deviceIdentity {
+            if try identity.publicKey(create: false) == nil {
+                _ = try locked { try identity.publicKey(create: true) }
+            }
+            return try KeyAttestation.make(statement, identity: identity)
+        }
+        // The software identity is sealed under the master key; opened (or made) under the lock.
+        let identity = try locked { try ServiceKeys(directory: environment.stateDirectory).identityKey() }
+        return try KeyAttestation.make(statement, identity: identity)
     }
 
     /// The user's keys, public data only, by label.
