@@ -6,6 +6,13 @@ import Glibc
 /// The state directory's one cross-process lock. Every read-modify-write of
 /// counters, passcodes and prints takes it once (flock locks are per open file,
 /// so taking it twice in one process would deadlock: never nest).
+///
+/// `flock` blocks the calling thread. No async gate stands in front of it (issue 41 §2 asked
+/// for one): the lock is held only for reads and writes of small files (never for a scan, a
+/// prompt, scrypt or a TPM command: `KeyVault.attest` signs before it), so a request that finds
+/// it taken waits milliseconds, and the callers that do slow work around it (keys, the TPM)
+/// run on fpbridged's blocking threads. A gate would turn every caller, most of them
+/// synchronous engine code, async, for waits that short.
 package struct StateLock: Sendable {
     let directory: StateDirectory
 

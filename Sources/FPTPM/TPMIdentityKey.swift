@@ -114,6 +114,14 @@ public struct TPMIdentityKey: Sendable {
     }
 
     /// The primary storage key of the owner hierarchy (made again from its template, flushed at the end).
+    ///
+    /// Made again for each command rather than kept loaded (issue 41 §2 asked): the kernel's
+    /// resource manager (`/dev/tpmrm0`) flushes a connection's transient objects when it closes,
+    /// so keeping the key would mean one long-lived ESYS context shared by every request's
+    /// thread, and a TPM reset or another program's clear would leave it pointing at nothing.
+    /// The cost, one `CreatePrimary` per signature or activation, no longer holds up other
+    /// requests: no TPM command runs inside the state's lock (`KeyVault.attest`), and the
+    /// service runs them on its blocking threads, never on the cooperative pool.
     func storageKey(_ session: TPMSession) throws(TPMError) -> ESYS_TR {
         var sensitive = TPM2B_SENSITIVE_CREATE()
         var template = try TPMSession.sizedPublic(TPMPublicArea.storageTemplate.marshalled)
