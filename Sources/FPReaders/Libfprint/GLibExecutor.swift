@@ -15,6 +15,15 @@ import FoundationEssentials
 /// Enumeration iterates the default context itself and would run queued idles in
 /// the middle of it, so jobs enqueued before the context is ready wait in a queue
 /// of their own and are scheduled once enumeration is over.
+///
+/// Why the loop, the bus (`Bus/`) and the sleep watch (`System/`) stay in FPReaders and not
+/// in a module of their own (issue 41 §1 asked): the loop's start *is* libfprint's start. Its
+/// enumeration must run first and alone on the default context, before any job, bus call or
+/// signal handler; a loop module would need a start hook that whichever user comes first (a
+/// reader, the fprintd face, the sleep watch) triggers in that order, and a wrong order brings
+/// back the re-entrancy this queue exists to prevent. What the split was for is kept by
+/// rules instead: `Bus/` and `System/` make no `_sync` call on the loop (only
+/// `GLibBlocking`, off it; `LoopBlockingTests`), and FPService reaches GLib only through them.
 final class GLibExecutor: SerialExecutor {
     static let shared = GLibExecutor()
 
