@@ -165,6 +165,7 @@ import TestSupport
                                                 timeout: 4, launcher: ["/bin/sh", "-c", "exec \"$0\" \"$@\" 3<'\(descriptorFile)'"])
         var seen = 0
         for _ in 0..<20 {
+            // A poll: /proc sampled every 100 ms while the two commands run (2 s at most).
             try await Task.sleep(for: .milliseconds(100))
             for entry in (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? [] where entry.allSatisfy(\.isNumber) {
                 guard let line = FileManager.default.contents(atPath: "/proc/\(entry)/cmdline") else { continue }

@@ -17,6 +17,7 @@ struct FingerKeptDownTests: VirtualReaderHarness {
         try await withThrowingTaskGroup(of: CommandResult?.self) { group in
             group.addTask { try await command.value }
             group.addTask {
+                // The time limit itself (above): real time is what the answer is held to.
                 try await Task.sleep(for: .seconds(seconds))
                 return nil
             }

@@ -15,6 +15,7 @@ private func reader(_ service: ServiceProcess, becomes expected: String?) async 
         let reader = try await service.request("GET", "/v1/status").json["reader"] as? [String: Any]
         driver = (reader?["identity"] as? [String: Any])?["driver"] as? String
         if driver == expected { break }
+        // A poll of the status (10 s at most).
         try await Task.sleep(for: .milliseconds(100))
     }
     return driver
@@ -65,8 +66,10 @@ struct HotPlugTests {
         let testbed = try await USBTestbed()
         async let watched = Fpbridge.run(["--json", "--reader", "libfprint", "readers", "--watch", "--for", "6"],
                                          environment: testbed.environment)
+        // Real time: the watcher must have enumerated before the plug (umockdev gives no event for it); the order it reports is what is checked.
         try await Task.sleep(for: .seconds(1.5))
         try await testbed.plug("elan")
+        // Real time: the watcher must have seen the plug before the pull (as above).
         try await Task.sleep(for: .seconds(1.5))
         try await testbed.unplug("elan")
         let result = try await watched

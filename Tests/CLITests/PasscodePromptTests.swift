@@ -62,6 +62,7 @@ import TestSupport
         let running = Task {
             try await Fpbridge.run(base + ["unlock", "--passcode-stdin"], timeout: 30, standardInput: pipe, onStart: { pid.set($0) })
         }
+        // Real time: the command must be waiting at its prompt, which shows nowhere but in its terminal; a read too early fails the test, never passes it.
         try await Task.sleep(for: .seconds(1))
         let limits = try String(contentsOfFile: "/proc/\(pid.value)/limits", encoding: .utf8)
         let core = limits.split(separator: "\n").first { $0.hasPrefix("Max core file size") }.map(String.init) ?? ""
@@ -85,6 +86,7 @@ import TestSupport
             try await Fpbridge.run(["--state-dir", state, "--user", "alice", "passcode", "set", "--passcode-stdin"],
                                    timeout: 30, launcher: launcher, standardInput: pipe, onStart: { pid.set($0) })
         }
+        // Real time: setpriv must have exec'd fpbridge, which waits at its prompt; a look too early fails the test, never passes it.
         try await Task.sleep(for: .seconds(1.5))
         // setpriv execs fpbridge in the same process.
         var info = stat()

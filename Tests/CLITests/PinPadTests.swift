@@ -197,6 +197,7 @@ private let asKiosk = ["/usr/bin/setpriv", "--reuid=nobody", "--regid=nogroup", 
             finished.withLock { $0 = true }
             return answer
         }
+        // Real time: the identify must be armed, its fake reader in its 4 s wait, when the PIN is checked; the test then checks that it still ran, so a PIN checked too early fails it.
         try await Task.sleep(for: .milliseconds(500))
         let pin = try await check(service, "alice", "2468")
         let identifyWasRunning = !finished.withLock { $0 }

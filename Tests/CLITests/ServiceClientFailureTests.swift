@@ -25,6 +25,7 @@ import TestSupport
         }
         let deadline = Date().addingTimeInterval(10)
         while !FileManager.default.fileExists(atPath: socket) && Date() < deadline {
+            // A poll for the socket (10 s at most).
             try await Task.sleep(for: .milliseconds(20))
         }
         return try await body(socket)

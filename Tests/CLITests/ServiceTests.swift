@@ -193,6 +193,7 @@ private let asNobody = ["/usr/bin/setpriv", "--reuid=nobody", "--regid=nogroup",
         let enrollScript = try fake("scan b\nscan b\nwait 30000")
         async let enrolling = run(first, ["enroll", "--finger", "left-index", "--passcode-stdin"], reader: enrollScript, input: "2468\n")
         try await waitFor { try await first.request("GET", "/v1/service").json["operations"] as? Int == 1 }
+        // Real time: lets the enrollment reach its 30 s wait after the two scans before the kill (no event marks it); a kill sooner cuts an earlier step, which must leave the old state as well.
         try await Task.sleep(for: .milliseconds(300))
         kill(first.pid, SIGKILL)
         let cut = try await enrolling
@@ -285,6 +286,7 @@ private let asNobody = ["/usr/bin/setpriv", "--reuid=nobody", "--regid=nogroup",
         let deadline = Date().addingTimeInterval(seconds)
         while Date() < deadline {
             if try await condition() { return }
+            // A poll (the deadline above).
             try await Task.sleep(for: .milliseconds(20))
         }
         Issue.record("the condition did not hold within \(seconds) s")

@@ -19,6 +19,7 @@ import TestSupport
                 base + ["--reader", "libfprint:virtual_device", "auth", "--policy", policy], keystrokes: keystrokes,
                 environment: bench.virtualDeviceEnvironment())
             try await VirtualReaderDriver.waitForListener(bench.socket)
+            // Real time: the CLI arms virtual_device's scan after it drew its prompt; the device's socket says nothing of it, and a SCAN sent sooner is lost.
             try await Task.sleep(for: .milliseconds(1500))
             try await VirtualReaderDriver.send(bench.socket, ["SCAN x1"])
             return try await result

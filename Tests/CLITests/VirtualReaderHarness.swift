@@ -58,6 +58,7 @@ extension VirtualReaderHarness {
                                    onStart: { pid.set($0) })
         }
         try await VirtualReaderDriver.waitForListener(socket)
+        // Real time: virtual_device listens before the CLI has opened it and armed its scan, and nothing says when it has; a SCAN sent sooner is lost (and the test fails, never passes).
         try await Task.sleep(for: .milliseconds(300))
         return (command, pid)
     }

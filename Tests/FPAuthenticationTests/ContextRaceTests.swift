@@ -32,6 +32,7 @@ import Testing
             if await task.value?.method == .reused { reused += 1 }
         }
         #expect(reused > 0)
+        // Real time: the running check is still in its fake reader's 4 s wait; this only lets the reuses above settle first.
         try await Task.sleep(for: .milliseconds(300))
         // A third evaluation still finds the context busy with the running one.
         do {
@@ -62,6 +63,7 @@ import Testing
                 return AuthError(error).code
             }
         }
+        // Real time: the enrollment must have taken its passcode and be in its 1.5 s wait when the passcode goes; nothing but time marks that.
         try await Task.sleep(for: .milliseconds(500))
         let remover = try await harness.context("", reader: false)
         _ = try await PasscodeManager(context: remover).remove(prompt: ListedPasscodes(["2468"]))

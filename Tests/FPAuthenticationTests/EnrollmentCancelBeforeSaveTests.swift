@@ -43,6 +43,7 @@ import TestSupport
         let deadline = Date().addingTimeInterval(20)
         while !Self.aThreadWaitsInFlock() {
             try #require(Date() < deadline, "the enrollment never reached its save")
+            // A poll of /proc (the deadline above).
             try await Task.sleep(for: .milliseconds(10))
         }
         enrollment.cancel()
@@ -50,6 +51,7 @@ import TestSupport
         // Once nothing waits in flock the save holds the lock; taking it after means it ended.
         while Self.aThreadWaitsInFlock() {
             try #require(Date() < deadline, "the save never took the lock")
+            // A poll of /proc (the deadline above).
             try await Task.sleep(for: .milliseconds(10))
         }
         let saved = try store.withLock { try store.print(user: "alice", reader: ReaderIdentity(driver: "fake", deviceID: "0"), finger: .rightIndex) }

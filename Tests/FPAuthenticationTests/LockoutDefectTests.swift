@@ -242,6 +242,7 @@ import Testing
         let start = ContinuousClock.now
         let unlock = Task { try await context.unlockWithPasscode(reason: "x", prompt: ListedPasscodes(["2468"])) }
         await hashing.value
+        // Real time: scrypt is under way once the prompt was answered (the event above); this lets it start before the lock is timed against it.
         try await Task.sleep(for: .milliseconds(20))
         let before = ContinuousClock.now
         try CounterStore(directory: harness.state).transaction { $0[.user("alice")].biometricFailures = 0 }

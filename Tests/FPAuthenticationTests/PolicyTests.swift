@@ -245,6 +245,7 @@ import Testing
         try await harness.enroll()
         let context = try await harness.context("wait 10000\nscan alice-1")
         let task = Task { try await context.evaluate(.biometrics, reason: "x", prompt: ListedPasscodes([])) }
+        // Real time: invalidate must land while the evaluation waits in its scan (the fake reader's 10 s); no event marks that.
         try await Task.sleep(for: .milliseconds(100))
         context.invalidate()
         await #expect { try await task.value } throws: { ($0 as? AuthError)?.code == .appCancel }

@@ -22,6 +22,7 @@ import Testing
                         while now > peak, !running.peak.compareExchange(expected: peak, desired: now, ordering: .relaxed).exchanged {
                             peak = running.peak.load(ordering: .relaxed)
                         }
+                        // Holds the thread 20 ms so that the runs overlap: the peak counts how many ran at once.
                         usleep(20_000)
                         running.now.subtract(1, ordering: .relaxed)
                         return index

@@ -76,6 +76,7 @@ import Testing
         let gallery = Self.gallery(count: 300, fingerAt: [])
         let probe = probe
         let search = Task { try await Bozorth3Search.firstMatch(probe: probe, gallery: gallery, threshold: Bozorth3.defaultThreshold) }
+        // The race under test: the cancel lands 5 ms into the search of 300 prints, while its workers run.
         try await Task.sleep(for: .milliseconds(5))
         search.cancel()
         await #expect(throws: CancellationError.self) { try await search.value }

@@ -75,6 +75,7 @@ import Testing
         let reader = try await reader("wait 60000\nscan a")
         let print = try await enroll(self.reader("set stages 1\nscan a")).1!.data
         let task = Task { try await reader.verify(print) }
+        // Real time: the verify must be in the fake reader's 60 s wait when cancelled; nothing but time marks that.
         try await Task.sleep(for: .milliseconds(50))
         task.cancel()
         await #expect(throws: ReaderError.cancelled) { try await task.value }

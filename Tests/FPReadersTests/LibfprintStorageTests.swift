@@ -77,9 +77,11 @@ import TestSupport
             return seen
         }
         let watchdog = Task {
+            // A hang guard, not a wait: the watcher is cancelled if the removal never comes.
             try await Task.sleep(for: .seconds(5))
             watcher.cancel()
         }
+        // Real time: the watcher must have listed the reader before the unplug; libfprint gives no event for its first listing (the test checks that it saw it).
         try await Task.sleep(for: .milliseconds(500))
         try await VirtualReaderDriver.send(socket, ["UNPLUG "])
         try? await reader.close()
@@ -92,6 +94,7 @@ import TestSupport
         // (a long-running service must not keep every reader ever plugged in).
         var tracked = true
         for _ in 0..<40 where tracked {
+            // A poll (2 s at most).
             try await Task.sleep(for: .milliseconds(50))
             tracked = await LibfprintRuntime.tracks(identity)
         }

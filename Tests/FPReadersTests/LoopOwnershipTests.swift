@@ -63,6 +63,7 @@ import TestSupport
             let finish = round % 4, cancel = (round / 4) % 15
             _ = try await VirtualReaderDriver.send(socket, ["SLEEP \(finish)", "SCAN owner"])
             let operation = Task { try await reader.verify(print) }
+            // The race under test: the cancel lands `cancel` x 250 us into the verify, on either side of the reader's answer.
             try await Task.sleep(for: .microseconds(cancel * 250))
             operation.cancel()
             switch await operation.result {

@@ -86,6 +86,7 @@ import TestSupport
             let reader = try await virtualDevice()
             for _ in 0..<10 {
                 async let opening: Void = reader.open()
+                // The race under test: the close lands about 1 ms into the open.
                 try await Task.sleep(for: .milliseconds(1))
                 try await reader.close()
                 try? await opening

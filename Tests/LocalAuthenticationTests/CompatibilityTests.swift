@@ -210,6 +210,7 @@ import TestSupport
         defer { LAContext.fpbridgeDefaults.readerInstance = nil }
         let first = LAContext(), second = LAContext()
         async let firstResult = first.evaluatePolicy(.deviceOwnerAuthenticationWithBiometrics, localizedReason: "Log in")
+        // Real time: the first evaluation must be in its 3 s fake wait when the second asks; nothing but time marks that.
         try await Task.sleep(for: .milliseconds(300))
         do {
             _ = try await second.evaluatePolicy(.deviceOwnerAuthenticationWithBiometrics, localizedReason: "Log in")
@@ -235,6 +236,7 @@ import TestSupport
                 case .cancel: context.pressCancelButton()
                 case .invalidate: context.invalidate()
                 }
+                // A poll: the button is pressed again until it is shown.
                 try? await Task.sleep(for: .milliseconds(50))
             }
         }

@@ -67,11 +67,13 @@ import TestSupport
         try touches("wait 30000")
         let cancelled = LAContext(fpbridge: settings(service))
         async let userCancel = code { try await cancelled.evaluatePolicy(.deviceOwnerAuthenticationWithBiometrics, localizedReason: "Log in") }
+        // Real time: the cancel must reach fpbridged while the evaluation waits there (its 30 s fake wait); the cancel button reports nothing to wait for.
         try await Task.sleep(for: .milliseconds(500))
         cancelled.pressCancelButton()
         #expect(await userCancel == .userCancel)
         let invalidated = LAContext(fpbridge: settings(service))
         async let appCancel = code { try await invalidated.evaluatePolicy(.deviceOwnerAuthenticationWithBiometrics, localizedReason: "Log in") }
+        // Real time: as above, for invalidate.
         try await Task.sleep(for: .milliseconds(500))
         invalidated.invalidate()
         #expect(await appCancel == .appCancel)
@@ -97,6 +99,7 @@ import TestSupport
         let deadline = Date().addingTimeInterval(seconds)
         while Date() < deadline {
             if condition() { return }
+            // A poll (the deadline above).
             try await Task.sleep(for: .milliseconds(20))
         }
         Issue.record("the condition did not hold within \(seconds) s")
