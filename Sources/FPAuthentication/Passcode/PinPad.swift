@@ -23,13 +23,16 @@ package final class PinPad: Sendable {
     /// No answer comes sooner: the file reads and the counter's write of a known user take a
     /// few milliseconds more than a name nobody has; the floor hides them.
     package let answerFloor: Duration
+    /// What the floor is measured on (a test's own clock, which it advances).
+    private let clock: any Clock<Duration>
 
     /// The names with no passcode tracked at most; the oldest are forgotten first (their
     /// counts start again, as a service restart starts them).
     static let maximumUnknownNames = 10_000
 
-    package init(answerFloor: Duration = .milliseconds(400)) {
+    package init(answerFloor: Duration = .milliseconds(400), clock: any Clock<Duration> = ContinuousClock()) {
         self.answerFloor = answerFloor
+        self.clock = clock
     }
 
     /// Checks `passcode` for the context's user. `kiosk`: the uid of the kiosk entering it,
@@ -78,12 +81,17 @@ package final class PinPad: Sendable {
         throw Self.wrong  // unknownName always throws; this only satisfies the type checker
     }
 
-    /// `body`'s answer, no sooner than ``answerFloor``.
+    /// `body`'s answer, no sooner than ``answerFloor`` on the pad's clock.
     private func floored<T: Sendable>(_ body: () async throws(AuthError) -> T) async throws(AuthError) -> T {
-        let started = ContinuousClock.now
+        try await Self.floored(on: clock, floor: answerFloor, body)
+    }
+
+    private static func floored<C: Clock, T: Sendable>(on clock: C, floor: Duration, _ body: () async throws(AuthError) -> T)
+        async throws(AuthError) -> T where C.Duration == Duration {
+        let started = clock.now
         let outcome: Result<T, AuthError>
         do { outcome = .success(try await body()) } catch { outcome = .failure(error) }
-        try? await Task.sleep(until: started + answerFloor, clock: .continuous)
+        try? await clock.sleep(until: started.advanced(by: floor), tolerance: nil)
         return try outcome.get()
     }
 
