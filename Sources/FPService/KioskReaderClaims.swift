@@ -1,23 +1,32 @@
 import FPAuthentication
 import FPLocalAPI
 
-/// Which readers an identification (a kiosk's) is armed on, and which an administrator is
-/// enrolling at: the one rule for how an enrollment and a kiosk share a reader.
+/// Which readers an identification (a kiosk's) is armed on, and which an enrollment runs on:
+/// the one rule for how an enrollment and a kiosk share a reader.
 ///
 /// An armed identification takes the next finger on its reader. An enrollment started
-/// elsewhere would wait for its turn while the administrator's first touch went to the
+/// elsewhere would wait for its turn while the enrolling person's first touch went to the
 /// identification, as a stranger's (issue 40: the kiosk counted it, then the enrollment
 /// overheated the reader). So an enrollment is refused while an identification is armed on
 /// its reader, unless it is made at the kiosk (`atKiosk`, an administrator's): that one ends the
-/// armed identification (a cancelled scan counts nothing), holds off every new one until it
-/// ends, and publishes its progress for the kiosk's page (`GET /v1/reader`). Arming and the
-/// start of an enrollment take one lock, so no identification is armed between the two.
+/// armed identifications (a cancelled scan counts nothing) and publishes its progress for the
+/// kiosk's page (`GET /v1/reader`). The claim is made when the enrollment takes the reader,
+/// after its passcode (``ServiceReaderTurn/claim``), not when it is asked for: a user who
+/// leaves the prompt open must not stall the kiosk, and a kiosk that armed meanwhile is found
+/// then. From there either kind holds off every new identification on its reader until it
+/// ends. Arming and a claim take one lock, so nothing is armed between the check and the claim.
 package final class KioskReaderClaims: Sendable {
+    private struct Enrolling {
+        /// The enrollments running on the reader, by operation id: true for one at the kiosk.
+        var operations: [String: Bool] = [:]
+        /// The progress of the latest enrollment at the kiosk, for the page.
+        var progress: ReaderReport.Enrolling?
+    }
+
     private struct State {
         /// Armed identifications per reader, by operation id.
         var armed: [ReaderIdentity: [String: Operation]] = [:]
-        /// Enrollments at the kiosk in progress, and how far each has come.
-        var enrolling: [ReaderIdentity: ReaderReport.Enrolling] = [:]
+        var enrolling: [ReaderIdentity: Enrolling] = [:]
     }
 
     private let state = Locked(State())
@@ -28,6 +37,10 @@ package final class KioskReaderClaims: Sendable {
     package static let enrolling = AuthError(.readerBusy, "an administrator is enrolling a finger at this reader; "
                                              + "identification resumes when the enrollment ends", retryAfter: 1, cause: .kioskEnrolling)
 
+    /// What an identification asked for during another enrollment on its reader hears.
+    package static let enrollingElsewhere = AuthError(.readerBusy, "a finger is being enrolled on this reader; "
+                                                      + "identification resumes when the enrollment ends", retryAfter: 1)
+
     /// What an enrollment started elsewhere hears while an identification is armed on `reader`.
     package static func held(_ reader: ReaderIdentity) -> AuthError {
         AuthError(.readerBusy, "an identification (a kiosk's) is armed on the reader \(reader) and would take the first scan "
@@ -37,10 +50,13 @@ package final class KioskReaderClaims: Sendable {
     }
 
     /// Records `operation` as an identification armed on `reader`, until ``disarm(_:)``.
-    /// - Throws: ``enrolling`` while an administrator enrolls at that reader.
+    /// - Throws: ``enrolling`` while an administrator enrolls at that reader,
+    ///   ``enrollingElsewhere`` during another enrollment there.
     package func arm(_ operation: Operation, on reader: ReaderIdentity) throws(AuthError) {
         try state.withLock { (state) throws(AuthError) in
-            if state.enrolling[reader] != nil { throw Self.enrolling }
+            if let enrolling = state.enrolling[reader] {
+                throw enrolling.operations.values.contains(true) ? Self.enrolling : Self.enrollingElsewhere
+            }
             state.armed[reader, default: [:]][operation.id] = operation
         }
     }
@@ -59,19 +75,18 @@ package final class KioskReaderClaims: Sendable {
         }
     }
 
-    /// Starts an enrollment on `reader`. Made elsewhere, it is refused while an identification
-    /// is armed there; made at the kiosk, it ends the armed identifications and holds off new
-    /// ones until ``endEnrollment(on:)``.
+    /// Claims `reader` for `operation`, an enrollment taking it, until ``endEnrollment(_:on:)``
+    /// (again for a later turn of the same enrollment: nothing changes then). Made elsewhere,
+    /// it is refused while an identification is armed there; made at the kiosk, it ends the
+    /// armed identifications.
     /// - Throws: ``held(_:)`` for an enrollment made elsewhere on a reader an identification is armed on.
-    package func beginEnrollment(on reader: ReaderIdentity, atKiosk: Bool) throws(AuthError) {
+    package func beginEnrollment(_ operation: Operation, on reader: ReaderIdentity, atKiosk: Bool) throws(AuthError) {
         let ended = try state.withLock { (state) throws(AuthError) -> [Operation] in
             let armed = (state.armed[reader] ?? [:]).values.filter { !$0.isCancelled }
-            guard atKiosk else {
-                if !armed.isEmpty { throw Self.held(reader) }
-                return []
-            }
-            state.enrolling[reader] = ReaderReport.Enrolling(stage: 0, stages: nil)
-            return Array(armed)
+            if !atKiosk, !armed.isEmpty { throw Self.held(reader) }
+            state.enrolling[reader, default: Enrolling()].operations[operation.id] = atKiosk
+            if atKiosk { state.enrolling[reader]?.progress = ReaderReport.Enrolling(stage: 0, stages: nil) }
+            return atKiosk ? Array(armed) : []
         }
         for operation in ended { operation.cancel(.system, saying: Self.enrolling) }
     }
@@ -79,18 +94,24 @@ package final class KioskReaderClaims: Sendable {
     /// How far the enrollment at the kiosk on `reader` has come.
     package func progress(on reader: ReaderIdentity, stage: Int, of stages: Int) {
         state.withLock { state in
-            guard state.enrolling[reader] != nil else { return }
-            state.enrolling[reader] = ReaderReport.Enrolling(stage: stage, stages: stages)
+            guard state.enrolling[reader]?.progress != nil else { return }
+            state.enrolling[reader]?.progress = ReaderReport.Enrolling(stage: stage, stages: stages)
         }
     }
 
-    /// The enrollment at the kiosk on `reader` ended (saved, failed or cancelled): identification may arm again.
-    package func endEnrollment(on reader: ReaderIdentity) {
-        _ = state.withLock { $0.enrolling.removeValue(forKey: reader) }
+    /// The enrollment ended (saved, failed or cancelled): once none runs on `reader`,
+    /// identification may arm again.
+    package func endEnrollment(_ operation: Operation, on reader: ReaderIdentity) {
+        state.withLock { state in
+            guard var enrolling = state.enrolling[reader] else { return }
+            enrolling.operations[operation.id] = nil
+            if !enrolling.operations.values.contains(true) { enrolling.progress = nil }
+            state.enrolling[reader] = enrolling.operations.isEmpty ? nil : enrolling
+        }
     }
 
     /// The enrollment at the kiosk in progress on `reader`, if any (`GET /v1/reader`).
     package func enrollment(on reader: ReaderIdentity) -> ReaderReport.Enrolling? {
-        state.withLock { $0.enrolling[reader] }
+        state.withLock { $0.enrolling[reader]?.progress }
     }
 }

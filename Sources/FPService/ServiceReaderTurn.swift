@@ -19,8 +19,12 @@ struct ServiceReaderTurn: ReaderTurn {
     let timeout: TimeInterval
     let arbiter: ReaderArbiter
     let pool: ReaderPool
+    /// Run before each turn is asked for: an enrollment's claim on the reader
+    /// (``KioskReaderClaims/beginEnrollment(_:on:atKiosk:)``), which may refuse it.
+    var claim: (@Sendable () throws -> Void)?
 
     func withReader<T: Sendable>(_ body: @escaping @Sendable ((any FingerprintReader)?) async throws -> T) async throws -> T {
+        try claim?()
         // The fake reader plays a script given per request: never reused.
         guard identity.driver != "fake" else {
             return try await arbiter.withReader(identity, for: uid, wait: wait, timeout: timeout) {

@@ -78,12 +78,13 @@ extension ServiceRoutes {
         }
         return try stream.response(caller: caller, channel: channel) { operation, send in
             // The reader is taken once the passcode is given, for the scans: the prompt holds none.
-            guard let turn = try await readers.turn(target, required: true, wait: true, timeout: configuration.scanTimeoutSeconds) else {
+            guard var turn = try await readers.turn(target, required: true, wait: true, timeout: configuration.scanTimeoutSeconds) else {
                 throw AuthError(.biometryNotAvailable, "no fingerprint reader", cause: .noReader)
             }
+            // The reader is claimed as the scans take it, after the passcode (KioskReaderClaims).
             let claims = readers.claims, reader = turn.identity
-            try claims.beginEnrollment(on: reader, atKiosk: atKiosk)
-            defer { if atKiosk { claims.endEnrollment(on: reader) } }
+            turn.claim = { try claims.beginEnrollment(operation, on: reader, atKiosk: atKiosk) }
+            defer { claims.endEnrollment(operation, on: reader) }
             let context = context(target, turn: turn, configuration: configuration)
             var saved: PrintSummary?
             for try await update in context.enroll(body.finger, replace: body.replace ?? false, prompt: operation.prompt) {

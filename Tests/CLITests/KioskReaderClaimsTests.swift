@@ -18,21 +18,32 @@ import Testing
         try claims.arm(identification, on: reader)
         #expect(claims.isArmed(reader) && !claims.isArmed(other))
 
-        #expect(throws: KioskReaderClaims.held(reader)) { try claims.beginEnrollment(on: reader, atKiosk: false) }
+        #expect(throws: KioskReaderClaims.held(reader)) { try claims.beginEnrollment(operation(), on: reader, atKiosk: false) }
         #expect(KioskReaderClaims.held(reader).cause == .kioskHoldsReader)
         #expect(!identification.isCancelled, "a refused enrollment leaves the kiosk's identification armed")
         #expect(claims.enrollment(on: reader) == nil)
         // Another reader is free.
-        try claims.beginEnrollment(on: other, atKiosk: false)
+        let elsewhere = operation()
+        try claims.beginEnrollment(elsewhere, on: other, atKiosk: false)
+        claims.endEnrollment(elsewhere, on: other)
 
-        // Once the identification ended (disarmed, or cancelled and not yet disarmed), an enrollment may start.
+        // A cancelled identification (not yet disarmed) takes no scan.
+        let cancelled = operation()
+        try claims.arm(cancelled, on: other)
+        cancelled.cancel(.app)
+        #expect(!claims.isArmed(other), "a cancelled identification takes no scan")
+
+        // Once the identification ended, an enrollment may claim the reader; from then on no
+        // identification arms on it (a kiosk waking from a rest would take the next scan), and
+        // one may again once the enrollment ended.
         claims.disarm(identification)
         #expect(!claims.isArmed(reader))
-        try claims.beginEnrollment(on: reader, atKiosk: false)
-        let cancelled = operation()
-        try claims.arm(cancelled, on: reader)
-        cancelled.cancel(.app)
-        #expect(!claims.isArmed(reader), "a cancelled identification takes no scan")
+        let enrollment = operation()
+        try claims.beginEnrollment(enrollment, on: reader, atKiosk: false)
+        #expect(throws: KioskReaderClaims.enrollingElsewhere) { try claims.arm(operation(), on: reader) }
+        #expect(claims.enrollment(on: reader) == nil, "an enrollment made elsewhere shows no progress on the kiosk's page")
+        claims.endEnrollment(enrollment, on: reader)
+        try claims.arm(operation(), on: reader)
     }
 
     @Test func anEnrollmentAtTheKioskEndsTheArmedIdentificationHoldsOffNewOnesAndShowsItsProgress() throws {
@@ -40,7 +51,8 @@ import Testing
         let identification = operation()
         try claims.arm(identification, on: reader)
 
-        try claims.beginEnrollment(on: reader, atKiosk: true)
+        let enrollment = operation()
+        try claims.beginEnrollment(enrollment, on: reader, atKiosk: true)
         #expect(identification.isCancelled, "the armed identification ends (its scan counts nothing)")
         #expect(identification.outcome(CancellationError()) == KioskReaderClaims.enrolling, "its client hears why")
         #expect(claims.enrollment(on: reader) == ReaderReport.Enrolling(stage: 0, stages: nil))
@@ -54,7 +66,13 @@ import Testing
         claims.progress(on: other, stage: 1, of: 5)
         #expect(claims.enrollment(on: other) == nil, "progress only for an enrollment at the kiosk that runs")
 
-        claims.endEnrollment(on: reader)
+        // A second enrollment at the kiosk on the same reader (two administrators): the first
+        // one's end leaves identification held off until the second ends too.
+        let second = operation()
+        try claims.beginEnrollment(second, on: reader, atKiosk: true)
+        claims.endEnrollment(enrollment, on: reader)
+        #expect(throws: KioskReaderClaims.enrolling) { try claims.arm(operation(), on: reader) }
+        claims.endEnrollment(second, on: reader)
         #expect(claims.enrollment(on: reader) == nil)
         try claims.arm(operation(), on: reader)
         #expect(claims.isArmed(reader))
