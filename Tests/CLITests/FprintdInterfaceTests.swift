@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 import TestSupport
 
@@ -42,6 +43,25 @@ import TestSupport
         // Another user is not affected.
         let other = try await verify(bus, "p7", user: "nobody")
         #expect(other.status == 0 && other.stdout.contains("verify-match"), "\(other.stdout)")
+    }
+
+    /// Issue 40 §4 on the bus: GNOME Settings enrolling while an identification (a kiosk's) is
+    /// armed on the reader hears fprintd's AlreadyInUse, naming the way out, and the
+    /// identification keeps the reader and its scan.
+    @Test func anEnrollStartWhileAnIdentificationIsArmedIsRefusedAsInUse() async throws {
+        let bus = try await FprintdBus()
+        try await enroll(bus)
+        let service = try #require(bus.service)
+        let refusal = Mutex<String?>(nil)
+        let lines = try await service.stream("/v1/evaluations", body: #"{"operation":"identify","timeoutSeconds":30}"#, timeout: 60) { line, _ in
+            guard (line["event"] as? [String: Any])?["kind"] as? String == "presentFinger", refusal.withLock({ $0 }) == nil else { return }
+            let client = try await bus.client(["call:Claim:root", "call:EnrollStart:right-index-finger", "call:Release"])
+            refusal.withLock { $0 = client.stdout }
+            try await bus.scan("p1")
+        }
+        let stdout = try #require(refusal.withLock { $0 }, "the identification never asked for a finger: \(lines)")
+        #expect(stdout.contains("EnrollStart error net.reactivated.Fprint.Error.AlreadyInUse") && stdout.contains("--at-kiosk"), "\(stdout)")
+        #expect(lines.last?["ok"] as? Bool == true, "the identification lost its scan: \(lines)")
     }
 
     @Test(arguments: [FprintdBus.Daemon.fprintd, .fpbridged])
