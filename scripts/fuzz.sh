@@ -27,32 +27,50 @@ binary="$(swift build --scratch-path .build-fuzz --show-bin-path)/fpbridge-fuzz"
 [ -x "$binary" ] || { echo "fuzz.sh: the fuzz binary was not built" >&2; exit 1; }
 [ "$build_only" = no ] || exit 0
 
-failed=0
-printf '%-16s %12s %10s %8s %8s  %s\n' target executions exec/s cov corpus result
-for target in "${targets[@]}"; do
-  work=".build-fuzz/corpus/$target"
-  artifacts=".build-fuzz/artifacts/$target/"
+# One target's run, its table row written to .build-fuzz/TARGET.row (status 1 when it failed).
+run_target() {
+  local target=$1
+  local work=".build-fuzz/corpus/$target"
+  local artifacts=".build-fuzz/artifacts/$target/"
   mkdir -p "$work" "$artifacts" "Fuzz/Corpus/$target"
-  log=".build-fuzz/$target.log"
-  status=0
+  local log=".build-fuzz/$target.log"
+  local status=0
   # Only the libfprint target needs a reader-free libfprint: keep it from scanning buses.
   # Swift's own crash backtracer would take the signal before libFuzzer saves the input.
   SWIFT_BACKTRACE=enable=no FPBRIDGE_FUZZ_TARGET="$target" FP_DRIVERS_WHITELIST=none FP_DRIVERS_ALLOWLIST=none \
     "$binary" "$work" "Fuzz/Corpus/$target" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \
     -max_len=65536 -print_final_stats=1 -artifact_prefix="$artifacts" ${FPBRIDGE_FUZZ_RUNS:+-runs=$FPBRIDGE_FUZZ_RUNS} \
     >"$log" 2>&1 || status=$?
+  local execs rate cov size result=ok
   execs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$' || echo 0)
   rate=$(grep -o 'stat::average_exec_per_sec: *[0-9]*' "$log" | grep -o '[0-9]*$' || echo 0)
   cov=$(grep -oE 'cov: [0-9]+' "$log" | tail -1 | grep -oE '[0-9]+' || echo 0)
   size=$(ls "$work" | wc -l)
-  result=ok
   if [ "$status" -ne 0 ]; then
     result="FAILED (exit $status; $log)"
-    failed=1
     mkdir -p "Fuzz/Regressions/$target"
     for crash in "$artifacts"*; do [ -f "$crash" ] && cp "$crash" "Fuzz/Regressions/$target/"; done
     grep -E "ERROR|==[0-9]+==|Fatal|SUMMARY" "$log" | head -5 >&2 || true
   fi
-  printf '%-16s %12s %10s %8s %8s  %s\n' "$target" "$execs" "$rate" "$cov" "$size" "$result"
+  printf '%-16s %12s %10s %8s %8s  %s\n' "$target" "$execs" "$rate" "$cov" "$size" "$result" >".build-fuzz/$target.row"
+  [ "$status" -eq 0 ]
+}
+
+# The targets run side by side, one per core (FPBRIDGE_FUZZ_JOBS): each is single-threaded, and
+# CI's smoke took the sum of their budgets when they ran one after another.
+jobs=${FPBRIDGE_FUZZ_JOBS:-$(nproc)}
+for target in "${targets[@]}"; do rm -f ".build-fuzz/$target.row"; done
+for target in "${targets[@]}"; do
+  while [ "$(jobs -rp | wc -l)" -ge "$jobs" ]; do wait -n || true; done
+  run_target "$target" &
+done
+wait
+# Failures are read from the rows (a target that wrote none failed too): exit statuses of jobs
+# already reaped by `wait -n` are not to be relied on.
+failed=0
+printf '%-16s %12s %10s %8s %8s  %s\n' target executions exec/s cov corpus result
+for target in "${targets[@]}"; do
+  if [ -f ".build-fuzz/$target.row" ]; then cat ".build-fuzz/$target.row"; else printf '%-16s  FAILED (no result)\n' "$target"; failed=1; fi
+  grep -q "FAILED" ".build-fuzz/$target.row" 2>/dev/null && failed=1
 done
 exit $failed
