@@ -7,6 +7,12 @@ import PackageDescription
 // adds is not reachable through another module's import either: the compiler keeps it so.
 let foundationEssentialsOnly: [SwiftSetting] = [.enableUpcomingFeature("MemberImportVisibility")]
 
+// The in-process engine (libfprint, GLib, the rules' engine) is opt-in by product, not by package
+// trait (SE-0450): a trait's defaults are the same for this package and for an app that names no
+// traits, so an engine trait would either be in every app or out of this package's own builds (every
+// script and CI step passing --traits, each switch rebuilding the package's modules). The products an
+// app starts from reach fpbridged only; the *InProcess products add the engine for those who want it.
+// scripts/client-links-check.sh proves the first kind links neither libfprint nor GLib.
 let package = Package(
     name: "fpbridge",
     platforms: [.macOS(.v14)],
@@ -18,6 +24,7 @@ let package = Package(
         .executable(name: "fpbridge-kiosk", targets: ["fpbridge-kiosk"]),
         .library(name: "LocalAuthentication", targets: ["LocalAuthentication"]),
         .library(name: "FingerprintLogin", targets: ["FingerprintLogin"]),
+        .library(name: "FingerprintLoginInProcess", targets: ["FingerprintLoginInProcess"]),
         .library(name: "FPAuthentication", targets: ["FPAuthentication"]),
         .library(name: "FPReaders", targets: ["FPReaders"]),
         .library(name: "FPStore", targets: ["FPStore"]),
@@ -105,12 +112,18 @@ let package = Package(
         .target(
             name: "FingerprintLogin",
             dependencies: [
-                "FPAccountAPI", "FPKeyFormats", "FPAuthentication", "FPLocalAPI", "FPServiceClient",
+                "FPAccountAPI", "FPKeyFormats", "FPVocabulary", "FPLocalAPI", "FPServiceClient",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
+        // The login client's in-process keyring (ContextKeyring), for development with the fake reader and no
+        // fpbridged: opt-in, so that FingerprintLogin links no engine (why a product: the note at the top of this file).
+        .target(name: "FingerprintLoginInProcess", dependencies: ["FingerprintLogin", "FPAuthentication"]),
+        // A program on FingerprintLogin alone, as an app links it: scripts/client-links-check.sh proves with it
+        // that the login client links neither libfprint nor GLib.
+        .executableTarget(name: "fingerprint-login-probe", dependencies: ["FingerprintLogin"]),
         // Software devices that sign without a reader, for the load generator.
         .target(
             name: "FPAccountLoad",
@@ -215,7 +228,7 @@ let package = Package(
             name: "fpbridge",
             dependencies: [
                 "FPCore", "FPReaders", "FPStore", "FPAuthentication", "FPTerminal", "FPImaging", "CProcessSecurity",
-                "FPJSON", "FPLocalAPI", "FPLocalAPIEngine", "FPServiceClient", "FingerprintLogin",
+                "FPJSON", "FPLocalAPI", "FPLocalAPIEngine", "FPServiceClient", "FingerprintLogin", "FingerprintLoginInProcess",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "SystemPackage", package: "swift-system"),
