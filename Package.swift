@@ -182,7 +182,7 @@ let package = Package(
             swiftSettings: foundationEssentialsOnly
         ),
         // Terminal prompts shared by the CLI and LocalAuthentication.
-        .target(name: "FPTerminal", dependencies: ["FPCore", "FPAuthentication"], swiftSettings: foundationEssentialsOnly),
+        .target(name: "FPTerminal", dependencies: ["FPCore"], swiftSettings: foundationEssentialsOnly),
         // Apple's API over the engine or the service, with its DocC catalog.
         .target(name: "LocalAuthentication", dependencies: ["FPAuthentication", "FPTerminal", "FPLocalAPI", "FPServiceClient"]),
         // The wire format, on the vocabulary alone; FPLocalAPIEngine builds it from the engine's

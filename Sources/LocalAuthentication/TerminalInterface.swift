@@ -43,7 +43,7 @@ struct TerminalInterface {
 
     /// Prints the engine's events on standard error until the engine is invalidated.
     static func startPrinting(_ engine: AuthenticationContext) {
-        _ = EventPrinter.start(for: engine, fallbackKey: isatty(STDIN_FILENO) == 1) { line in
+        _ = EventPrinter.start(for: engine.events, fallbackKey: isatty(STDIN_FILENO) == 1) { line in
             FileHandle.standardError.write(Data((line + "\n").utf8))
         }
     }
