@@ -23,6 +23,7 @@ let package = Package(
         .executable(name: "fpbridge-service-probe", targets: ["fpbridge-service-probe"]),
         .executable(name: "fpbridge-kiosk", targets: ["fpbridge-kiosk"]),
         .library(name: "LocalAuthentication", targets: ["LocalAuthentication"]),
+        .library(name: "LocalAuthenticationInProcess", targets: ["LocalAuthenticationInProcess"]),
         .library(name: "FingerprintLogin", targets: ["FingerprintLogin"]),
         .library(name: "FingerprintLoginInProcess", targets: ["FingerprintLoginInProcess"]),
         .library(name: "FPAuthentication", targets: ["FPAuthentication"]),
@@ -181,10 +182,19 @@ let package = Package(
             ],
             swiftSettings: foundationEssentialsOnly
         ),
-        // Terminal prompts shared by the CLI and LocalAuthentication.
+        // Terminal prompts shared by the CLI and LocalAuthentication, on FPCore alone: no engine, for LocalAuthentication's service path.
         .target(name: "FPTerminal", dependencies: ["FPCore"], swiftSettings: foundationEssentialsOnly),
-        // Apple's API over the engine or the service, with its DocC catalog.
-        .target(name: "LocalAuthentication", dependencies: ["FPAuthentication", "FPTerminal", "FPLocalAPI", "FPServiceClient"]),
+        // Apple's API over the service, with its DocC catalog; the engine in-process only through
+        // LocalAuthenticationInProcess (why a product: the note at the top of this file).
+        .target(
+            name: "LocalAuthentication",
+            dependencies: ["FPVocabulary", "FPCore", "FPStore", "FPKeyFormats", "FPTerminal", "FPLocalAPI", "FPServiceClient"]
+        ),
+        // LocalAuthentication's in-process engine, opt-in: development with the fake reader and no fpbridged, the tests.
+        .target(name: "LocalAuthenticationInProcess", dependencies: ["LocalAuthentication", "FPAuthentication", "FPTerminal"]),
+        // A program on LocalAuthentication alone, as an app links it: scripts/client-links-check.sh proves with it
+        // that Apple's API links neither libfprint nor GLib.
+        .executableTarget(name: "local-authentication-probe", dependencies: ["LocalAuthentication"]),
         // The wire format, on the vocabulary alone; FPLocalAPIEngine builds it from the engine's
         // types for the service and the CLI's in-process commands.
         .target(name: "FPLocalAPI", dependencies: ["FPVocabulary", "FPJSON"], swiftSettings: foundationEssentialsOnly),
@@ -268,7 +278,10 @@ let package = Package(
         .testTarget(name: "FPImagingTests", dependencies: ["FPImaging", "TestSupport"]),
         .testTarget(name: "FPStoreTests", dependencies: ["FPStore", "TestSupport"]),
         .testTarget(name: "FPAuthenticationTests", dependencies: ["FPAuthentication", "FPReaders", "FPStore", "FPLocalAPI", "TestSupport"]),
-        .testTarget(name: "LocalAuthenticationTests", dependencies: ["LocalAuthentication", "FPAuthentication", "FPTerminal", "TestSupport"]),
+        .testTarget(
+            name: "LocalAuthenticationTests",
+            dependencies: ["LocalAuthentication", "LocalAuthenticationInProcess", "FPAuthentication", "FPTerminal", "TestSupport"]
+        ),
         .testTarget(name: "CLITests", dependencies: ["TestSupport", "FPImaging", "FPServiceClient", "FPAuthentication", "FPLocalAPI", "FPService"]),
         .testTarget(name: "FingerprintLoginTests", dependencies: ["FingerprintLogin", "TestSupport"]),
         .testTarget(

@@ -2,12 +2,13 @@
 # The clients of fpbridged link neither libfprint nor GLib: builds each probe (a program on one
 # client alone, linked as an app links that product) and fails, naming the program and the
 # library, when its dynamic libraries include libfprint, libglib, libgio or libgobject.
-#   fpbridge-service-probe   FPServiceClient, the service's client
-#   fingerprint-login-probe  FingerprintLogin, the login client (ContextKeyring's engine is in FingerprintLoginInProcess)
+#   fpbridge-service-probe      FPServiceClient, the service's client
+#   local-authentication-probe  LocalAuthentication, Apple's API (the engine is in LocalAuthenticationInProcess)
+#   fingerprint-login-probe     FingerprintLogin, the login client (ContextKeyring's engine is in FingerprintLoginInProcess)
 # Arguments go to `swift build` (for example --scratch-path DIR or -c release).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-probes=(fpbridge-service-probe fingerprint-login-probe)
+probes=(fpbridge-service-probe local-authentication-probe fingerprint-login-probe)
 for probe in "${probes[@]}"; do swift build --product "$probe" "$@"; done
 bin="$(swift build --show-bin-path "$@")"
 status=0
