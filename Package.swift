@@ -7,6 +7,12 @@ import PackageDescription
 // adds is not reachable through another module's import either: the compiler keeps it so.
 let foundationEssentialsOnly: [SwiftSetting] = [.enableUpcomingFeature("MemberImportVisibility")]
 
+// The in-process engine (libfprint, GLib, the rules' engine) is opt-in by product, not by package
+// trait (SE-0450): a trait's defaults are the same for this package and for an app that names no
+// traits, so an engine trait would either be in every app or out of this package's own builds (every
+// script and CI step passing --traits, each switch rebuilding the package's modules). The products an
+// app starts from reach fpbridged only; the *InProcess products add the engine for those who want it.
+// scripts/client-links-check.sh proves the first kind links neither libfprint nor GLib.
 let package = Package(
     name: "fpbridge",
     platforms: [.macOS(.v14)],
@@ -17,7 +23,9 @@ let package = Package(
         .executable(name: "fpbridge-service-probe", targets: ["fpbridge-service-probe"]),
         .executable(name: "fpbridge-kiosk", targets: ["fpbridge-kiosk"]),
         .library(name: "LocalAuthentication", targets: ["LocalAuthentication"]),
+        .library(name: "LocalAuthenticationInProcess", targets: ["LocalAuthenticationInProcess"]),
         .library(name: "FingerprintLogin", targets: ["FingerprintLogin"]),
+        .library(name: "FingerprintLoginInProcess", targets: ["FingerprintLoginInProcess"]),
         .library(name: "FPAuthentication", targets: ["FPAuthentication"]),
         .library(name: "FPReaders", targets: ["FPReaders"]),
         .library(name: "FPStore", targets: ["FPStore"]),
@@ -105,12 +113,18 @@ let package = Package(
         .target(
             name: "FingerprintLogin",
             dependencies: [
-                "FPAccountAPI", "FPKeyFormats", "FPAuthentication", "FPLocalAPI", "FPServiceClient",
+                "FPAccountAPI", "FPKeyFormats", "FPVocabulary", "FPLocalAPI", "FPServiceClient",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
+        // The login client's in-process keyring (ContextKeyring), for development with the fake reader and no
+        // fpbridged: opt-in, so that FingerprintLogin links no engine (why a product: the note at the top of this file).
+        .target(name: "FingerprintLoginInProcess", dependencies: ["FingerprintLogin", "FPAuthentication"]),
+        // A program on FingerprintLogin alone, as an app links it: scripts/client-links-check.sh proves with it
+        // that the login client links neither libfprint nor GLib.
+        .executableTarget(name: "fingerprint-login-probe", dependencies: ["FingerprintLogin"]),
         // Software devices that sign without a reader, for the load generator.
         .target(
             name: "FPAccountLoad",
@@ -168,10 +182,19 @@ let package = Package(
             ],
             swiftSettings: foundationEssentialsOnly
         ),
-        // Terminal prompts shared by the CLI and LocalAuthentication.
-        .target(name: "FPTerminal", dependencies: ["FPCore", "FPAuthentication"], swiftSettings: foundationEssentialsOnly),
-        // Apple's API over the engine or the service, with its DocC catalog.
-        .target(name: "LocalAuthentication", dependencies: ["FPAuthentication", "FPTerminal", "FPLocalAPI", "FPServiceClient"]),
+        // Terminal prompts shared by the CLI and LocalAuthentication, on FPCore alone: no engine, for LocalAuthentication's service path.
+        .target(name: "FPTerminal", dependencies: ["FPCore"], swiftSettings: foundationEssentialsOnly),
+        // Apple's API over the service, with its DocC catalog; the engine in-process only through
+        // LocalAuthenticationInProcess (why a product: the note at the top of this file).
+        .target(
+            name: "LocalAuthentication",
+            dependencies: ["FPVocabulary", "FPCore", "FPStore", "FPKeyFormats", "FPTerminal", "FPLocalAPI", "FPServiceClient"]
+        ),
+        // LocalAuthentication's in-process engine, opt-in: development with the fake reader and no fpbridged, the tests.
+        .target(name: "LocalAuthenticationInProcess", dependencies: ["LocalAuthentication", "FPAuthentication", "FPTerminal"]),
+        // A program on LocalAuthentication alone, as an app links it: scripts/client-links-check.sh proves with it
+        // that Apple's API links neither libfprint nor GLib.
+        .executableTarget(name: "local-authentication-probe", dependencies: ["LocalAuthentication"]),
         // The wire format, on the vocabulary alone; FPLocalAPIEngine builds it from the engine's
         // types for the service and the CLI's in-process commands.
         .target(name: "FPLocalAPI", dependencies: ["FPVocabulary", "FPJSON"], swiftSettings: foundationEssentialsOnly),
@@ -215,7 +238,7 @@ let package = Package(
             name: "fpbridge",
             dependencies: [
                 "FPCore", "FPReaders", "FPStore", "FPAuthentication", "FPTerminal", "FPImaging", "CProcessSecurity",
-                "FPJSON", "FPLocalAPI", "FPLocalAPIEngine", "FPServiceClient", "FingerprintLogin",
+                "FPJSON", "FPLocalAPI", "FPLocalAPIEngine", "FPServiceClient", "FingerprintLogin", "FingerprintLoginInProcess",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "SystemPackage", package: "swift-system"),
@@ -255,7 +278,10 @@ let package = Package(
         .testTarget(name: "FPImagingTests", dependencies: ["FPImaging", "TestSupport"]),
         .testTarget(name: "FPStoreTests", dependencies: ["FPStore", "TestSupport"]),
         .testTarget(name: "FPAuthenticationTests", dependencies: ["FPAuthentication", "FPReaders", "FPStore", "FPLocalAPI", "TestSupport"]),
-        .testTarget(name: "LocalAuthenticationTests", dependencies: ["LocalAuthentication", "FPAuthentication", "FPTerminal", "TestSupport"]),
+        .testTarget(
+            name: "LocalAuthenticationTests",
+            dependencies: ["LocalAuthentication", "LocalAuthenticationInProcess", "FPAuthentication", "FPTerminal", "TestSupport"]
+        ),
         .testTarget(name: "CLITests", dependencies: ["TestSupport", "FPImaging", "FPServiceClient", "FPAuthentication", "FPLocalAPI", "FPService"]),
         .testTarget(name: "FingerprintLoginTests", dependencies: ["FingerprintLogin", "TestSupport"]),
         .testTarget(

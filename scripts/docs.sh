@@ -6,7 +6,7 @@
 # package, builds the plugin and checks the build again, which cost a minute a target in CI.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-targets=(LocalAuthentication FPVocabulary FPAuthentication FPReaders FPStore FingerprintLogin FPKeyFormats FPAccountAPI FPMatching)
+targets=(LocalAuthentication LocalAuthenticationInProcess FPVocabulary FPAuthentication FPReaders FPStore FingerprintLogin FingerprintLoginInProcess FPKeyFormats FPAccountAPI FPMatching)
 rm -rf .build/docs
 mkdir -p .build/docs
 log="$(mktemp)"

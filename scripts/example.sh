@@ -2,13 +2,17 @@
 # Builds Examples/FingerprintLogin (a package that depends on fpbridge the way a
 # downstream app does) and runs it on the fake reader: a login, a wrong finger,
 # a lockout recovered with the passcode, and a new finger that asks for the password.
+# fingerprint-login runs the engine in-process (LocalAuthenticationInProcess);
+# minimal-login (LocalAuthentication alone) asks fpbridged, started here in test mode.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 swift build --package-path Examples/FingerprintLogin
 example="$(swift build --package-path Examples/FingerprintLogin --show-bin-path)"
 fpbridge="$(swift build --show-bin-path)/fpbridge"
+fpbridged="$(swift build --show-bin-path)/fpbridged"
 work="$(mktemp -d)"
-trap 'rm -rf "$work"' EXIT
+service=""
+trap '[ -z "$service" ] || kill "$service" 2>/dev/null; rm -rf "$work"' EXIT
 export FPBRIDGE_STATE_DIR="$work/state" FPBRIDGE_READER=fake
 script() { printf '%s\n' "$@" > "$work/script"; echo "fake:$work/script"; }
 expect() { # expect STATUS TEXT COMMAND...: runs COMMAND, checks its exit status and that stdout has TEXT
@@ -27,7 +31,13 @@ expect 2 "No finger is enrolled" "$example/fingerprint-login" "$work/login.state
 printf '2468\n' | "$fpbridge" --reader "$(script 'scan me' 'scan me' 'scan me' 'scan me' 'scan me')" enroll --finger right-index --passcode-stdin >/dev/null 2>&1
 
 FPBRIDGE_READER="$(script 'scan me')" expect 0 "Logged in with Touch ID." "$example/fingerprint-login" "$work/login.state"
-FPBRIDGE_READER="$(script 'scan me')" expect 0 "Logged in" "$example/minimal-login"
+mkdir -m 700 "$work/service"
+"$fpbridged" --socket "$work/service/fpbridged.sock" --state-dir "$work/state" --test-mode 2>"$work/fpbridged.log" &
+service=$!
+for _ in $(seq 100); do [ -S "$work/service/fpbridged.sock" ] && break; sleep 0.1; done
+FPBRIDGE_SERVICE="$work/service/fpbridged.sock" FPBRIDGE_READER="$(script 'scan me')" \
+  expect 0 "Logged in" "$example/minimal-login"
+kill "$service"; wait "$service" 2>/dev/null || true; service=""
 FPBRIDGE_READER="$(script 'scan other' 'scan other' 'scan other')" expect 1 "did not match" "$example/fingerprint-login" "$work/login.state"
 FPBRIDGE_READER="$(script 'scan other' 'fallback')" expect 2 "Log in with your password." "$example/fingerprint-login" "$work/login.state"
 # The fifth failure in a row locks Touch ID. The app then asks for the device passcode,

@@ -115,7 +115,7 @@ python3 scripts/doc-coverage.py
 python3 scripts/module-table.py --check
 # The library layers never import Foundation proper (Package.swift: foundationEssentialsOnly).
 python3 scripts/essentials-check.py
-# A client of the service links neither libfprint nor GLib (FPVocabulary, FPLocalAPI, FPServiceClient).
+# The clients of the service link neither libfprint nor GLib (FPServiceClient, LocalAuthentication, FingerprintLogin).
 bash scripts/client-links-check.sh
 bash scripts/docs.sh
 

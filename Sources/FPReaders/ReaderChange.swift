@@ -1,6 +1,6 @@
 import FPCore
 
-/// A reader appearing or going away, as ``ReaderSelection/watch()`` reports it.
+/// A reader appearing or going away, as `ReaderSelection.watch()` reports it.
 public enum ReaderChange: Sendable, Hashable {
     /// The reader was there when watching began.
     case present(ReaderInfo)

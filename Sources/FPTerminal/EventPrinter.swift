@@ -1,5 +1,4 @@
-import FPAuthentication
-import FPReaders
+import FPVocabulary
 import FoundationEssentials
 import Glibc
 
@@ -29,11 +28,12 @@ package enum EventPrinter {
         }
     }
 
-    /// Prints the context's events until it is invalidated; await the task to flush.
-    package static func start(for context: AuthenticationContext, fallbackKey: Bool = false, verbose: Bool = false,
+    /// Prints the events (an engine context's `events`) until the stream ends, when the context is
+    /// invalidated; await the task to flush.
+    package static func start(for events: AsyncStream<AuthEvent>, fallbackKey: Bool = false, verbose: Bool = false,
                       write: @escaping @Sendable (String) -> Void) -> Task<Void, Never> {
         Task {
-            for await event in context.events {
+            for await event in events {
                 write(text(event, fallbackKey: fallbackKey, verbose: verbose))
             }
         }

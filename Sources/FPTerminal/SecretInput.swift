@@ -1,4 +1,3 @@
-import FPAuthentication
 import FPCore
 import FoundationEssentials
 import Glibc

@@ -1,5 +1,5 @@
 import FPAccountAPI
-import FPAuthentication
+import FPVocabulary
 import Foundation
 
 /// A key as a server needs it to bind the device: the public parts and the attestation.
@@ -41,7 +41,8 @@ public struct DeviceSignature: Sendable, Hashable {
 }
 
 /// Where the device's login keys live and sign: `fpbridged` (``ServiceKeyring``), an
-/// in-process development context (``ContextKeyring``), or a test's own.
+/// in-process development context (`ContextKeyring`, in the `FingerprintLoginInProcess` product),
+/// or a test's own.
 public protocol DeviceKeyring: Sendable {
     /// The key with this label, nil when there is none.
     func key(label: String) async throws -> DeviceKey?

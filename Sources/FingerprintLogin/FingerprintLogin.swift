@@ -1,6 +1,6 @@
 import Crypto
 import FPAccountAPI
-import FPAuthentication
+import FPVocabulary
 import FPKeyFormats
 import Foundation
 import NIOHTTP1

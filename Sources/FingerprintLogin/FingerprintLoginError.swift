@@ -1,5 +1,5 @@
 import FPAccountAPI
-import FPAuthentication
+import FPVocabulary
 
 /// Why a login, a binding or a payment did not happen.
 public enum FingerprintLoginError: Error, Sendable, CustomStringConvertible {

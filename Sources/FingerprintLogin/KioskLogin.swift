@@ -1,5 +1,5 @@
 import FPAccountAPI
-import FPAuthentication
+import FPVocabulary
 import FPLocalAPI
 import FPServiceClient
 import Foundation

@@ -1,4 +1,4 @@
-import FPAuthentication
+import FPVocabulary
 import FPLocalAPI
 import FPServiceClient
 import Foundation

@@ -2,15 +2,7 @@
 // Data, TimeInterval in its API), so `import LocalAuthentication` is enough.
 @_exported import Foundation
 // fpbridge's settings (FPBridgeSettings) speak of these: the shared words (errors, fingers,
-// passcodes), which reader, where state lives, the numbers and who asks for the passcode.
-// The engine itself (AuthenticationContext, the stores, the sessions) is not re-exported: a
-// front end that needs its events imports FPAuthentication.
+// passcodes, prompts, which reader) and where state lives. The engine's types (readers, the
+// configuration) come with LocalAuthenticationInProcess, which this module does not link.
 @_exported import FPVocabulary
-@_exported import enum FPReaders.ReaderSelection
-@_exported import protocol FPReaders.FingerprintReader
-@_exported import class FPReaders.FakeReader
-@_exported import struct FPReaders.FakeScript
 @_exported import struct FPStore.StateDirectory
-@_exported import struct FPAuthentication.AuthConfiguration
-@_exported import protocol FPAuthentication.AuthPrompt
-@_exported import class FPAuthentication.ListedPasscodes

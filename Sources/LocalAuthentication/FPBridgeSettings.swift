@@ -1,5 +1,6 @@
-import FPAuthentication
+import FPCore
 internal import FPLocalAPI
+import FPStore
 import Foundation
 import FPVocabulary
 
@@ -12,20 +13,23 @@ import FPVocabulary
 /// libfprint reader; `fake` for the fake reader), `FPBRIDGE_STATE_DIR`
 /// (default `$XDG_STATE_HOME/fpbridge`, else `~/.local/state/fpbridge`), and
 /// the login user. Code that needs no more than that sets nothing.
+///
+/// Evaluations run in `fpbridged` (``service``). Running the engine in this process (the
+/// fake reader without a service, `FPBRIDGE_SERVICE=off`) takes the
+/// `LocalAuthenticationInProcess` product and ``engine``; without them such settings fail
+/// with ``LAError/notSupported``, naming the product.
 public struct FPBridgeSettings: Sendable {
-    /// Which reader to use, when ``readerInstance`` is nil.
+    /// Which reader to use (an in-process engine's own reader object takes its place).
     public var reader: ReaderSelection {
         didSet { readerProblem = nil }
     }
-    /// A reader object to use instead of ``reader``: a `FakeReader` shared by
-    /// several contexts, say, whose script then runs on across them.
-    public var readerInstance: (any FingerprintReader)?
     /// Where prints, counters, passcodes and `config.json` live.
     public var stateDirectory: StateDirectory
     /// The user whose prints and passcode are used.
     public var user: String
-    /// The limits and timeouts; nil reads `config.json` in ``stateDirectory`` when a context first needs them.
-    public var configuration: AuthConfiguration?
+    /// The engine that runs evaluations in this process when ``service`` is nil; nil (the
+    /// default) has none. `LocalAuthenticationInProcess` makes one: `engine = .inProcess`.
+    public var engine: FPBridgeEngine?
     /// Asks for the passcode; nil asks on the terminal when there is one, and otherwise
     /// treats the passcode as not given (``LAError/userCancel``).
     public var prompt: (any AuthPrompt)?
@@ -60,14 +64,19 @@ public struct FPBridgeSettings: Sendable {
     }
 
     /// Settings with every value given.
-    public init(reader: ReaderSelection, readerInstance: (any FingerprintReader)? = nil, stateDirectory: StateDirectory,
-                user: String, configuration: AuthConfiguration? = nil, prompt: (any AuthPrompt)? = nil,
-                terminalInterface: Bool? = nil) {
+    /// - Parameters:
+    ///   - reader: Which reader to use.
+    ///   - stateDirectory: Where the state lives.
+    ///   - user: The user whose prints and passcode are used.
+    ///   - engine: The in-process engine, for settings without ``service``.
+    ///   - prompt: Asks for the passcode.
+    ///   - terminalInterface: Whether evaluations show their progress on standard error.
+    public init(reader: ReaderSelection, stateDirectory: StateDirectory, user: String, engine: FPBridgeEngine? = nil,
+                prompt: (any AuthPrompt)? = nil, terminalInterface: Bool? = nil) {
         self.reader = reader
-        self.readerInstance = readerInstance
         self.stateDirectory = stateDirectory
         self.user = user
-        self.configuration = configuration
+        self.engine = engine
         self.prompt = prompt
         self.terminalInterface = terminalInterface
     }
@@ -87,13 +96,13 @@ public struct FPBridgeSettings: Sendable {
     }
 
     /// The name of the user this process runs as.
-    static func loginUser(_ environment: [String: String]) -> String {
+    package static func loginUser(_ environment: [String: String]) -> String {
         if let entry = getpwuid(geteuid()), let name = entry.pointee.pw_name { return String(cString: name) }
         return environment["USER"] ?? "user"
     }
 
     /// Why ``reader`` could not be taken from the environment; evaluations report it.
-    var readerProblem: AuthError?
+    package var readerProblem: AuthError?
 }
 
 extension LAContext {

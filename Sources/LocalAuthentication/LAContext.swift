@@ -1,5 +1,4 @@
-import FPAuthentication
-import FPTerminal
+import FPKeyFormats
 import Foundation
 import FPVocabulary
 
@@ -18,7 +17,8 @@ import FPVocabulary
 ///
 /// Every rule (three failed matches per evaluation, lockout after five in a
 /// row, the passcode as the way out, timeouts) is the engine's: a context is a
-/// thin layer over `AuthenticationContext`. Which reader, state directory and
+/// thin layer over the engine in `fpbridged`, or in this process with
+/// `LocalAuthenticationInProcess`. Which service, reader, state directory and
 /// user it uses come from ``FPBridgeSettings``.
 public final class LAContext: Sendable {
     /// fpbridge: the settings this context was created with.
@@ -34,20 +34,12 @@ public final class LAContext: Sendable {
         var invalidated = false
         var biometryType = LABiometryType.none
         var domainStateHash: Data?
-        var resolved: Resolved?
+        /// The in-process engine's evaluator, made on first use.
+        var local: (any InProcessEvaluator)?
         /// The evaluation running in `fpbridged`, for the buttons.
         var remote: ServiceEvaluator.Progress?
         /// The last success through `fpbridged`, for the reuse window (kept here, as Apple keeps it per context).
         var lastRemoteSuccess: (date: Date, policy: LAPolicy)?
-    }
-
-    /// The reader and the engine context, found once per context.
-    private struct Resolved {
-        let reader: (any FingerprintReader)?
-        let info: ReaderInfo?
-        let engine: AuthenticationContext?
-        /// Why there is no engine (a damaged config.json, a malformed FPBRIDGE_READER).
-        let problem: AuthError?
     }
 
     /// A context with ``fpbridgeDefaults``: the environment's reader, state directory and user.
@@ -172,11 +164,11 @@ public final class LAContext: Sendable {
     /// Ends the context: a running evaluation fails with ``LAError/appCancel``,
     /// every later call with ``LAError/invalidContext``.
     public func invalidate() {
-        let (engine, remote) = state.withLock { state -> (AuthenticationContext?, ServiceEvaluator.Progress?) in
+        let (local, remote) = state.withLock { state -> ((any InProcessEvaluator)?, ServiceEvaluator.Progress?) in
             state.invalidated = true
-            return (state.resolved?.engine, state.remote)
+            return (state.local, state.remote)
         }
-        engine?.invalidate()
+        local?.invalidate()
         remote?.controls.invalidate()
     }
 
@@ -192,85 +184,54 @@ public final class LAContext: Sendable {
             remote.controls.pressFallback()
             return true
         }
-        return state.withLock { $0.resolved?.engine }?.chooseFallback() ?? false
+        return state.withLock { $0.local }?.pressFallback() ?? false
     }
 
     /// fpbridge: presses the cancel button of a running evaluation, which then
     /// fails with ``LAError/userCancel``.
     public func pressCancelButton() {
         state.withLock { $0.remote }?.controls.pressCancel()
-        state.withLock { $0.resolved?.engine }?.cancel(.user)
+        state.withLock { $0.local }?.pressCancel()
     }
 
     deinit {
         // Ends the engine's event stream, and with it the terminal's event printer.
-        state.withLock { $0.resolved?.engine }?.invalidate()
+        state.withLock { $0.local }?.invalidate()
     }
 
     // MARK: - Internals
 
-    /// Sets a property here and on the engine context when there is one.
+    /// Sets a property here and on the in-process evaluator when there is one.
     private func update(_ change: (inout State) -> Void) {
-        let engine = state.withLock { state -> AuthenticationContext? in
+        let (local, properties) = state.withLock { state -> ((any InProcessEvaluator)?, ContextProperties) in
             change(&state)
-            return state.resolved?.engine
+            return (state.local, Self.properties(state))
         }
-        if let engine { apply(to: engine) }
+        local?.apply(properties)
     }
 
-    private func apply(to engine: AuthenticationContext) {
-        let current = state.withLock { $0 }
-        engine.fallbackTitle = current.fallbackTitle
-        engine.cancelTitle = current.cancelTitle
-        engine.reuseDuration = current.reuseDuration
-        engine.interactionNotAllowed = current.interactionNotAllowed
-        if current.invalidated { engine.invalidate() }
+    private static func properties(_ state: State) -> ContextProperties {
+        ContextProperties(fallbackTitle: state.fallbackTitle, cancelTitle: state.cancelTitle, reuseDuration: state.reuseDuration,
+                          interactionNotAllowed: state.interactionNotAllowed, invalidated: state.invalidated)
     }
 
-    /// Finds the reader and builds the engine context, once.
-    private func resolve() async -> Resolved {
-        if let resolved = state.withLock({ $0.resolved }) { return resolved }
+    /// The in-process evaluator, made once per context; fails naming the product when there is no engine.
+    private func local() throws(AuthError) -> any InProcessEvaluator {
+        guard let engine = fpbridgeSettings.engine else { throw FPBridgeEngine.missing }
         let settings = fpbridgeSettings
-        var reader: (any FingerprintReader)? = settings.readerInstance
-        var problem = settings.readerProblem
-        if reader == nil, problem == nil {
-            do {
-                reader = try await settings.reader.reader()
-            } catch let error as ReaderError {
-                if case .noReader = error {} else { problem = AuthError(error) }
-            } catch {
-                problem = AuthError(error)
-            }
+        let (local, made, properties) = state.withLock { state -> (any InProcessEvaluator, Bool, ContextProperties) in
+            if let existing = state.local { return (existing, false, Self.properties(state)) }
+            let made = engine.makeEvaluator(settings)
+            state.local = made
+            return (made, true, Self.properties(state))
         }
-        let info = await reader?.info
-        var engine: AuthenticationContext?
-        if problem == nil {
-            do {
-                let configuration = try settings.configuration ?? AuthConfiguration.load(from: settings.stateDirectory)
-                engine = AuthenticationContext(environment: AuthEnvironment(
-                    user: settings.user, reader: reader, stateDirectory: settings.stateDirectory, configuration: configuration))
-            } catch {
-                problem = AuthError(error)
-            }
-        }
-        let resolved = Resolved(reader: reader, info: info, engine: engine, problem: problem)
-        let winner = state.withLock { state -> Resolved in
-            if let earlier = state.resolved { return earlier }
-            state.resolved = resolved
-            return resolved
-        }
-        if let engine = winner.engine {
-            apply(to: engine)
-            if winner.engine === resolved.engine, TerminalInterface.enabled(settings) {
-                TerminalInterface.startPrinting(engine)
-            }
-        }
-        return winner
+        if made { local.apply(properties) }
+        return local
     }
 
     /// The service's evaluator when the settings choose `fpbridged` (a shared reader object stays in-process).
     private var service: ServiceEvaluator? {
-        guard let socket = fpbridgeSettings.service, fpbridgeSettings.readerInstance == nil else { return nil }
+        guard let socket = fpbridgeSettings.service, fpbridgeSettings.engine?.readerInstance == nil else { return nil }
         return ServiceEvaluator(socket: socket, settings: fpbridgeSettings)
     }
 
@@ -284,22 +245,16 @@ public final class LAContext: Sendable {
                 if policy == .deviceOwnerAuthenticationWithBiometrics { recordDomainState(hash) }
                 return nil
             } catch {
-                return LAError(AuthError(error))
+                return LAError(AuthError(service: error))
             }
         }
-        let resolved = await resolve()
-        state.withLock { $0.biometryType = resolved.info == nil ? .none : .touchID }
-        guard let engine = resolved.engine else {
-            return LAError(resolved.problem ?? AuthError(.invalidContext, "the context could not be set up"))
-        }
-        let availability = engine.availability(policy.engine, reader: resolved.info)
-        if let error = availability.error { return LAError(error) }
-        if policy == .deviceOwnerAuthenticationWithBiometrics { recordDomainState(engine) }
+        let local: any InProcessEvaluator
+        do { local = try self.local() } catch { return LAError(error) }
+        let (readerPresent, problem, hash) = await local.availability(policy.engine)
+        state.withLock { $0.biometryType = readerPresent ? .touchID : .none }
+        if let problem { return LAError(problem) }
+        if policy == .deviceOwnerAuthenticationWithBiometrics { recordDomainState(hash) }
         return nil
-    }
-
-    private func recordDomainState(_ engine: AuthenticationContext) {
-        recordDomainState(try? engine.enrollmentStateHash())
     }
 
     private func recordDomainState(_ hash: String?) {
@@ -315,40 +270,8 @@ public final class LAContext: Sendable {
             try await evaluate(policy, reason: reason, through: service)
             return
         }
-        let resolved = await resolve()
-        guard let engine = resolved.engine else {
-            throw resolved.problem ?? AuthError(.invalidContext, "the context could not be set up")
-        }
-        let ui = TerminalInterface(settings: fpbridgeSettings, engine: engine, reason: reason)
-        defer { ui.stop() }
-        var readerOpen = false
-        if let reader = resolved.reader {
-            do {
-                try await reader.open()
-                readerOpen = true
-            } catch ReaderError.alreadyOpen {
-                // A reader instance shared between contexts, open for another one's evaluation.
-                throw AuthError(.readerBusy, "the reader is in use by another evaluation")
-            } catch {
-                if policy == .deviceOwnerAuthenticationWithBiometrics || !ReaderUnavailability.covers(error) {
-                    throw AuthError(error)
-                }
-            }
-        }
-        do {
-            let success: AuthSuccess
-            if resolved.reader != nil && !readerOpen {
-                // The reader cannot be opened now; the device-owner policy still has the passcode.
-                success = try await engine.unlockWithPasscode(reason: reason, prompt: ui.prompt)
-            } else {
-                success = try await engine.evaluate(policy.engine, reason: reason, prompt: ui.prompt)
-            }
-            if readerOpen { try? await resolved.reader?.close() }
-            if success.method == .fingerprint { recordDomainState(engine) }
-        } catch {
-            if readerOpen { try? await resolved.reader?.close() }
-            throw error
-        }
+        let (success, hash) = try await local().evaluate(policy.engine, reason: reason)
+        if success.method == .fingerprint { recordDomainState(hash) }
     }
 
     /// One evaluation in `fpbridged`: one at a time per context, the reuse window kept here.
@@ -382,7 +305,7 @@ public final class LAContext: Sendable {
                 recordDomainState(hash)
             }
         } catch {
-            throw AuthError(error)
+            throw AuthError(service: error)
         }
     }
 }

@@ -1,4 +1,4 @@
-import FPAuthentication
+import FPVocabulary
 import Foundation
 
 /// Why an evaluation failed, as on Apple platforms: a `code` from

@@ -1,4 +1,4 @@
-import FPAuthentication
+import FPVocabulary
 
 /// What an evaluation requires, with Apple's names and raw values.
 public enum LAPolicy: Int, Sendable, Hashable, CaseIterable {

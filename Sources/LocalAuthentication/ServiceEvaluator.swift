@@ -1,7 +1,7 @@
 internal import FPLocalAPI
 internal import FPServiceClient
-import FPAuthentication
 import FPTerminal
+import FPVocabulary
 import Foundation
 import Synchronization
 
@@ -96,6 +96,18 @@ struct ServiceEvaluator: Sendable {
 
         func passcode(reason: String, attemptsLeftBeforeLockout: Int) async -> Passcode? {
             await prompt.passcode(reason: reason, attemptsLeftBeforeLockout: attemptsLeftBeforeLockout)
+        }
+    }
+}
+
+extension AuthError {
+    /// A call to the service failed: its client throws `AuthError` for whatever the service or
+    /// the socket said, so what else arrives is a cancellation or an unforeseen failure.
+    init(service error: any Error) {
+        switch error {
+        case let error as AuthError: self = error
+        case is CancellationError: self = AuthError(.systemCancel, "the operation was cancelled")
+        default: self = AuthError(.readerFailure, "\(error)")
         }
     }
 }

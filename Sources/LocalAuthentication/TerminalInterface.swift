@@ -1,22 +1,17 @@
-import FPAuthentication
 import FPTerminal
 import Foundation
+import FPVocabulary
 
 /// What stands in for Apple's system prompt at a terminal: progress on
 /// standard error, Enter as the fallback button, Ctrl-C as Cancel, and a
 /// no-echo passcode prompt. Without a terminal, only the settings' prompt.
-struct TerminalInterface {
-    let prompt: any AuthPrompt
+package struct TerminalInterface {
+    package let prompt: any AuthPrompt
     private let key: FallbackKey?
     private let interrupt: CtrlC?
 
-    init(settings: FPBridgeSettings, engine: AuthenticationContext, reason: String) {
-        self.init(settings: settings, reason: reason, interactionNotAllowed: engine.interactionNotAllowed,
-                  fallback: { engine.chooseFallback() }, cancel: { engine.cancel(.user) })
-    }
-
-    /// The same with the buttons given as actions (an evaluation in `fpbridged`).
-    init(settings: FPBridgeSettings, reason: String, interactionNotAllowed: Bool,
+    /// The interface of one evaluation, with the buttons given as actions.
+    package init(settings: FPBridgeSettings, reason: String, interactionNotAllowed: Bool,
          fallback: @escaping @Sendable () -> Void, cancel: @escaping @Sendable () -> Void) {
         let enabled = Self.enabled(settings)
         // Apple's dialog shows the app's reason first; so does the terminal.
@@ -32,29 +27,12 @@ struct TerminalInterface {
         }
     }
 
-    func stop() {
+    package func stop() {
         key?.stop()
         interrupt?.release()
     }
 
-    static func enabled(_ settings: FPBridgeSettings) -> Bool {
+    package static func enabled(_ settings: FPBridgeSettings) -> Bool {
         settings.terminalInterface ?? (isatty(STDERR_FILENO) == 1)
-    }
-
-    /// Prints the engine's events on standard error until the engine is invalidated.
-    static func startPrinting(_ engine: AuthenticationContext) {
-        _ = EventPrinter.start(for: engine, fallbackKey: isatty(STDIN_FILENO) == 1) { line in
-            FileHandle.standardError.write(Data((line + "\n").utf8))
-        }
-    }
-}
-
-/// Reader failures that mean "no reader now" rather than "the reader is broken".
-enum ReaderUnavailability {
-    static func covers(_ error: any Error) -> Bool {
-        switch error as? ReaderError {
-        case .noReader, .permissionDenied, .removed: true
-        default: false
-        }
     }
 }

@@ -95,7 +95,7 @@ import Testing
         #expect(try ReaderSelection(parsing: "auto") == .auto)
         #expect(try ReaderSelection(parsing: "libfprint:elan") == .libfprint(driver: "elan"))
         #expect(try ReaderSelection(parsing: "fake:/tmp/s.txt") == .fake(scriptPath: "/tmp/s.txt"))
-        #expect(throws: ReaderError.self) { try ReaderSelection(parsing: "usb") }
+        #expect(throws: AuthError.self) { try ReaderSelection(parsing: "usb") }
     }
 }
 

@@ -1,6 +1,7 @@
 import Foundation
 import FPAuthentication
 import LocalAuthentication
+import LocalAuthenticationInProcess
 import Testing
 import TestSupport
 

@@ -1,6 +1,7 @@
 import Foundation
 import FPAuthentication
 import LocalAuthentication
+import LocalAuthenticationInProcess
 import TestSupport
 
 /// Where the compatibility test runs: the fake reader, or libfprint's
@@ -23,7 +24,7 @@ enum ReaderBench: String, CaseIterable, Sendable, CustomStringConvertible {
         let selection: ReaderSelection = self == .fake ? .fake(scriptPath: nil) : .libfprint(driver: "virtual_device")
         LAContext.fpbridgeDefaults = FPBridgeSettings(
             reader: selection, stateDirectory: StateDirectory(path: try directory.privateDirectory("state")), user: user,
-            configuration: configuration, prompt: ListedPasscodes([]), terminalInterface: false)
+            engine: .inProcess(configuration: configuration), prompt: ListedPasscodes([]), terminalInterface: false)
     }
 
     /// Runs a test as the only user of the in-process `virtual_device` (the fake reader is per test).

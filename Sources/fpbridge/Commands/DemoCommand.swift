@@ -121,7 +121,7 @@ struct DemoRun {
         try await context.environment.reader?.open()
         defer { context.invalidate() }
         let console = console
-        let printer = EventPrinter.start(for: context) { line in
+        let printer = EventPrinter.start(for: context.events) { line in
             if console.json { console.note("   " + line) } else { print("   " + line) }
         }
         let result = try await body()

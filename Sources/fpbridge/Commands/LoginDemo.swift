@@ -1,6 +1,7 @@
 import FPAuthentication
 import FPLocalAPI
 import FingerprintLogin
+import FingerprintLoginInProcess
 import FoundationEssentials
 import Glibc
 

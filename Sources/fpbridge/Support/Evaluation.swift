@@ -8,7 +8,7 @@ enum Evaluation {
     /// `fallbackKey`: Enter takes the fallback, and the hint says so.
     static func run<T: Sendable>(_ context: AuthenticationContext, console: Console, fallbackKey: Bool = false,
                                  _ body: @Sendable () async throws -> T) async throws -> T {
-        let printer = EventPrinter.start(for: context, fallbackKey: fallbackKey, verbose: console.verbose) { console.note($0) }
+        let printer = EventPrinter.start(for: context.events, fallbackKey: fallbackKey, verbose: console.verbose) { console.note($0) }
         let interrupt = CtrlC { context.cancel(.user) }
         defer { interrupt.release() }
         do {

@@ -1,5 +1,6 @@
 import Foundation
 import LocalAuthentication
+import LocalAuthenticationInProcess
 
 // Seed 002's fingerprint login, step 3: the app already has a password session and
 // bound this device; at each launch it asks for the finger instead of the password.
@@ -9,6 +10,11 @@ import LocalAuthentication
 //     fingerprint-login [STATE-FILE]
 //
 // Exit status: 0 logged in, 1 not logged in, 2 the password is needed.
+//
+// The one line iOS does not have: this app runs on the fake reader without fpbridged
+// (scripts/example.sh), so it links the in-process engine and uses it when the settings choose
+// no service; with fpbridged it still asks the service.
+LAContext.fpbridgeDefaults.engine = .inProcess()
 
 let stateFile = CommandLine.arguments.dropFirst().first ?? NSTemporaryDirectory() + "fingerprint-login.state"
 

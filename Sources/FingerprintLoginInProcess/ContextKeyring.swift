@@ -1,5 +1,5 @@
 import FPAuthentication
-import FPLocalAPI
+import FingerprintLogin
 import Foundation
 
 /// Login keys in an in-process context's state directory: development mode, for the fake
