@@ -1,5 +1,3 @@
-import FPVocabulary
-
 /// A prompt that answers passcode requests from a list, in order, then gives up
 /// (as a user who cancels would). For scripts, demos and tests; also for a front
 /// end that read the passcode before the engine asked.
