@@ -336,7 +336,8 @@ check_f_upgrade_remove_purge() {
   else pass "purge left no state directory, user, group, diversion or PAM line"; fi
   # Anything else named after it: unit links, dpkg's records, systemd's state (this check's own
   # drop-in directory fpbridged.service.d aside).
-  run_shown root sh -c "find /etc /var/lib /usr /run -name '*fpbridge*' -not -path '*/fpbridged.service.d*' 2>/dev/null"
+  # (The check's own drop-ins, for the reader and the headless browser session, are not the packages'.)
+  run_shown root sh -c "find /etc /var/lib /usr /run -name '*fpbridge*' -not -path '*/fpbridged.service.d*' -not -path '*/fpbridge-kiosk-browser.service.d*' 2>/dev/null"
   [ -z "$out" ] && pass "nothing named fpbridge is left in /etc, /var/lib, /usr or /run" || fail "left after purge (above)"
   fprintd_works "after purge"
 }
