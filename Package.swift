@@ -204,6 +204,11 @@ let package = Package(
         .target(
             name: "FPService",
             dependencies: [
+                // FPTPM stays linked (issue 41 §6 asked for it opt-in): a default-off trait would make
+                // every build call of the scripts, the Makefile and the packaging pass `--traits`
+                // (or the TPM suites and `--tpm` in the packages go), and a default-on one is not
+                // opt-in. fpbridged opens no TPM without `--tpm`; the cost is libtss2's few
+                // libraries on the service's machine, not an app's.
                 "FPLocalAPI", "FPLocalAPIEngine", "FPAuthentication", "FPReaders", "FPStore", "CProcessSecurity", "FPTPM",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
