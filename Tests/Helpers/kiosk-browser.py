@@ -17,8 +17,8 @@ One phase per run (the Swift test between runs restarts fpbridged, unplugs reade
   pin        an unknown user and a wrong PIN get the same words; wrong PINs until the passcode
              lockout is shown
   guesser    wrong PINs under names nobody has until the kiosk's pad is paced ("back in N s",
-             N at most 5); then the next person, alice, signs in with her PIN: timed, within 8 s
-             of the guesser's last answer (printed: "next person: X s after the guesser")
+             N at most 5); then the next person, alice, signs in with her PIN, asked to wait at
+             most once and at most 5 s (the time after the guesser is printed, not bounded)
   enrolling  armed (then DIR/armed; the test runs fpbridge enroll --at-kiosk and plays the
              scans): "An administrator is enrolling a finger: N of 5 scans done" counting up,
              no stranger's refusal, then ready again by itself (then DIR/enrolled)
@@ -393,16 +393,22 @@ def main():
             digits = "".join(c for c in answer if c.isdigit())
             check(digits.isdigit() and 1 <= int(digits) <= 5, f"the paced pad's wait is {digits!r} s, not 1 to 5")
             page.shot("paced")
-            # The next person: a right PIN, again once the pad's few seconds are over.
-            for _ in range(4):
+            # The next person: a right PIN, again once the pad's few seconds (as it says them) are
+            # over; the pad may ask to wait once, never for more than 5 s, and then lets her in.
+            # (The time is printed, not held to a bound: under load typing alone takes seconds.)
+            waits = []
+            for _ in range(3):
                 answer = page.pin("alice", "2468")
                 if not answer.startswith(paced):
                     break
-                time.sleep(int("".join(c for c in answer if c.isdigit()) or "1"))
+                told = int("".join(c for c in answer if c.isdigit()) or "0")
+                waits.append(told)
+                time.sleep(told)
             seconds = time.monotonic() - guessed
-            print(f"next person: {seconds:.1f} s after the guesser", flush=True)
-            check(answer == "Welcome, alice", f"the next person's right PIN after a guesser: {answer!r}")
-            check(seconds <= 8, f"the next person signed in {seconds:.1f} s after the guesser, more than 8 s")
+            print(f"next person: {seconds:.1f} s after the guesser (the pad asked her to wait {waits} s)", flush=True)
+            check(answer == "Welcome, alice", f"the next person's right PIN after a guesser: {answer!r} (waits {waits})")
+            check(len(waits) <= 1 and all(1 <= w <= 5 for w in waits),
+                  f"the next person was asked to wait {waits} s: more than once, or longer than 5 s")
             page.shot("next-person")
         elif phase == "enrolling":
             page.open()
