@@ -24,7 +24,7 @@ public struct KioskLogin: Sendable {
     public let server: URL
     /// fpbridged's socket.
     public let socket: String
-    private let http: AccountHTTP
+    let http: AccountHTTP
 
     /// A kiosk of `server` on the fpbridged at `service`; `trustedCertificates` is a PEM file of CAs to trust instead of the system's.
     public init(server: URL, service socket: String = "/run/fpbridge/fpbridged.sock", trustedCertificates: String? = nil) {
@@ -72,14 +72,7 @@ public struct KioskLogin: Sendable {
             throw .device(AuthError(.readerFailure, "\(error)"))
         }
         guard let proof = result.proof else { throw .transport("fpbridged identified \(result.user) but sent no proof") }
-        guard proof.origin == challenge.origin, proof.challenge == challenge.challenge, proof.purpose == challenge.purpose else {
-            throw .transport("fpbridged signed another challenge than the one it was given")
-        }
-        return KioskProof(user: result.user, finger: result.finger,
-                          request: KioskLoginRequest(challengeId: challenge.challengeId, credentialId: proof.credentialId,
-                                                     counter: proof.counter, signature: proof.signatureBase64,
-                                                     attestationStatement: proof.attestation.statementBase64,
-                                                     attestationSignature: proof.attestation.signatureBase64))
+        return try KioskProof(user: result.user, finger: result.finger, answering: challenge, with: proof)
     }
 
     /// Sends a proof: the server checks it and opens a session (kind `kiosk`) for the key's user.
@@ -104,8 +97,22 @@ public struct KioskProof: Sendable, Hashable {
     public let user: String
     /// The finger that matched.
     public let finger: Finger?
-    /// The body of `POST /v1/kiosk/logins`.
+    /// The body of `POST /v1/kiosk/logins` (or, for a PIN's, `POST /v1/kiosk/pin-logins`).
     public let request: KioskLoginRequest
+
+    /// fpbridged's `proof` as the body for the server, once it is seen to answer `challenge`
+    /// and nothing else.
+    init(user: String, finger: Finger?, answering challenge: KioskChallenge, with proof: WireProof) throws(FingerprintLoginError) {
+        guard proof.origin == challenge.origin, proof.challenge == challenge.challenge, proof.purpose == challenge.purpose else {
+            throw .transport("fpbridged signed another challenge than the one it was given")
+        }
+        self.user = user
+        self.finger = finger
+        request = KioskLoginRequest(challengeId: challenge.challengeId, credentialId: proof.credentialId,
+                                    counter: proof.counter, signature: proof.signatureBase64,
+                                    attestationStatement: proof.attestation.statementBase64,
+                                    attestationSignature: proof.attestation.signatureBase64)
+    }
 }
 
 /// A kiosk login done: who, which finger, and the server's session.

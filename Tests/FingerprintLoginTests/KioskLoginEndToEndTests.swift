@@ -11,7 +11,17 @@ import TestSupport
 @Suite struct KioskLoginEndToEndTests {
     static let password = "correct horse battery\n"
 
-    @Test func aTouchAtTheKioskLogsAliceInAtTheServer() async throws {
+    /// alice with passcode 2468 and her right index enrolled on a real fpbridged, registered at
+    /// a real fpbridge-server and bound to it as she would do it herself.
+    struct Bound {
+        let service: ServiceProcess
+        let server: LoginServerProcess
+        let reader: String
+        let environment: [String: String]
+        var kiosk: KioskLogin { KioskLogin(server: URL(string: server.address)!, service: service.socket) }
+    }
+
+    static func aliceBound() async throws -> Bound {
         let reader = TemporaryDirectory.socketPath()
         let readerEnvironment = ["FP_VIRTUAL_DEVICE": reader, "FP_DRIVERS_WHITELIST": "virtual_device"]
         // The reader stays open between operations, so that a finger played at once is not
@@ -31,9 +41,15 @@ import TestSupport
         #expect(try await fpbridge(["account", "register", "--password-stdin"] + account, input: Self.password).status == 0)
         let bound = try await fpbridge(["account", "bind", "--password-stdin", "--device-name", "Kiosk 1"] + account, input: Self.password)
         #expect(bound.status == 0, "bind: \(bound.stdout)\(bound.stderr)")
+        return Bound(service: service, server: server, reader: reader, environment: environment)
+    }
+
+    @Test func aTouchAtTheKioskLogsAliceInAtTheServer() async throws {
+        let bound = try await Self.aliceBound()
+        let (server, reader) = (bound.server, bound.reader)
 
         // The kiosk: a challenge for the server's origin, one touch, a session.
-        let kiosk = KioskLogin(server: URL(string: server.address)!, service: service.socket)
+        let kiosk = bound.kiosk
         let challenge = try await kiosk.challenge()
         #expect(challenge.purpose == "kiosk-login" && challenge.origin == server.origin)
         async let proved = kiosk.identifyAndProve(challenge, reason: "Log in", timeoutSeconds: 20)
@@ -65,5 +81,47 @@ import TestSupport
         let second = try await again
         #expect(second.request.counter == 2)
         #expect(try await kiosk.logIn(second.request).username == "alice")
+    }
+
+    /// The PIN beside the finger (issue 40): the same kind of session, `kiosk-pin`, only after
+    /// fpbridged found the PIN right, and a proof that opens no other door.
+    @Test func aPINAtTheKioskLogsAliceInAtTheServerAndNothingElseDoes() async throws {
+        let bound = try await Self.aliceBound()
+        let kiosk = bound.kiosk
+
+        let result = try await kiosk.pinLogIn(user: "alice", pin: "2468")
+        #expect(result.user == "alice" && result.finger == nil)
+        #expect(result.session.kind == "kiosk-pin" && result.session.username == "alice")
+        let me = try await bound.server.request("GET", "/v1/me", token: result.session.token)
+        #expect(me.status == 200 && me.json["kind"] as? String == "kiosk-pin", "\(me.body)")
+
+        // A wrong PIN: fpbridged signs nothing, so there is nothing to send.
+        var wrong: FingerprintLoginError?
+        do { _ = try await kiosk.checkPINAndProve(user: "alice", pin: "1357", try await kiosk.pinChallenge()) } catch { wrong = error }
+        guard case .device(let refusal)? = wrong else { Issue.record("a wrong PIN was proved: \(String(describing: wrong))"); return }
+        #expect(refusal.code == .authenticationFailed)
+
+        // A PIN's proof is not a finger's: the finger's route refuses it, and the PIN pad will
+        // not sign a finger's challenge.
+        let proof = try await kiosk.checkPINAndProve(user: "alice", pin: "2468", try await kiosk.pinChallenge())
+        #expect(proof.request.counter == 2)
+        var asFinger: FingerprintLoginError?
+        do { _ = try await kiosk.logIn(proof.request) } catch { asFinger = error }
+        guard case .server? = asFinger else { Issue.record("a PIN's proof opened a finger's session: \(String(describing: asFinger))"); return }
+        var fingerChallenge: FingerprintLoginError?
+        do { _ = try await kiosk.checkPINAndProve(user: "alice", pin: "2468", try await kiosk.challenge()) } catch { fingerChallenge = error }
+        guard case .device(let invalid)? = fingerChallenge else {
+            Issue.record("the PIN pad signed a finger's challenge: \(String(describing: fingerChallenge))"); return
+        }
+        #expect(invalid.code == .invalidInput)
+
+        // bob's right PIN, but no key for this server: a clear refusal, no session.
+        let bob = try await Fpbridge.run(["--json", "--user", "bob", "passcode", "set", "--passcode-stdin"],
+                                         environment: bound.environment, input: "1357\n")
+        #expect(bob.status == 0, "\(bob.stderr)")
+        var unbound: FingerprintLoginError?
+        do { _ = try await kiosk.pinLogIn(user: "bob", pin: "1357") } catch { unbound = error }
+        guard case .device(let missing)? = unbound else { Issue.record("bob got a session: \(String(describing: unbound))"); return }
+        #expect(missing.code == .notFound)
     }
 }
