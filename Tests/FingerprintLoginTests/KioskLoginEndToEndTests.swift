@@ -19,29 +19,83 @@ import TestSupport
         let reader: String
         let environment: [String: String]
         var kiosk: KioskLogin { KioskLogin(server: URL(string: server.address)!, service: service.socket) }
+
+        /// `fpbridge --json --user alice ARGUMENTS` against this fpbridged.
+        func fpbridge(_ arguments: [String], input: String = "") async throws -> CommandResult {
+            try await Fpbridge.run(["--json", "--user", "alice"] + arguments, environment: environment, input: input)
+        }
+
+        /// Five touches of alice's finger while `enrollment` runs.
+        func enroll(_ enrollment: [String], input: String) async throws -> CommandResult {
+            async let enrolled = fpbridge(enrollment, input: input)
+            for _ in 0..<5 { _ = try await VirtualReaderDriver.send(reader, ["SCAN alice-1"]) }
+            return try await enrolled
+        }
     }
 
-    static func aliceBound() async throws -> Bound {
+    /// fpbridged on virtual_device and a login server; alice has passcode 2468 and an account.
+    static func rig() async throws -> Bound {
         let reader = TemporaryDirectory.socketPath()
         let readerEnvironment = ["FP_VIRTUAL_DEVICE": reader, "FP_DRIVERS_WHITELIST": "virtual_device"]
         // The reader stays open between operations, so that a finger played at once is not
         // dropped while the service closes an idle reader.
         let service = try await ServiceProcess(environment: readerEnvironment, arguments: ["--reader-idle-seconds", "60"])
         let server = try await LoginServerProcess()
-        let environment = service.clientEnvironment.merging(readerEnvironment) { $1 }
-        func fpbridge(_ arguments: [String], input: String = "") async throws -> CommandResult {
-            try await Fpbridge.run(["--json", "--user", "alice"] + arguments, environment: environment, input: input)
-        }
-        // alice as she would set herself up (root acting for her here): passcode, finger, account, binding.
-        #expect(try await fpbridge(["passcode", "set", "--passcode-stdin"], input: "2468\n").status == 0)
-        async let enrolled = fpbridge(["enroll", "--finger", "right-index", "--passcode-stdin"], input: "2468\n")
-        for _ in 0..<5 { _ = try await VirtualReaderDriver.send(reader, ["SCAN alice-1"]) }
-        #expect(try await enrolled.status == 0)
+        let rig = Bound(service: service, server: server, reader: reader,
+                        environment: service.clientEnvironment.merging(readerEnvironment) { $1 })
+        // alice as she would set herself up (root acting for her here): passcode, account.
+        #expect(try await rig.fpbridge(["passcode", "set", "--passcode-stdin"], input: "2468\n").status == 0)
         let account = ["--server", server.address, "--account", "alice"]
-        #expect(try await fpbridge(["account", "register", "--password-stdin"] + account, input: Self.password).status == 0)
-        let bound = try await fpbridge(["account", "bind", "--password-stdin", "--device-name", "Kiosk 1"] + account, input: Self.password)
+        #expect(try await rig.fpbridge(["account", "register", "--password-stdin"] + account, input: Self.password).status == 0)
+        return rig
+    }
+
+    /// ``rig()`` with alice's right index enrolled and this device bound, in two commands.
+    static func aliceBound() async throws -> Bound {
+        let rig = try await rig()
+        #expect(try await rig.enroll(["enroll", "--finger", "right-index", "--passcode-stdin"], input: "2468\n").status == 0)
+        let account = ["--server", rig.server.address, "--account", "alice"]
+        let bound = try await rig.fpbridge(["account", "bind", "--password-stdin", "--device-name", "Kiosk 1"] + account, input: Self.password)
         #expect(bound.status == 0, "bind: \(bound.stdout)\(bound.stderr)")
-        return Bound(service: service, server: server, reader: reader, environment: environment)
+        return rig
+    }
+
+    /// One kiosk touch of alice's finger: her session, or the device's refusal.
+    static func touch(_ rig: Bound) async throws -> Result<SessionToken, FingerprintLoginError> {
+        let kiosk = rig.kiosk
+        let challenge = try await kiosk.challenge()
+        async let proved = kiosk.identifyAndProve(challenge, timeoutSeconds: 20)
+        _ = try await VirtualReaderDriver.send(rig.reader, ["SCAN alice-1"])
+        do { return .success(try await kiosk.logIn(try await proved.request)) } catch let error as FingerprintLoginError { return .failure(error) }
+    }
+
+    /// Enrolling for a kiosk with a login server binds in the same command (issue 40), and a
+    /// finger added later needs exactly that: without `--bind`, alice's key ended with it.
+    @Test func anEnrollmentWithBindLeavesAliceWelcomedAtTheKioskAndAFingerAddedWithoutItEndsHerBinding() async throws {
+        let rig = try await Self.rig()
+        let input = "2468\n" + Self.password
+        let first = try await rig.enroll(["enroll", "--finger", "right-index", "--passcode-stdin", "--bind", rig.server.address,
+                                          "--password-stdin"], input: input)
+        #expect(first.status == 0 && first.stdout.contains("\"device\""), "\(first.stdout)\(first.stderr)")
+        #expect(first.stderr.contains("Enrolled alice's right-index"))
+        #expect(try await Self.touch(rig).get().username == "alice")
+
+        // Another finger, bound again in the same command: the kiosk still welcomes her.
+        let second = try await rig.enroll(["enroll", "--finger", "left-index", "--passcode-stdin", "--bind", rig.server.address,
+                                           "--password-stdin"], input: input)
+        #expect(second.status == 0, "\(second.stdout)\(second.stderr)")
+        #expect(try await Self.touch(rig).get().username == "alice")
+
+        // A third without --bind: her key answers to the fingers of its making, so no welcome.
+        #expect(try await rig.enroll(["enroll", "--finger", "right-thumb", "--passcode-stdin"], input: "2468\n").status == 0)
+        guard case .failure(.device(let error)) = try await Self.touch(rig) else { Issue.record("a key outlived a new finger"); return }
+        #expect(error.code == .keyInvalidated)
+
+        // --bind's other options alone, or a --bind that is no server, are refused before any scan.
+        let alone = try await rig.fpbridge(["enroll", "--finger", "left-thumb", "--binding-code"])
+        #expect(alone.status != 0 && alone.stderr.contains("go with --bind URL"), "\(alone.stderr)")
+        let notURL = try await rig.fpbridge(["enroll", "--finger", "left-thumb", "--bind", "bank.example"])
+        #expect(notURL.status != 0 && notURL.stderr.contains("http(s)://HOST"), "\(notURL.stderr)")
     }
 
     @Test func aTouchAtTheKioskLogsAliceInAtTheServer() async throws {

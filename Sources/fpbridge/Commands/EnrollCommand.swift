@@ -4,6 +4,7 @@ import FPLocalAPIEngine
 import FPServiceClient
 import FPStore
 import FPTerminal
+import FoundationEssentials
 
 struct EnrollCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -25,6 +26,31 @@ struct EnrollCommand: AsyncParsableCommand {
         "Enroll at a kiosk's reader (an administrator, through fpbridged): the kiosk's identification pauses and its page shows the progress.",
         discussion: "Without it, an enrollment is refused while a kiosk's identification is armed on the reader, which would take the first scan."))
     var atKiosk = false
+
+    @Option(help: ArgumentHelp(
+        "Then bind this device to the user's account at this login server (fpbridge account bind): what a kiosk's --server welcome needs.",
+        discussion: "A finger added ends the user's binding (the key answers to the fingers enrolled when it was made), so an enrollment for a kiosk with a login server binds again here, with the person present: their account password, and with --binding-code an operator's code.",
+        valueName: "url"))
+    var bind: String?
+
+    @Option(help: "With --bind: the account's name (default: the user).")
+    var account: String?
+
+    @Flag(help: "With --bind: ask for a one-time binding code (an operator's, or 'fpbridge account invite' on a bound device).")
+    var bindingCode = false
+
+    @Flag(help: "With --bind: read the account password from standard input, the line after the passcode (with --binding-code, the code on the next).")
+    var passwordStdin = false
+
+    func validate() throws {
+        if bind == nil, account != nil || bindingCode || passwordStdin {
+            throw ValidationError("--account, --binding-code and --password-stdin go with --bind URL")
+        }
+        // Refused before the scans, not after them.
+        if let bind, URL(string: bind).map({ ["http", "https"].contains($0.scheme ?? "") && $0.host != nil }) != true {
+            throw ValidationError("--bind \(bind): expected the login server as http(s)://HOST[:PORT]")
+        }
+    }
 
     func run() async throws {
         let finger = try FingerOption.parse(finger)
@@ -70,6 +96,26 @@ struct EnrollCommand: AsyncParsableCommand {
                 return saved
             }
         }
-        console.success("Enrolled \(saved.user)'s \(saved.finger.rawValue) on \(saved.reader).", ListCommand.json(saved))
+        let enrolled = "Enrolled \(saved.user)'s \(saved.finger.rawValue) on \(saved.reader)."
+        guard let bind else { return console.success(enrolled, ListCommand.json(saved)) }
+        // One object on stdout with --json: the binding's; the enrollment is told on stderr.
+        console.note(enrolled)
+        do {
+            try await binding(to: bind).run()
+        } catch {
+            console.note("The finger stays enrolled; bind again with 'fpbridge --user \(saved.user) account bind --server \(bind)'.")
+            throw error
+        }
+    }
+
+    /// `fpbridge account bind` as this command's options and the --bind ones would give it.
+    private func binding(to server: String) throws -> AccountCommand.Bind {
+        var arguments = ["--server", server]
+        if let account { arguments += ["--account", account] }
+        if bindingCode { arguments.append("--binding-code") }
+        if passwordStdin { arguments.append("--password-stdin") }
+        var command = try AccountCommand.Bind.parse(arguments)
+        command.options = options
+        return command
     }
 }
