@@ -107,6 +107,17 @@ private let asKiosk = ["/usr/bin/setpriv", "--reuid=nobody", "--regid=nogroup", 
         #expect(later.status == 200 && later.json["user"] as? String == "alice", "\(later.body)")
     }
 
+    /// A kiosk run by an administrator (the demo's, in both groups) is paced as any kiosk is:
+    /// the pad is the lobby's, whoever runs it (issue 40: there 17 wrong PINs were never limited).
+    @Test func aKioskInTheAdminGroupTooIsPacedAsAKiosk() async throws {
+        let service = try await ServiceProcess(arguments: ["--kiosk-group", "nogroup", "--admin-group", "nogroup"], stateDirectory: state)
+        var answers: [APIAnswer] = []
+        for index in 0..<12 {
+            answers.append(try await check(service, "nobody-like-\(index)", "0000"))
+        }
+        #expect(answers.contains { $0.status == 429 && $0.errorCode == -2014 }, "\(answers.map(\.body))")
+    }
+
     /// A kiosk PIN challenge as a login server issues it, for the PIN pad's proof.
     static let origin = "https://bank.example"
     static let challenge = KeyIdentifiers.base64URL(Data(repeating: 5, count: 32))
