@@ -6,9 +6,14 @@ import Foundation
 /// start: a file that would make a broken page stops the start with the file named.
 ///
 /// The directory may hold only these names: `kiosk.css` (the whole stylesheet), `logo.svg` or
-/// `logo.png` (shown in the page's header), and `strings.LANG.json` (a JSON object of every key
-/// of the built-in English table, each a string; `en` and `zh` replace the built-in tables,
+/// `logo.png` (shown in the page's header), and `strings.LANG.json` (a JSON object of the
+/// built-in English table's keys, each a string; `en` and `zh` replace the built-in tables,
 /// any other `LANG` adds a language after them). `--export-page DIR` writes the built-in ones.
+///
+/// A strings file written for another version of the kiosk still starts it: a key it lacks
+/// (one a newer kiosk added) keeps its built-in words, that language's or else English, and
+/// a key the page no longer has is left out; each is told as a warning at start. An upgrade
+/// must not leave a lobby's screen dark over a sentence.
 package struct KioskPageAssets: Sendable, Equatable {
     /// The stylesheet, `GET /kiosk.css`.
     package var css: String
@@ -41,9 +46,9 @@ package struct KioskPageAssets: Sendable, Equatable {
 
     /// The built-in page with `directory`'s files in place of the built-in ones. Throws words
     /// naming the directory or the file, and the key, for anything that would break the page:
-    /// a name it does not know, a file it cannot read, a table missing a key or with a key or
-    /// a `{placeholder}` the page does not have.
-    package init(directory: String) throws(PageDirectoryError) {
+    /// a name it does not know, a file it cannot read, words that are not a string or name a
+    /// `{placeholder}` the key does not have. A key missing or unknown is handed to `warn`.
+    package init(directory: String, warn: (String) -> Void = { _ in }) throws(PageDirectoryError) {
         self = .builtIn
         let names: [String]
         do { names = try FileManager.default.contentsOfDirectory(atPath: directory).sorted() } catch {
@@ -58,8 +63,10 @@ package struct KioskPageAssets: Sendable, Equatable {
                 guard logo == nil else { throw PageDirectoryError("--page-dir \(directory): logo.svg and logo.png both; keep one") }
                 logo = try Self.logo(path, svg: name == "logo.svg")
             } else if let language = Self.language(ofStringsFile: name) {
-                let table = KioskLanguage(language: language, strings: try Self.table(path))
-                if let index = languages.firstIndex(where: { $0.language == language }) {
+                let index = languages.firstIndex(where: { $0.language == language })
+                let builtIn = index.map { languages[$0] } ?? KioskStrings.builtIn[0]
+                let table = KioskLanguage(language: language, strings: try Self.table(path, over: builtIn, warn: warn))
+                if let index {
                     languages[index] = table
                 } else {
                     added.append(table)
@@ -138,9 +145,10 @@ package struct KioskPageAssets: Sendable, Equatable {
         return Logo(bytes: Array(data), type: "image/png")
     }
 
-    /// A strings file: every key of the built-in English table, each a string whose
-    /// `{placeholders}` are among that key's own, and no other key.
-    private static func table(_ path: String) throws(PageDirectoryError) -> [String: String] {
+    /// A strings file over `builtIn`'s words: each of its keys the page has, a string whose
+    /// `{placeholders}` are among that key's own; a key it lacks keeps `builtIn`'s words.
+    private static func table(_ path: String, over builtIn: KioskLanguage,
+                              warn: (String) -> Void) throws(PageDirectoryError) -> [String: String] {
         let object: Any
         do { object = try JSONSerialization.jsonObject(with: Data(try text(path).utf8)) } catch let error as PageDirectoryError {
             throw error
@@ -151,15 +159,19 @@ package struct KioskPageAssets: Sendable, Equatable {
             throw PageDirectoryError("--page-dir: \(path) is not a JSON object of the page's keys and their words")
         }
         let reference = KioskStrings.english
-        if let missing = reference.keys.sorted().first(where: { entries[$0] == nil }) {
-            throw PageDirectoryError("--page-dir: \(path) has no \"\(missing)\" (English: \"\(reference[missing]!)\"); every key of "
-                                     + "the built-in table must be there (--export-page writes them all)")
+        let missing = reference.keys.sorted().filter { entries[$0] == nil }
+        if !missing.isEmpty {
+            warn("--page-dir: \(path) has no " + missing.map { "\"\($0)\"" }.joined(separator: ", ")
+                 + "; the page shows the built-in words (\(builtIn.language)) there until the file has them "
+                 + "(--export-page writes every key)")
         }
-        if let unknown = entries.keys.sorted().first(where: { reference[$0] == nil }) {
-            throw PageDirectoryError("--page-dir: \(path) has \"\(unknown)\", which is no key of the page's words")
+        let unknown = entries.keys.sorted().filter { reference[$0] == nil }
+        if !unknown.isEmpty {
+            warn("--page-dir: \(path) has " + unknown.map { "\"\($0)\"" }.joined(separator: ", ")
+                 + ", which the page does not use (a misspelt key, or one this version no longer has); left out")
         }
-        var table: [String: String] = [:]
-        for (key, value) in entries {
+        var table = builtIn.strings
+        for (key, value) in entries where reference[key] != nil {
             guard let words = value as? String else { throw PageDirectoryError("--page-dir: \(path): \"\(key)\" is not a string") }
             let unknown = placeholders(words).subtracting(placeholders(reference[key]!))
             if let name = unknown.sorted().first {

@@ -102,6 +102,8 @@ enum KioskScript {
         var parameters = pinAnswer.parameters || {};
         if (pinRetryEnds !== null) {
           var left = Math.max(0, Math.ceil((pinRetryEnds - Date.now()) / 1000));
+          // The wait is over: say so, rather than "back in 0 s".
+          if (left === 0) { pinMessage.className = ''; put(pinMessage, text('pinTryAgain')); return; }
           parameters = Object.assign({}, parameters, { seconds: String(left) });
         }
         put(pinMessage, text(pinAnswer.message, parameters));
@@ -256,7 +258,13 @@ enum KioskScript {
           // Signed in: the user id is not left for the next person to read.
           pinUser.value = '';
           choose(pinUser);
-        } else if (pinUser.value) {
+        } else if (!answer.ok && answer.message !== 'pinMissing') {
+          // A refusal is the next person's result: the last one's sign-in line goes, as it
+          // does for the reader's next result (an empty field is no one's result yet).
+          signedInUntil = 0;
+          renderSession();
+        }
+        if (!answer.ok && pinUser.value) {
           // Refused: the person tries the PIN again, or taps the user id to change it.
           choose(pinCode);
         }
@@ -269,6 +277,7 @@ enum KioskScript {
         pinCode.value = '';
         if (!user || !pin) { answered({ ok: false, message: 'pinMissing', parameters: {} }); return; }
         pinMessage.className = '';
+        pinRetryEnds = null;  // a new try: the last answer's wait no longer speaks for the pad
         pinAnswer = { message: 'checking', parameters: {} };
         put(pinMessage, text('checking'));
         fetch('/pin', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ user: user, pin: pin }) })

@@ -61,7 +61,7 @@ struct KioskCommand: AsyncParsableCommand {
                                valueName: "origin"))
     var embedOrigin: String?
 
-    @Option(help: ArgumentHelp("A directory whose files replace the page's built-in ones: kiosk.css, logo.svg or logo.png, strings.LANG.json (every key of the built-in table; en and zh replace, another LANG adds a language). Read and checked at start.",
+    @Option(help: ArgumentHelp("A directory whose files replace the page's built-in ones: kiosk.css, logo.svg or logo.png, strings.LANG.json (the built-in table's keys; en and zh replace, another LANG adds a language; a key missing keeps the built-in words, with a warning). Read and checked at start.",
                                valueName: "dir"))
     var pageDir: String?
 
@@ -117,7 +117,11 @@ struct KioskCommand: AsyncParsableCommand {
         }
         var assets = KioskPageAssets.builtIn
         if let pageDir {
-            do { assets = try KioskPageAssets(directory: pageDir) } catch { throw ValidationError(error.description) }
+            do {
+                assets = try KioskPageAssets(directory: pageDir) { warning in
+                    FileHandle.standardError.write(Data("fpbridge-kiosk: warning: \(warning)\n".utf8))
+                }
+            } catch { throw ValidationError(error.description) }
         }
         let fingers = demoFingers.split(separator: ",").map { String($0) }
         let demo = demoTouchSocket.map { DemoTouch(socket: $0, prints: demoPrints, fingers: fingers) }

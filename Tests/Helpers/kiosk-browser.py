@@ -17,7 +17,7 @@ One phase per run (the Swift test between runs restarts fpbridged, unplugs reade
   pin        an unknown user and a wrong PIN get the same words; wrong PINs until the passcode
              lockout is shown
   guesser    wrong PINs under names nobody has until the kiosk's pad is paced ("back in N s",
-             N at most 5); then the next person, alice, signs in with her PIN, asked to wait at
+             N at most 5, counting down to "You can try again now"); then the next person, alice, signs in with her PIN, asked to wait at
              most once and at most 5 s (the time after the guesser is printed, not bounded)
   enrolling  armed (then DIR/armed; the test runs fpbridge enroll --at-kiosk and plays the
              scans): "An administrator is enrolling a finger: N of 5 scans done" counting up,
@@ -32,7 +32,9 @@ One phase per run (the Swift test between runs restarts fpbridged, unplugs reade
              English and Chinese (then DIR/seen, and the test starts it again); ready again by itself
   session    with a login server: alice's touch welcomes her with #session[data-session] (printed)
   pad        with a login server and --badges: an unknown badge is a wrong PIN; badge 1001 and its
-             PIN typed by clicking only the pad's buttons welcome alice with a session (printed)
+             PIN typed by clicking only the pad's buttons welcome alice with a session (printed);
+             then wrong PINs for 1001 until its lockout, named as a badge number's, and alice's
+             "Signed in" line gone at the first of them
   embed      with a login server and --embed-origin http://127.0.0.1:PORT: an application's page
              served here on that port frames the kiosk; alice's touch and then her PIN are handed
              to it by postMessage (their sessions printed), each followed by a forget once the
@@ -393,6 +395,10 @@ def main():
             digits = "".join(c for c in answer if c.isdigit())
             check(digits.isdigit() and 1 <= int(digits) <= 5, f"the paced pad's wait is {digits!r} s, not 1 to 5")
             page.shot("paced")
+            # The seconds count down to words that say the pad is open again, not "back in 0 s".
+            check(page.wait(lambda: page.text("#pin-message") == "You can try again now", 8),
+                  f"the paced pad's countdown ended on {page.text('#pin-message')!r}")
+            page.shot("pad-open-again")
             # The next person: a right PIN, again once the pad's few seconds (as it says them) are
             # over; the pad may ask to wait once, never for more than 5 s, and then lets her in.
             # (The time is printed, not held to a bound: under load typing alone takes seconds.)
@@ -475,6 +481,15 @@ def main():
                   "the badge number or the PIN stays in its field")
             print(f"session {token}", flush=True)
             page.shot("pad-session")
+            # A badge's PIN locked: the words name the badge number, as the pad does.
+            for _ in range(8):
+                answer = page.pad("1001", "1111")
+                if answer.startswith("Too many wrong PINs"):
+                    break
+            check(answer.startswith("Too many wrong PINs for this badge number."), f"a badge's PIN locked says {answer!r}")
+            check(not page.driver.find_element(By.ID, "session").is_displayed(),
+                  f"alice's sign-in line stays under the next person's wrong PINs: {page.text('#session')!r}")
+            page.shot("pad-badge-locked")
         elif phase == "embed":
             serve_application(arguments.embed_port, arguments.url + "?forget=3")
             kiosk_origin = arguments.url.rstrip("/")

@@ -54,20 +54,34 @@ import TestSupport
         #expect(assets.logo?.type == "image/svg+xml")
     }
 
-    @Test func aStringsFileMissingAKeyOrWithAnUnknownOneIsRefusedNamingFileAndKey() throws {
+    /// A strings file of another version (exported before a key was added, or after one went)
+    /// starts the kiosk: the missing key keeps its built-in words, an unknown one is left out,
+    /// each told as a warning naming file and key. Words that would break the page still stop it.
+    @Test func aStringsFileOfAnotherVersionKeepsTheBuiltInWordsAndWarnsNamingFileAndKey() throws {
         let page = try exported()
         let chinese = page + "/strings.zh.json"
         var table = try table(chinese)
         table["welcome"] = nil
-        try write(table, to: chinese)
-        let missing = refusal(page)
-        #expect(missing.contains(chinese) && missing.contains("no \"welcome\""), "\(missing)")
-
-        table["welcome"] = "欢迎，{user}"
         table["welcom"] = "欢迎"
+        table["touchReader"] = "请按指纹"
         try write(table, to: chinese)
-        let unknown = refusal(page)
-        #expect(unknown.contains(chinese) && unknown.contains("\"welcom\""), "\(unknown)")
+        var warnings: [String] = []
+        let assets = try KioskPageAssets(directory: page) { warnings.append($0) }
+        let words = try #require(assets.languages.first { $0.language == "zh" }?.strings)
+        let builtIn = try #require(KioskStrings.builtIn.first { $0.language == "zh" }?.strings)
+        #expect(words["welcome"] == builtIn["welcome"] && words["touchReader"] == "请按指纹" && words["welcom"] == nil)
+        #expect(Set(words.keys) == Set(KioskStrings.english.keys))
+        #expect(warnings.count == 2, "\(warnings)")
+        #expect(warnings.contains { $0.contains(chinese) && $0.contains("no \"welcome\"") && $0.contains("(zh)") }, "\(warnings)")
+        #expect(warnings.contains { $0.contains(chinese) && $0.contains("\"welcom\"") }, "\(warnings)")
+
+        // An added language lacking a key shows English there.
+        var french = KioskStrings.english
+        french["touchReader"] = "Touchez le lecteur"
+        french["pinTryAgain"] = nil
+        try write(french, to: page + "/strings.fr.json")
+        let withFrench = try KioskPageAssets(directory: page)
+        #expect(withFrench.languages.last?.strings["pinTryAgain"] == KioskStrings.english["pinTryAgain"])
 
         table["welcom"] = nil
         table["welcome"] = "欢迎，{name}"
@@ -115,11 +129,21 @@ import TestSupport
                                                  environment: ProcessInfo.processInfo.environment, timeout: 20)
         #expect(logo.stdout == "200 image/svg+xml", "\(logo.stdout)")
 
-        english["welcome"] = nil
+        // Words naming what the page never fills in: no start, file and key named.
+        english["welcome"] = "Hello {name}"
         try write(english, to: page + "/strings.en.json")
         let broken = try await Fpbridge.runCommand([KioskProcess.executable, "--page-dir", page],
                                                    environment: ProcessInfo.processInfo.environment, timeout: 20)
         #expect(broken.status == 2 && broken.stderr.contains(page + "/strings.en.json") && broken.stderr.contains("\"welcome\""),
                 "\(broken.stderr)")
+
+        // A key the file lacks (a kiosk upgraded under an older export): it starts, says so,
+        // and serves the built-in words there.
+        english["welcome"] = nil
+        try write(english, to: page + "/strings.en.json")
+        let upgraded = try await KioskProcess(service: "/nonexistent/fpbridged.sock", arguments: ["--page-dir", page])
+        let welcome = try #require(KioskStrings.english["welcome"])
+        #expect(try await upgraded.request("GET", "kiosk.js").body.contains("\"welcome\":\"\(welcome)\""))
+        #expect(upgraded.log.contains("warning: --page-dir: \(page)/strings.en.json has no \"welcome\""), "\(upgraded.log)")
     }
 }
