@@ -50,7 +50,8 @@ enum KioskStyle {
     }
     #pin-keys { display: grid; grid-template-columns: repeat(4, 1fr); gap: 10px; margin-top: 2vh; }
     #pin-submit { grid-column: 1 / -1; }
-    #pin-next { font-size: 20px; }
+    /* One line, whatever the language: a wrapped word (下一步 at 800x480) made its row of keys taller. */
+    #pin-next { font-size: 20px; white-space: nowrap; padding: 0 4px; }
     /* Where the pad's digits go: the user id, or the PIN after "next" or a tap on it. */
     input.pad-target { border-color: var(--focus); }
     button {

@@ -586,11 +586,16 @@ def main():
                     fits = page.driver.execute_script("""
                         var d = document.documentElement, submit = document.getElementById('pin-submit').getBoundingClientRect(),
                             message = document.getElementById('pin-message').getBoundingClientRect();
+                        var keys = Array.from(document.querySelectorAll('#pin-keys button:not(#pin-submit)'))
+                            .map(function (key) { return Math.round(key.getBoundingClientRect().height); });
                         return { scrollH: d.scrollHeight, scrollW: d.scrollWidth, h: window.innerHeight, w: window.innerWidth,
-                                 submit: submit.bottom, pinMessage: message.bottom };""")
+                                 submit: submit.bottom, pinMessage: message.bottom, keys: keys };""")
                     check(fits["scrollH"] <= fits["h"] and fits["scrollW"] <= fits["w"]
                           and fits["submit"] <= fits["h"] and fits["pinMessage"] <= fits["h"],
                           f"{width}x{height} {lang}: the page does not fit: {fits}")
+                    # Every key of the pad one height: a word wrapped in one (下一步) made its row taller.
+                    check(len(fits["keys"]) == 12 and len(set(fits["keys"])) == 1,
+                          f"{width}x{height} {lang}: the pad's keys are not one height: {fits['keys']}")
                     page.shot(f"layout-{width}x{height}-{lang}")
         elif phase == "branded":
             page.open()
