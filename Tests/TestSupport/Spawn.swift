@@ -1,3 +1,4 @@
+import FPCore
 import Foundation
 
 /// Child processes by posix_spawn and waitpid, for servers a test starts and stops:
@@ -15,22 +16,13 @@ public enum Spawn {
         defer { argv.forEach { free($0) } }
         let environment = Fpbridge.childEnvironment([:]).map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer { environment.forEach { free($0) } }
-        // The child starts with no signal blocked and SIGTERM, SIGINT and SIGPIPE at their
-        // defaults, whatever the test thread that starts it has: it inherits both otherwise, and
-        // a thread with SIGTERM blocked (fpbridge's own threads block it for their signalfd) gave
-        // children that ignored `stop`'s SIGTERM and were killed only after its 5 s.
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var none = sigset_t(), defaults = sigset_t()
-        sigemptyset(&none)
-        sigemptyset(&defaults)
-        for signal in [SIGTERM, SIGINT, SIGPIPE, SIGHUP] { sigaddset(&defaults, signal) }
-        posix_spawnattr_setsigmask(&attributes, &none)
-        posix_spawnattr_setsigdefault(&attributes, &defaults)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+        // The child starts with no signal blocked and SIGTERM, SIGINT, SIGHUP and SIGPIPE at
+        // their defaults: a child of a test thread with SIGTERM blocked ignored `stop`'s SIGTERM
+        // and was killed only after its 5 s.
         var pid: pid_t = 0
-        let status = posix_spawn(&pid, arguments[0], &actions, &attributes, argv, environment)
+        let status = SpawnAttributes.withCleanSignals(defaults: [SIGTERM, SIGINT, SIGHUP]) { attributes in
+            posix_spawn(&pid, arguments[0], &actions, &attributes, argv, environment)
+        }
         guard status == 0 else { throw ServiceProcessError(message: "cannot start \(arguments[0]): \(String(cString: strerror(status)))") }
         return pid
     }

@@ -23,23 +23,14 @@ final class SpawnedProcess: Sendable {
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_adddup2(&actions, ends[1], 1)
         if quiet { posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0) }
-        // The child starts with no signal blocked and SIGPIPE's default action, whatever the
-        // spawning thread had (Dispatch's threads block most signals; an ignored SIGPIPE would
-        // carry over): a tool or a server we start stops on SIGTERM, Ctrl-C or a closed pipe.
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var none = sigset_t(), defaults = sigset_t()
-        sigemptyset(&none)
-        sigemptyset(&defaults)
-        sigaddset(&defaults, SIGPIPE)
-        posix_spawnattr_setsigmask(&attributes, &none)
-        posix_spawnattr_setsigdefault(&attributes, &defaults)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
         let argv = ([path] + arguments).map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
+        // A tool or a server we start stops on SIGTERM, Ctrl-C or a closed pipe, whatever this
+        // thread blocks or ignores.
         var pid = pid_t()
-        let result = posix_spawn(&pid, path, &actions, &attributes, argv, environ)
+        let result = SpawnAttributes.withCleanSignals { attributes in
+            posix_spawn(&pid, path, &actions, &attributes, argv, environ)
+        }
         close(ends[1])
         guard result == 0 else {
             close(ends[0])
