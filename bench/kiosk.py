@@ -24,8 +24,9 @@ bench/gallery.py) and the real fpbridge-kiosk; the page's state is read from the
    cheap way through this part; its figures are not virtual_image's.
 4. With --server, for each gallery size of --prints: the gallery plus zz-alice (NIST's whorl,
    passcode 2468), bound to a fresh fpbridge-server (SQLite, loopback). fpbridge offers the prints
-   in user-name order, so zz-alice's finger is compared last; `fpbridge identify` confirms the
-   position (its "Compared with X of Y") before the kiosk starts with --server. A welcome is then
+   in user-name order, so zz-alice's print is the last (the bench reads the order from the state
+   directory and says her position); `fpbridge identify` then must compare every print before
+   its match ("Compared with X of Y"; fewer would mean someone earlier matched). A welcome is
    identify-and-prove over the whole gallery plus the server's kiosk login (challenge, proof
    checked, session): median, p90 (nearest rank), min and max over --touches.
 5. With --server, PIN to welcome on the largest gallery's kiosk: POST /pin with zz-alice's right
@@ -238,22 +239,41 @@ def bound_user(bin_dir, work, service_socket, image_socket, state, user, tag):
     return url, server
 
 
-def compared_position(bin_dir, service_socket, image_socket, state, user):
-    """Where the bound finger is in the gallery fpbridge offers: `fpbridge identify` with the whorl
-    played, its "Compared with X of Y" and who it found. Also warms fpbridged's prepared prints."""
+def gallery_position(state, user):
+    """Where `user`'s first print is in the order fpbridge offers prints to the matcher, and how
+    many there are: users in name order (PrintStore.userNames: the names sorted, byte order for
+    these ASCII names), each user's print files in order (Gallery.identification)."""
+    prints = os.path.join(state, "prints")
+    position, total = None, 0
+    for name in sorted(entry for entry in os.listdir(prints) if not entry.startswith(".")):
+        for folder, subfolders, files in sorted(os.walk(os.path.join(prints, name))):
+            subfolders.sort()
+            for file in sorted(f for f in files if f.endswith(".json")):
+                total += 1
+                if name == user and position is None:
+                    position = total
+    return position, total
+
+
+def compared_count(bin_dir, service_socket, image_socket, state, user):
+    """`fpbridge identify` with the whorl played: how many prints it compared ("Compared with X
+    of Y") and whether it found `user`. The search stops at the first match in gallery order
+    (on every core: a small gallery may be compared whole even when the match is first), so it
+    compares at least as many as the match's position; fewer means someone earlier matched.
+    Also warms fpbridged's prepared prints for the kiosk."""
     player = threading.Thread(target=play_frames, args=(image_socket, WHORL, 1))
     player.start()
     result = subprocess.run(fpbridge_as(bin_dir, service_socket, state, user) + ["identify"],
                             capture_output=True, text=True, timeout=120)
     player.join()
     words = result.stdout + result.stderr
-    position = None
+    compared = None
     for line in words.splitlines():
         if "Compared with" in line:
             fields = line.split()
-            position = (int(fields[fields.index("with") + 1]), int(fields[fields.index("of") + 1]))
+            compared = (int(fields[fields.index("with") + 1]), int(fields[fields.index("of") + 1]))
     found = user if user in result.stdout else None
-    return position, found, words.strip()
+    return compared, found, words.strip()
 
 
 def start_service(bin_dir, work, state, tag, reader="libfprint:virtual_image"):
@@ -506,11 +526,14 @@ def main():
                 started(service)
                 url, server = bound_user(arguments.bin, work, service_socket, image_socket, state, BOUND_USER, str(size))
                 started(server)
-                position, found, words = compared_position(arguments.bin, service_socket, image_socket, state, BOUND_USER)
-                if position is None or found is None:
-                    print(f"gallery of {size}: fpbridge identify did not find {BOUND_USER} as expected: {words}",
-                          file=sys.stderr)
-                where = f"compared at position {position[0]} of {position[1]}" if position else "position not reported"
+                position, total = gallery_position(state, BOUND_USER)
+                compared, found, words = compared_count(arguments.bin, service_socket, image_socket, state, BOUND_USER)
+                if compared is None or found is None or compared[0] < position or compared[1] != total:
+                    print(f"gallery of {size}: fpbridge identify did not find {BOUND_USER} at position {position} of "
+                          f"{total} as expected: {words}", file=sys.stderr)
+                where = (f"at position {position} of {total} in the order fpbridge offers them, "
+                         + (f"fpbridge identify compared {compared[0]} of {compared[1]}" if compared
+                            else "fpbridge identify did not say how many it compared"))
                 kiosk_process, kiosk = start_kiosk(arguments.bin, work, service_socket, f"{size}-server", server=url)
                 started(kiosk_process)
                 touches(KioskWatch(kiosk), image_socket, WHORL, arguments.touches,
