@@ -377,8 +377,8 @@ def taps(watch, kiosk, count, label, image_socket=None, image=None, first_rest_l
     scan kept for someone at the screen). After a tap that armed a scan, the finger (`image`)
     is played once the identify is armed, and its welcome awaited, as the person would."""
     started = time.monotonic()
-    tapped_ready, untapped_ready, welcomed, missing = [], [], [], 0
-    waits = []
+    tapped_ready, untapped_ready, welcomed = [], [], []
+    rests, tappable, missing, unwelcomed, first_rest = 0, 0, 0, 0, None
     after = time.monotonic()
     for index in range(count):
         limit = first_rest_limit if index == 0 else 300
@@ -386,9 +386,11 @@ def taps(watch, kiosk, count, label, image_socket=None, image=None, first_rest_l
         if rest is None:
             print(f"tap to ready, {label}: the kiosk did not rest within {limit} s", file=sys.stderr)
             break
-        if index == 0:
-            waits.append(rest[0] - started)
+        if first_rest is None:
+            first_rest = rest[0] - started
+        rests += 1
         can_tap = rest[2] == "restingTap"
+        tappable += can_tap
         time.sleep(1.5)  # someone walks up during the rest
         tapped = time.monotonic()
         status, _ = post(kiosk + "/wake")
@@ -405,13 +407,15 @@ def taps(watch, kiosk, count, label, image_socket=None, image=None, first_rest_l
             touched = time.monotonic()
             play_image(image_socket, image)
             welcome = watch.wait_for("welcome", touched, 30)
-            if welcome is not None:
+            if welcome is None:
+                unwelcomed += 1
+                after = time.monotonic()
+            else:
                 welcomed.append(1000 * (welcome - touched))
                 after = welcome
-    rests = len(tapped_ready) + len(untapped_ready) + missing
-    line = f"tap to ready, {label}: {rests} rests, {len(tapped_ready)} with a tap scan available"
-    if waits:
-        line += f" (first rest {waits[0]:.0f} s after this part began)"
+    line = f"tap to ready, {label}: {rests} rests, {tappable} with a tap scan available"
+    if first_rest is not None:
+        line += f" (first rest {first_rest:.0f} s after this part began)"
     if tapped_ready:
         line += f"; tap to ready: {summary(tapped_ready)}"
     if untapped_ready:
@@ -420,6 +424,8 @@ def taps(watch, kiosk, count, label, image_socket=None, image=None, first_rest_l
         line += f"; then touch to welcome: {summary(welcomed)}"
     if missing:
         line += f"; {missing} taps with no ready"
+    if unwelcomed:
+        line += f"; {unwelcomed} touches after a tap with no welcome within 30 s"
     print(line, flush=True)
 
 
