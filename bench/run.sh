@@ -4,7 +4,8 @@
 # short process rows timed again by hyperfine, bench/crosscheck.py), then
 # fpbridge-server's logins per second on SQLite and PostgreSQL (bench/login.py),
 # then what pam_fpbridge.so's touch or type costs (bench/pam.py), then the kiosk's
-# availability over an idle hour and its touch-to-welcome (bench/kiosk.py).
+# availability over an idle hour, its touch- and PIN-to-welcome and its time to
+# ready after a tap (bench/kiosk.py).
 #
 #   bash bench/run.sh            # the full table, 15 rounds
 #   bash bench/run.sh --smoke    # 2 rounds on the debug build: proves every command runs (CI)
@@ -17,8 +18,10 @@ if [ "${1:-}" = "--smoke" ]; then
   # --baseline with the same binary: the side-by-side mode runs too.
   /usr/bin/python3 bench/run.py --smoke --binary "$bin/fpbridge" --baseline "$bin/fpbridge"
   /usr/bin/python3 bench/login.py --smoke --bin "$bin"
-  # The kiosk on virtual_image: a few idle seconds and two touches.
-  /usr/bin/python3 bench/kiosk.py --bin "$bin" --minutes 0.2 --touches 2 --server
+  # The kiosk on virtual_image: a few idle seconds, two touches without a server and two through it
+  # (10 prints), two PINs, and one tap on fpbridged's fake reader held warm (virtual_image needs
+  # about 165 s armed before its first rest).
+  /usr/bin/python3 bench/kiosk.py --bin "$bin" --minutes 0.2 --touches 2 --server --prints 10 --pins 2 --rests 1 --rest-reader fake
   # pam_fpbridge.so's touch or type against the verify itself and the password module alone.
   /usr/bin/python3 bench/pam.py --bin "$bin" --rounds 2
   # The in-process benchmarks (a package of their own), each run once on the debug build.
@@ -33,5 +36,6 @@ bin="$(swift build -c release --show-bin-path)"
 /usr/bin/python3 bench/run.py --binary "$bin/fpbridge" "$@"
 /usr/bin/python3 bench/login.py --bin "$bin"
 /usr/bin/python3 bench/pam.py --bin "$bin"
-# An idle hour of the kiosk (availability) and touches to a welcome: FPBRIDGE_KIOSK_MINUTES=0 skips the hour.
+# An idle hour of the kiosk (availability), touches to a welcome at 100 and 1,000 prints, PINs, and taps
+# on the resting reader: FPBRIDGE_KIOSK_MINUTES=0 skips the hour.
 exec /usr/bin/python3 bench/kiosk.py --bin "$bin" --minutes "${FPBRIDGE_KIOSK_MINUTES:-60}" --server
