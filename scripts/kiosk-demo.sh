@@ -11,7 +11,8 @@
 #   KIOSK_BUILD=debug bash scripts/kiosk-demo.sh   # debug builds: quicker to build, slower to welcome
 #
 # Release builds by default (scripts/build-release.sh), as a kiosk runs them: finger to welcome
-# in about 0.2 s, where debug builds take 1-4 s (README's kiosk section, BENCHMARKS.md). The
+# in about 0.1 s, where debug builds are several times slower (README's kiosk section,
+# BENCHMARKS.md). The
 # first release build takes about 10 minutes on a 2-core machine; it says so before it starts.
 #
 # Fingers: NIST's images from ../shared/prints when present, else synthetic ones
@@ -34,7 +35,7 @@ case "$build" in
 kiosk demo: building release builds of ${products[*]} (scripts/build-release.sh).
   The first time takes about 10 minutes on a 2-core machine (a few seconds once built).
   Not waiting: KIOSK_BUILD=debug bash scripts/kiosk-demo.sh runs debug builds instead, which
-  take 1-4 s from finger to welcome where these take about 0.2 s.
+  are several times slower from finger to welcome than these (about 0.1 s).
 TEXT
     fi
     bash scripts/build-release.sh "${products[@]}" ;;
@@ -156,10 +157,10 @@ if [ "$check" = yes ]; then
 fi
 
 if [ "$build" = release ]; then
-  speed="Release builds: about 0.2 s from finger to welcome, as on a real kiosk."
+  speed="Release builds: about 0.1 s from finger to welcome, as on a real kiosk."
 else
-  speed="DEBUG BUILDS: 1-4 s from finger to welcome, where a kiosk's release builds take about
-  0.2 s. For the fast one: bash scripts/kiosk-demo.sh (release builds; about 10 minutes the first time)."
+  speed="DEBUG BUILDS: several times slower from finger to welcome (0.3-0.5 s on a quiet machine,
+  seconds under load) than a kiosk's release builds (about 0.1 s). For the fast one: bash scripts/kiosk-demo.sh (release builds; about 10 minutes the first time)."
 fi
 cat <<TEXT
 
