@@ -1,3 +1,5 @@
+// sigset_t is declared by both; a release build takes CProcessSecurity's (as DetachedThread does).
+internal import CProcessSecurity
 #if canImport(Glibc)
 import Glibc
 #endif
