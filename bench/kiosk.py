@@ -320,6 +320,15 @@ def stop(process):
         process.wait()
 
 
+def touch_once(watch, image_socket, image):
+    """One finger on the armed kiosk: when it was played, and the welcome's entry (None when no
+    welcome came within 30 s)."""
+    time.sleep(1)  # the identify is armed in fpbridged, not only announced
+    touched = time.monotonic()
+    play_image(image_socket, image)
+    return touched, watch.entry("welcome", touched, 30)
+
+
 def touches(watch, image_socket, image, count, label, user=None):
     """Touch to welcome, `count` rounds: the image played once the kiosk is armed. With `user`, a
     welcome of anyone else is counted as a false match and left out of the figures."""
@@ -328,10 +337,7 @@ def touches(watch, image_socket, image, count, label, user=None):
         if watch.wait_for("ready", time.monotonic(), 600) is None:
             print("touch: the kiosk never became ready", file=sys.stderr)
             break
-        time.sleep(1)  # the identify is armed in fpbridged, not only announced
-        touched = time.monotonic()
-        play_image(image_socket, image)
-        welcome = watch.entry("welcome", touched, 30)
+        touched, welcome = touch_once(watch, image_socket, image)
         if welcome is None:
             missing += 1
             print("touch: no welcome within 30 s", file=sys.stderr)
@@ -403,16 +409,13 @@ def taps(watch, kiosk, count, label, image_socket=None, image=None, first_rest_l
         (tapped_ready if can_tap else untapped_ready).append(1000 * (ready - tapped))
         after = ready
         if can_tap and image_socket and image:
-            time.sleep(1)  # the identify is armed in fpbridged, not only announced
-            touched = time.monotonic()
-            play_image(image_socket, image)
-            welcome = watch.wait_for("welcome", touched, 30)
+            touched, welcome = touch_once(watch, image_socket, image)
             if welcome is None:
                 unwelcomed += 1
                 after = time.monotonic()
             else:
-                welcomed.append(1000 * (welcome - touched))
-                after = welcome
+                welcomed.append(1000 * (welcome[0] - touched))
+                after = welcome[0]
     line = f"tap to ready, {label}: {rests} rests, {tappable} with a tap scan available"
     if first_rest is not None:
         line += f" (first rest {first_rest:.0f} s after this part began)"

@@ -409,7 +409,8 @@ def main():
                     break
                 told = int("".join(c for c in answer if c.isdigit()) or "0")
                 waits.append(told)
-                time.sleep(told)
+                # As she would: until the pad's own countdown says it is open again (no fixed sleep).
+                page.wait(lambda: page.text("#pin-message") == "You can try again now", told + 3)
             seconds = time.monotonic() - guessed
             print(f"next person: {seconds:.1f} s after the guesser (the pad asked her to wait {waits} s)", flush=True)
             check(answer == "Welcome, alice", f"the next person's right PIN after a guesser: {answer!r} (waits {waits})")

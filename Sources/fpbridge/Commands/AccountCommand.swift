@@ -36,9 +36,15 @@ struct AccountCommand: AsyncParsableCommand {
         @Flag(help: "Read the password from standard input (one line) instead of a no-echo prompt.")
         var passwordStdin = false
 
+        /// `text` as a login server's URL: http(s) with a host, else nil.
+        static func serverURL(_ text: String) -> URL? {
+            guard let url = URL(string: text), ["http", "https"].contains(url.scheme ?? ""), url.host != nil else { return nil }
+            return url
+        }
+
         func client(_ options: GlobalOptions) throws -> FingerprintLogin {
             let text = server ?? ProcessEnvironment.value("FPBRIDGE_ACCOUNT_SERVER")
-            guard let text, let url = URL(string: text), ["http", "https"].contains(url.scheme ?? ""), url.host != nil else {
+            guard let text, let url = Self.serverURL(text) else {
                 throw AuthError(.invalidInput, "give the server as --server https://HOST[:PORT] (or FPBRIDGE_ACCOUNT_SERVER)")
             }
             return FingerprintLogin(server: url, keyring: KeyOperations(options: options), trustedCertificates: caFile)

@@ -4,7 +4,6 @@ import FPLocalAPIEngine
 import FPServiceClient
 import FPStore
 import FPTerminal
-import FoundationEssentials
 
 struct EnrollCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -47,7 +46,7 @@ struct EnrollCommand: AsyncParsableCommand {
             throw ValidationError("--account, --binding-code and --password-stdin go with --bind URL")
         }
         // Refused before the scans, not after them.
-        if let bind, URL(string: bind).map({ ["http", "https"].contains($0.scheme ?? "") && $0.host != nil }) != true {
+        if let bind, AccountCommand.ServerOptions.serverURL(bind) == nil {
             throw ValidationError("--bind \(bind): expected the login server as http(s)://HOST[:PORT]")
         }
     }
