@@ -7,6 +7,7 @@
 #include "json_text.h"
 #include "service_request.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <poll.h>
 #include <stdio.h>
@@ -50,9 +51,16 @@ static int unchunk(struct evaluation_stream *stream)
         char *end = memchr(stream->raw, '\n', stream->raw_used);
         if (end == NULL)
             return stream->raw_used < 32 ? 0 : -1;
-        char *after = NULL;
-        unsigned long size = strtoul(stream->raw, &after, 16);
-        if (after == stream->raw || size > 1024 * 1024)
+        /* The size line: hex digits, then CRLF (an extension after ';' is allowed and ignored).
+         * Read by hand: `raw` is no C string. */
+        size_t size = 0, digits = 0;
+        const char *c = stream->raw;
+        for (; c < end && isxdigit((unsigned char)*c); c++, digits++) {
+            if (digits == 7)
+                return -1; /* over 256 MiB: nothing fpbridged sends */
+            size = size * 16 + (size_t)(isdigit((unsigned char)*c) ? *c - '0' : (tolower((unsigned char)*c) - 'a' + 10));
+        }
+        if (digits == 0 || (c < end && *c != '\r' && *c != ';') || size > 1024 * 1024)
             return -1;
         take_raw(stream, (size_t)(end - stream->raw) + 1);
         if (size == 0) {
@@ -64,23 +72,34 @@ static int unchunk(struct evaluation_stream *stream)
     }
 }
 
-/* Waits for bytes and takes them in. 1: bytes came; 0: the time passed; -1: closed or failed. */
-static int receive(struct evaluation_stream *stream, int milliseconds)
+/* Milliseconds until `deadline` for poll(): -1 for none (deadline < 0), 0 once it passed. */
+static int until(double deadline)
+{
+    if (deadline < 0)
+        return -1;
+    double left = deadline - service_now();
+    return left <= 0 ? 0 : (int)(left * 1000) + 1;
+}
+
+/* Waits for bytes and takes them in. 1: bytes came; 0: the deadline passed; -1: closed or failed.
+ * A signal the program handles (SIGWINCH, SIGCHLD) ends no wait: poll() is asked again with
+ * what is left. */
+static int receive(struct evaluation_stream *stream, double deadline)
 {
     if (stream->raw_used >= sizeof stream->raw)
         return -1;
     struct pollfd wait = { .fd = stream->fd, .events = POLLIN };
     int ready;
     do {
-        ready = poll(&wait, 1, milliseconds);
-    } while (ready < 0 && errno == EINTR && milliseconds < 0);
+        ready = poll(&wait, 1, until(deadline));
+    } while (ready < 0 && errno == EINTR);
     if (ready < 0)
-        return errno == EINTR ? 0 : -1;
+        return -1;
     if (ready == 0)
         return 0;
     ssize_t count = recv(stream->fd, stream->raw + stream->raw_used, sizeof stream->raw - stream->raw_used, MSG_DONTWAIT);
     if (count < 0 && (errno == EAGAIN || errno == EINTR))
-        return 0;
+        return 1; /* nothing after all: the caller looks again, within its deadline */
     if (count <= 0)
         return -1;
     stream->raw_used += (size_t)count;
@@ -122,7 +141,7 @@ static void read_line(const char *text, struct stream_line *line)
         snprintf(line->message, sizeof line->message, "fpbridged ended the scan");
 }
 
-int stream_next(struct evaluation_stream *stream, struct stream_line *line, int milliseconds)
+int stream_next(struct evaluation_stream *stream, struct stream_line *line, double deadline)
 {
     for (;;) {
         char *end = memchr(stream->lines, '\n', stream->lines_used);
@@ -136,7 +155,7 @@ int stream_next(struct evaluation_stream *stream, struct stream_line *line, int 
         }
         if (stream->ended || stream->lines_used >= sizeof stream->lines - 1)
             return -1;
-        int received = receive(stream, milliseconds);
+        int received = receive(stream, deadline);
         if (received <= 0)
             return received;
         if (unchunk(stream) != 0)
@@ -171,8 +190,7 @@ static int read_head(struct evaluation_stream *stream, double deadline, const ch
             take_raw(stream, (size_t)(blank - stream->raw) + 4);
             return 0;
         }
-        int left = (int)((deadline - service_now()) * 1000);
-        int received = left > 0 ? receive(stream, left) : 0;
+        int received = deadline > service_now() ? receive(stream, deadline) : 0;
         if (received == 0)
             return service_fail(why, why_size, "no answer from fpbridged at", socket_path, EAGAIN);
         if (received < 0)

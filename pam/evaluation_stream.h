@@ -47,9 +47,10 @@ struct stream_line {
 int stream_open(struct evaluation_stream *stream, const char *socket_path, const char *body, int seconds,
                 char *why, size_t why_size);
 
-/* The next line, waiting at most `milliseconds` (-1: until one comes or the stream ends).
- * Returns 1 with `line` filled, 0 when the time passed, -1 when the stream ended or failed. */
-int stream_next(struct evaluation_stream *stream, struct stream_line *line, int milliseconds);
+/* The next line, waiting until `deadline` at most (service_now()'s clock; negative: until one
+ * comes or the stream ends). Returns 1 with `line` filled, 0 when the deadline passed, -1 when
+ * the stream ended or failed. */
+int stream_next(struct evaluation_stream *stream, struct stream_line *line, double deadline);
 
 /* Ends the exchange so that a reader blocked in stream_next returns at once; fpbridged sees the
  * connection close and cancels the scan. The descriptor stays open until stream_close. */

@@ -82,7 +82,10 @@ int json_find_string(const char *json, const char *key, char *out, size_t size)
             default: c = *p; break;
             }
         }
-        out[used++] = ((unsigned char)c < 0x20 || c == 0x7f) ? '?' : c;
+        /* Printable ASCII alone reaches a terminal or the log: a control byte, DEL, and every
+         * byte of 0x80 and above (C1 controls such as 0x9b, CSI on 8-bit terminals, and the
+         * UTF-8 that could encode them) become '?'. */
+        out[used++] = ((unsigned char)c < 0x20 || (unsigned char)c >= 0x7f) ? '?' : c;
     }
     out[used] = '\0';
     return 0;

@@ -17,7 +17,7 @@ int json_append_raw(char *out, size_t size, size_t *used, const char *text);
  * being escaped there). These take the first occurrence, so a key the answer nests twice must
  * be looked up in the part that holds it. */
 
-/* A string value, unescaped (\uXXXX beyond ASCII, and control characters, become '?'), into
+/* A string value, unescaped (\uXXXX, control characters and bytes of 0x7f and above become '?'), into
  * `out`. Returns 0, or -1 when the key or a string value is missing or does not fit. */
 int json_find_string(const char *json, const char *key, char *out, size_t size);
 

@@ -37,8 +37,10 @@
  *                    (prompt_choice.c); for a service file of a program the module does not know.
  *   timeout=N        seconds the reader waits (1-3600; default 60 beside a prompt, 10 alone).
  *   max-tries=N      wrong fingers before the password alone (1-5; default 3).
+ *   seat=NAME        the reader's logind seat (default seat0), where presence is looked for.
  *   allow-rhost, allow-ssh, allow-remote-session, allow-seatless
- *                    turn off one remote rule for this line (remote_rules.h).
+ *                    turn off one rule for this line (remote_rules.h; allow-seatless turns off
+ *                    presence, presence.h).
  * An unknown argument or a value out of range is named in a syslog line and ignored. */
 #define PAM_SM_AUTH
 #include <security/pam_ext.h>
@@ -110,6 +112,8 @@ static struct options read_options(pam_handle_t *pamh, int argc, const char **ar
             touch->remote.allow_remote_session = 1;
         else if (strcmp(argument, "allow-seatless") == 0)
             touch->remote.allow_seatless = 1;
+        else if (strncmp(argument, "seat=", 5) == 0)
+            touch->remote.seat = argument + 5;
         else
             pam_syslog(pamh, LOG_ERR, "unknown argument ignored: %s", argument);
     }
@@ -118,7 +122,7 @@ static struct options read_options(pam_handle_t *pamh, int argc, const char **ar
 
 PAM_FPBRIDGE_ENTRY int pam_sm_authenticate(pam_handle_t *pamh, int flags, int argc, const char **argv)
 {
-    (void)flags;
+    double started = service_now();
     struct options options = read_options(pamh, argc, argv);
     switch (options.mode) {
     case MODE_PASSWORD_PROVED:
@@ -126,7 +130,7 @@ PAM_FPBRIDGE_ENTRY int pam_sm_authenticate(pam_handle_t *pamh, int flags, int ar
     case MODE_TOUCH_OR_TYPE:
         break;
     }
-    return touch_or_type(pamh, &options.touch);
+    return touch_or_type(pamh, flags, &options.touch, started);
 }
 
 PAM_FPBRIDGE_ENTRY int pam_sm_setcred(pam_handle_t *pamh, int flags, int argc, const char **argv)

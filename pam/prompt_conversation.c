@@ -1,8 +1,10 @@
 /* The program's own conversation asks "Password or finger:" while a thread of the module reads
- * the scan's lines. When a line needs the prompt ended (a match, a wrong finger to report, a
- * refusal), the thread sends the asking thread a signal whose handler does nothing and which
- * restarts no call: the conversation's read() fails with EINTR, Linux-PAM's misc_conv restores
- * the terminal and answers PAM_CONV_ERR, and the module goes on from the line.
+ * the scan's lines. A match ends the prompt: the thread sends the asking thread a signal whose
+ * handler does nothing and which restarts no call; the conversation's read() fails with EINTR,
+ * Linux-PAM's misc_conv restores the terminal and answers PAM_CONV_ERR, and the module goes on
+ * from the line, throwing away what was typed. Nothing else ends it (issue 49): a wrong finger
+ * or a refusal is told on the terminal beside the prompt, whose read goes on with what was
+ * already typed, so that someone else's touch cannot turn a correct password into a failure.
  *
  * What the host keeps: the signal is a real-time one the host left at its default and does not
  * block (none free: finger then password instead); its old action is put back before returning,
@@ -14,12 +16,14 @@
 #include <security/pam_ext.h>
 
 #include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <syslog.h>
 #include <time.h>
+#include <unistd.h>
 
 #define RESEND_MILLISECONDS 50
 
@@ -28,7 +32,9 @@ struct race {
     pthread_cond_t changed;
     pthread_t asker;
     int signal_number;
+    const struct touch_request *request;
     struct evaluation_stream *stream;
+    int tty;           /* the controlling terminal, to tell a wrong finger on; -1 when none */
     int asking;        /* the asker is inside the conversation */
     int has_line;      /* `line` waits for the asker */
     struct stream_line line;
@@ -91,6 +97,17 @@ static void wait_a_little(struct race *race)
     pthread_cond_timedwait(&race->changed, &race->lock, &until);
 }
 
+/* A line that does not end the prompt: told on the terminal beside it, the prompt written again
+ * (the conversation's read goes on, so what was typed so far stays; issue 49), or only logged
+ * when the conversation has no terminal (polkit's agent). Returns 1 when the finger is over. */
+static int tell_beside(struct race *race, const struct stream_line *line)
+{
+    int done = tell_line(race->request, line, race->tty >= 0 ? race->tty : TELL_NOWHERE);
+    if (race->tty >= 0 && !race->request->silent && (line->kind == LINE_NO_MATCH || line->code != CODE_TIMED_OUT))
+        terminal_write(race->tty, done ? "Password: " : "Password or finger: ");
+    return done;
+}
+
 static void *read_scan(void *argument)
 {
     struct race *race = argument;
@@ -100,20 +117,26 @@ static void *read_scan(void *argument)
     pthread_sigmask(SIG_SETMASK, &all, NULL);
     for (;;) {
         struct stream_line line;
-        int got = stream_next(race->stream, &line, -1);
+        int got = stream_next(race->stream, &line, race->request->deadline);
         pthread_mutex_lock(&race->lock);
-        int quiet_end = got == 1 && line.kind == LINE_FAILED && line.code == CODE_TIMED_OUT;
-        if (got != 1 || race->hung_up || quiet_end) {
+        if (got != 1 || race->hung_up) {
             /* Ended without a word for the user: the prompt stays, the password's alone. */
             race->reader_done = 1;
             pthread_cond_broadcast(&race->changed);
             pthread_mutex_unlock(&race->lock);
             return NULL;
         }
-        if (line.kind == LINE_READY || line.kind == LINE_OTHER) {
+        if (line.kind != LINE_MATCHED) {
             pthread_mutex_unlock(&race->lock);
-            continue;
+            if (line.kind == LINE_READY || line.kind == LINE_OTHER || !tell_beside(race, &line))
+                continue;
+            pthread_mutex_lock(&race->lock);
+            race->reader_done = 1;
+            pthread_cond_broadcast(&race->changed);
+            pthread_mutex_unlock(&race->lock);
+            return NULL;
         }
+        /* A match alone ends the prompt. */
         race->line = line;
         race->has_line = 1;
         while (race->has_line && !race->hung_up) {
@@ -121,14 +144,10 @@ static void *read_scan(void *argument)
                 pthread_kill(race->asker, race->signal_number);
             wait_a_little(race);
         }
-        int more = line.kind == LINE_NO_MATCH && !race->hung_up;
-        if (!more) {
-            race->reader_done = 1;
-            pthread_cond_broadcast(&race->changed);
-        }
+        race->reader_done = 1;
+        pthread_cond_broadcast(&race->changed);
         pthread_mutex_unlock(&race->lock);
-        if (!more)
-            return NULL;
+        return NULL;
     }
 }
 
@@ -169,8 +188,13 @@ static int ask(const struct touch_request *request, struct race *race)
             race->has_line = 0;
             pthread_cond_broadcast(&race->changed);
             pthread_mutex_unlock(&race->lock);
-            if (tell_line(request, &line, -1))
-                return line.kind == LINE_MATCHED ? PAM_SUCCESS : PAM_IGNORE;
+            if (tell_line(request, &line, TELL_NOWHERE) && line.kind == LINE_MATCHED) {
+                /* Whatever was typed before the touch goes nowhere: not to the next prompt, not
+                 * to the command the program runs (misc_conv reads standard input). */
+                discard_typed(STDIN_FILENO);
+                discard_typed(race->tty);
+                return PAM_SUCCESS;
+            }
             continue;
         }
         race->asking = 1;
@@ -217,7 +241,9 @@ int prompt_conversation(const struct touch_request *request)
     pthread_mutex_init(&race->lock, NULL);
     pthread_cond_init(&race->changed, NULL);
     race->asker = pthread_self();
+    race->request = request;
     race->stream = request->stream;
+    race->tty = open("/dev/tty", O_RDWR | O_NOCTTY | O_CLOEXEC);
 
     pthread_t reader;
     int result;
@@ -235,6 +261,8 @@ int prompt_conversation(const struct touch_request *request)
         pthread_join(reader, NULL);
         give_back_signal(race->signal_number, &old);
     }
+    if (race->tty >= 0)
+        close(race->tty);
     pthread_cond_destroy(&race->changed);
     pthread_mutex_destroy(&race->lock);
     free(race);

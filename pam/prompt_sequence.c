@@ -9,12 +9,13 @@
 
 int prompt_sequence(const struct touch_request *request)
 {
-    pam_prompt(request->pamh, PAM_TEXT_INFO, NULL, "Touch the fingerprint reader (or wait for the password prompt)");
+    if (!request->silent)
+        pam_prompt(request->pamh, PAM_TEXT_INFO, NULL, "Touch the fingerprint reader (or wait for the password prompt)");
     for (;;) {
         struct stream_line line;
-        int got = stream_next(request->stream, &line, request->wait_milliseconds);
+        int got = stream_next(request->stream, &line, request->deadline);
         if (got != 1) {
-            pam_syslog(request->pamh, LOG_ERR, "no finger for %s: fpbridged %s", request->user,
+            pam_syslog(request->pamh, LOG_ERR, "no finger for %s: fpbridged %s", request->shown_user,
                        got == 0 ? "did not end the scan in time" : "ended the verify without a result");
             return PAM_IGNORE;
         }

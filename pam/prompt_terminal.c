@@ -15,6 +15,8 @@
 
 #include <security/pam_ext.h>
 
+#include "service_request.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -29,6 +31,8 @@
 #include <unistd.h>
 
 #define PASSWORD_SIZE 512 /* PAM_MAX_RESP_SIZE */
+/* How often the prompt looks at the terminal's modes and the deadline while nothing happens. */
+#define TICK_MILLISECONDS 100
 
 void terminal_write(int fd, const char *text)
 {
@@ -81,6 +85,18 @@ static int watch_keyboard_signals(void)
     return any ? signalfd(-1, &keys, SFD_CLOEXEC | SFD_NONBLOCK) : -1;
 }
 
+/* Echo back off when something turned it on while the prompt is up: after ^Z and fg the shell
+ * has put its own modes back. Only while the process is the terminal's foreground: a
+ * background tcsetattr would stop it (SIGTTOU). */
+static void keep_quiet(int tty, const struct termios *quiet)
+{
+    struct termios now;
+    if (tcgetpgrp(tty) != getpgrp() || tcgetattr(tty, &now) != 0)
+        return;
+    if ((now.c_lflag & (ECHO | ECHONL | ICANON)) != (quiet->c_lflag & (ECHO | ECHONL | ICANON)))
+        tcsetattr(tty, TCSANOW, quiet);
+}
+
 int prompt_terminal(const struct touch_request *request)
 {
     int tty = open("/dev/tty", O_RDWR | O_NOCTTY | O_CLOEXEC);
@@ -104,17 +120,25 @@ int prompt_terminal(const struct touch_request *request)
     int finger_on = 1;
     int result = PAM_IGNORE;
     for (;;) {
+        if (finger_on && service_now() >= request->deadline) {
+            /* The transaction's deadline: the finger is over, the prompt goes on for the password. */
+            finger_on = 0;
+            snprintf(prompt, sizeof prompt, "[%s] password for %s: ", request->service, request->user);
+        }
         /* A negative fd is skipped by poll(): the keyboard's when none is watched, the scan's once it ended. */
         struct pollfd waits[3] = { { .fd = tty, .events = POLLIN }, { .fd = keyboard, .events = POLLIN },
                                    { .fd = finger_on ? request->stream->fd : -1, .events = POLLIN } };
-        int ready = poll(waits, 3, -1);
+        int tick = finger_on && left_milliseconds(request) < TICK_MILLISECONDS ? left_milliseconds(request) : TICK_MILLISECONDS;
+        int ready = poll(waits, 3, tick);
+        keep_quiet(tty, &quiet);
+        if (ready < 0 && errno == EINTR)
+            continue; /* a signal the program handles (SIGWINCH, SIGCHLD) ends no prompt */
         if (ready < 0) {
-            if (errno == EINTR)
-                pam_syslog(request->pamh, LOG_INFO, "the prompt was interrupted: the password module asks");
-            else
-                pam_syslog(request->pamh, LOG_ERR, "cannot wait on the terminal: %m");
+            pam_syslog(request->pamh, LOG_ERR, "cannot wait on the terminal: %m");
             break;
         }
+        if (ready == 0)
+            continue;
         if (waits[1].revents & POLLIN) {
             pam_syslog(request->pamh, LOG_INFO, "^C at the prompt: no finger, and the signal left to the program");
             break;
@@ -139,8 +163,12 @@ int prompt_terminal(const struct touch_request *request)
                 terminal_write(tty, prompt);
             }
         }
-        if (result == PAM_SUCCESS)
+        if (result == PAM_SUCCESS) {
+            /* What was typed before the touch is thrown away: never the command's input (the
+             * shell of sudo -s would run it and keep it in its history). */
+            discard_typed(tty);
             break;
+        }
         if (done || got < 0) {
             /* The finger is over; the same prompt goes on, for the password alone. */
             finger_on = 0;
@@ -149,6 +177,7 @@ int prompt_terminal(const struct touch_request *request)
                 terminal_write(tty, prompt);
         }
     }
+    /* The terminal exactly as it was, whatever happened while the prompt was up. */
     tcsetattr(tty, TCSANOW, &before);
     terminal_write(tty, "\n");
     close(tty);

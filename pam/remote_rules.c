@@ -1,16 +1,13 @@
-/* The remote rules, in the order they are cheapest to check.
- *
- * logind's session of this process is found as sd_pid_get_session(3) finds it (the
- * `session-ID.scope` in /proc/self/cgroup) and its record read as sd_session_is_remote(3) and
- * sd_session_get_seat(3) read it (REMOTE= and SEAT= in /run/systemd/sessions/ID). Reading the
- * two files here keeps libsystemd, and the libraries it loads, out of every program that loads
- * the module. The process's session is the polkit subject's too: polkit-agent-helper-1 runs in
- * its agent's session, and polkitd asks only the agent registered for the subject's session. */
+/* The rules, in the order they are cheapest to check: two signs of a remote request (PAM_RHOST,
+ * sshd), then the positive one, presence (presence.h), which a remote user cannot forge: the
+ * process's cgroup and logind's records. */
 #include "remote_rules.h"
+
+#include "presence.h"
 
 #include <security/pam_ext.h>
 
-#include <ctype.h>
+#include <pwd.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/types.h>
@@ -75,74 +72,32 @@ static int under_sshd(pam_handle_t *pamh, char *why, size_t why_size)
     return 0;
 }
 
-/* The ID of `session-ID.scope` in this process's cgroup (the unified hierarchy's line "0::"
- * or systemd's named one), or -1 when the process is in no logind session. */
-static int own_session(char *id, size_t id_size)
+static const char *item_text(pam_handle_t *pamh, int item)
 {
-    FILE *file = fopen("/proc/self/cgroup", "re");
-    if (file == NULL)
-        return -1;
-    char line[1024];
-    int found = -1;
-    while (found != 0 && fgets(line, sizeof line, file) != NULL) {
-        if (strncmp(line, "0::", 3) != 0 && strstr(line, ":name=systemd:") == NULL)
-            continue;
-        const char *scope = strstr(line, "/session-");
-        if (scope == NULL)
-            continue;
-        scope += strlen("/session-");
-        size_t length = 0;
-        while (isalnum((unsigned char)scope[length]) && length + 1 < id_size)
-            length++;
-        if (length == 0 || strncmp(scope + length, ".scope", 6) != 0)
-            continue;
-        memcpy(id, scope, length);
-        id[length] = '\0';
-        found = 0;
-    }
-    fclose(file);
-    return found;
+    const void *value = NULL;
+    return pam_get_item(pamh, item, &value) == PAM_SUCCESS ? value : NULL;
 }
 
-static int session_rules(const struct remote_overrides *overrides, char *why, size_t why_size)
-{
-    char id[64];
-    if ((overrides->allow_remote_session && overrides->allow_seatless) || own_session(id, sizeof id) != 0)
-        return 0;
-    char path[256];
-    snprintf(path, sizeof path, "/run/systemd/sessions/%s", id);
-    FILE *file = fopen(path, "re");
-    if (file == NULL)
-        return 0;
-    char line[512];
-    int remote = 0, seated = 0, active = 0;
-    while (fgets(line, sizeof line, file) != NULL) {
-        line[strcspn(line, "\n")] = '\0';
-        active = 1;
-        if (strcmp(line, "REMOTE=1") == 0)
-            remote = 1;
-        else if (strncmp(line, "SEAT=", 5) == 0 && line[5] != '\0')
-            seated = 1;
-    }
-    fclose(file);
-    if (!active)
-        return 0;
-    if (remote && !overrides->allow_remote_session) {
-        snprintf(why, why_size, "logind session %s is remote", id);
-        return 1;
-    }
-    if (!seated && !overrides->allow_seatless) {
-        snprintf(why, why_size, "logind session %s has no seat", id);
-        return 1;
-    }
-    return 0;
-}
-
-int request_is_remote(pam_handle_t *pamh, const struct remote_overrides *overrides, char *why, size_t why_size)
+int request_is_remote(pam_handle_t *pamh, const char *user, const char *shown_user, const struct remote_overrides *overrides,
+                      char *why, size_t why_size)
 {
     if (!overrides->allow_rhost && rhost_is_set(pamh, why, why_size))
         return 1;
     if (!overrides->allow_ssh && under_sshd(pamh, why, why_size))
         return 1;
-    return session_rules(overrides, why, why_size);
+    if (overrides->allow_seatless)
+        return 0;
+    struct passwd entry, *found = NULL;
+    char buffer[4096];
+    if (getpwnam_r(user, &entry, buffer, sizeof buffer, &found) != 0 || found == NULL) {
+        snprintf(why, why_size, "no account %s to find at the seat", shown_user);
+        return 1;
+    }
+    struct presence_options presence = { .seat = overrides->seat, .allow_remote_session = overrides->allow_remote_session };
+    char reason[400];
+    if (request_is_present(shown_user, entry.pw_uid, item_text(pamh, PAM_SERVICE), item_text(pamh, PAM_TTY), &presence,
+                           reason, sizeof reason))
+        return 0;
+    snprintf(why, why_size, "no presence at %s: %s", overrides->seat != NULL ? overrides->seat : PRESENCE_DEFAULT_SEAT, reason);
+    return 1;
 }

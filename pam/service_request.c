@@ -5,6 +5,7 @@
 #include "service_request.h"
 
 #include <errno.h>
+#include <pwd.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -52,6 +53,26 @@ int service_fail(char *why, size_t why_size, const char *what, const char *socke
     return -1;
 }
 
+/* The socket's other end must be root or the service's own user (FPBRIDGE_SERVICE_USER): a
+ * socket someone else bound at the path (a stale directory's, a test's) never answers a login. */
+static int peer_is_fpbridged(int fd, const char *socket_path, char *why, size_t why_size)
+{
+    struct ucred peer;
+    socklen_t length = sizeof peer;
+    if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &peer, &length) != 0 || length != sizeof peer)
+        return service_fail(why, why_size, "cannot tell who listens at", socket_path, errno) + 1;
+    if (peer.uid == 0)
+        return 1;
+    struct passwd entry, *found = NULL;
+    char buffer[4096];
+    if (getpwnam_r(FPBRIDGE_SERVICE_USER, &entry, buffer, sizeof buffer, &found) == 0 && found != NULL
+        && entry.pw_uid == peer.uid)
+        return 1;
+    snprintf(why, why_size, "the socket %s is not fpbridged's: its peer is uid %u, neither root nor %s", socket_path,
+             (unsigned)peer.uid, FPBRIDGE_SERVICE_USER);
+    return 0;
+}
+
 int service_connect(const char *socket_path, double deadline, char *why, size_t why_size)
 {
     struct sockaddr_un address = { .sun_family = AF_UNIX };
@@ -67,8 +88,12 @@ int service_connect(const char *socket_path, double deadline, char *why, size_t 
             close(fd);
             return service_fail(why, why_size, "cannot reach fpbridged at", socket_path, EAGAIN);
         }
-        if (connect(fd, (const struct sockaddr *)&address, sizeof address) == 0)
-            return fd;
+        if (connect(fd, (const struct sockaddr *)&address, sizeof address) == 0) {
+            if (peer_is_fpbridged(fd, socket_path, why, why_size))
+                return fd;
+            close(fd);
+            return -1;
+        }
         if (errno != EINTR) {
             int error = errno;
             close(fd);

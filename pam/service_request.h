@@ -6,6 +6,8 @@
 
 /* fpbridged's system socket (LocalAPI.systemSocket in the Swift sources). */
 #define FPBRIDGE_SYSTEM_SOCKET "/run/fpbridge/fpbridged.sock"
+/* The service's own user (the packages' sysusers file): its socket's peer, or root. */
+#define FPBRIDGE_SERVICE_USER "fpbridge"
 
 /* The whole exchange (connect, send, answer) ends within this many seconds: a hung fpbridged
  * costs a login this long, never more. */
@@ -26,8 +28,9 @@ int service_post(const char *socket_path, const char *path, const char *body,
 /* Seconds on the monotonic clock: deadlines. */
 double service_now(void);
 
-/* A connected AF_UNIX stream socket to `socket_path` (CLOEXEC), or -1 with the reason in `why`.
- * Connecting ends by `deadline` (service_now's clock). */
+/* A connected AF_UNIX stream socket to `socket_path` (CLOEXEC) whose peer is root or the
+ * service's user (SO_PEERCRED), or -1 with the reason in `why`. Connecting ends by `deadline`
+ * (service_now's clock). */
 int service_connect(const char *socket_path, double deadline, char *why, size_t why_size);
 
 /* Sends all of `request` by `deadline`. Returns 0, or -1 with the reason in `why`. */

@@ -10,6 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <syslog.h>
+#include <termios.h>
+#include <unistd.h>
 
 /* Seconds fpbridged has to answer the request's head, and to say the reader is ready or why
  * not, before the prompt goes up anyway (the finger then joins when the reader is ready). */
@@ -47,8 +49,22 @@ int hand_on_password(pam_handle_t *pamh, char *password)
     return PAM_IGNORE;
 }
 
+int left_milliseconds(const struct touch_request *request)
+{
+    double left = request->deadline - service_now();
+    return left <= 0 ? 0 : (int)(left * 1000) + 1;
+}
+
+void discard_typed(int fd)
+{
+    if (fd >= 0 && isatty(fd))
+        tcflush(fd, TCIFLUSH);
+}
+
 static void say(const struct touch_request *request, int tty_fd, const char *text)
 {
+    if (request->silent || tty_fd == TELL_NOWHERE)
+        return;
     if (tty_fd >= 0) {
         /* The terminal prompt's own line: after the unfinished prompt, then the text. */
         terminal_write(tty_fd, "\n");
@@ -82,7 +98,7 @@ int tell_line(const struct touch_request *request, const struct stream_line *lin
             say(request, tty_fd, text);
             return 1;
         default:
-            pam_syslog(request->pamh, LOG_NOTICE, "no finger for %s: %s (code %d)", request->user, line->message, line->code);
+            pam_syslog(request->pamh, LOG_NOTICE, "no finger for %s: %s (code %d)", request->shown_user, line->message, line->code);
             return 1;
         }
     case LINE_READY:
@@ -98,16 +114,15 @@ int tell_line(const struct touch_request *request, const struct stream_line *lin
 static int finger_offered(const struct touch_request *request)
 {
     double deadline = service_now() + READY_MILLISECONDS / 1000.0;
+    if (deadline > request->deadline)
+        deadline = request->deadline;
     for (;;) {
-        int left = (int)((deadline - service_now()) * 1000);
-        if (left <= 0)
-            return 1;
         struct stream_line line;
-        int got = stream_next(request->stream, &line, left);
+        int got = stream_next(request->stream, &line, deadline);
         if (got == 0)
-            return 1;
+            return service_now() < request->deadline;
         if (got < 0) {
-            pam_syslog(request->pamh, LOG_ERR, "no finger for %s: fpbridged ended the verify without a result", request->user);
+            pam_syslog(request->pamh, LOG_ERR, "no finger for %s: fpbridged ended the verify without a result", request->shown_user);
             return 0;
         }
         if (line.kind == LINE_READY)
@@ -116,7 +131,7 @@ static int finger_offered(const struct touch_request *request)
             if (line.code == CODE_BIOMETRY_LOCKOUT)
                 tell_line(request, &line, -1);
             else
-                pam_syslog(request->pamh, LOG_INFO, "no finger for %s: %s", request->user, line.message);
+                pam_syslog(request->pamh, LOG_INFO, "no finger for %s: %s", request->shown_user, line.message);
             return 0;
         }
         if (line.kind == LINE_MATCHED)
@@ -124,7 +139,7 @@ static int finger_offered(const struct touch_request *request)
     }
 }
 
-int touch_or_type(pam_handle_t *pamh, const struct touch_options *options)
+int touch_or_type(pam_handle_t *pamh, int flags, const struct touch_options *options, double started)
 {
     const char *user = NULL;
     int got_user = pam_get_user(pamh, &user, NULL);
@@ -132,14 +147,22 @@ int touch_or_type(pam_handle_t *pamh, const struct touch_options *options)
         pam_syslog(pamh, LOG_ERR, "no user to ask a finger of: %s", pam_strerror(pamh, got_user));
         return got_user == PAM_CONV_AGAIN ? PAM_INCOMPLETE : PAM_IGNORE;
     }
+    /* The name as the log shows it: quoted, every control character escaped (a name with a
+     * newline cannot forge a line). */
+    char shown_user[1600];
+    size_t shown_used = 0;
+    if (json_append_string(shown_user, sizeof shown_user, &shown_used, user) != 0) {
+        pam_syslog(pamh, LOG_ERR, "no finger: the user name is too long");
+        return PAM_IGNORE;
+    }
     const void *service_item = NULL;
     if (pam_get_item(pamh, PAM_SERVICE, &service_item) != PAM_SUCCESS || service_item == NULL)
         service_item = "";
     const char *service = service_item;
 
-    char why[512];
-    if (request_is_remote(pamh, &options->remote, why, sizeof why)) {
-        pam_syslog(pamh, LOG_INFO, "no finger for %s: the request is remote: %s", user, why);
+    char why[1024];
+    if (request_is_remote(pamh, user, shown_user, &options->remote, why, sizeof why)) {
+        pam_syslog(pamh, LOG_INFO, "no finger for %s: %s", shown_user, why);
         return PAM_IGNORE;
     }
     enum prompt_kind kind = options->prompt != PROMPT_DEFAULT ? options->prompt : prompt_for_service(service);
@@ -157,12 +180,15 @@ int touch_or_type(pam_handle_t *pamh, const struct touch_options *options)
     if (stream == NULL)
         return PAM_BUF_ERR;
     if (stream_open(stream, options->socket_path, body, OPEN_SECONDS, why, sizeof why) != 0) {
-        pam_syslog(pamh, LOG_ERR, "no finger for %s: %s", user, why);
+        pam_syslog(pamh, LOG_ERR, "no finger for %s: %s", shown_user, why);
         free(stream);
         return PAM_IGNORE;
     }
-    struct touch_request request = { .pamh = pamh, .user = user, .service = service, .stream = stream,
-                                     .wait_milliseconds = (timeout + OPEN_SECONDS) * 1000 };
+    /* The scan's timeout, from the start, and a second for fpbridged to say it ended: no line the
+     * daemon sends, however many, holds the login longer. */
+    struct touch_request request = { .pamh = pamh, .user = user, .shown_user = shown_user, .service = service,
+                                     .stream = stream, .deadline = started + OPEN_SECONDS + timeout + 1,
+                                     .silent = (flags & PAM_SILENT) != 0 };
     int result = PAM_IGNORE;
     if (finger_offered(&request)) {
         switch (kind) {
@@ -175,6 +201,6 @@ int touch_or_type(pam_handle_t *pamh, const struct touch_options *options)
     stream_close(stream);
     free(stream);
     if (result == PAM_SUCCESS)
-        pam_syslog(pamh, LOG_INFO, "%s's finger matched", user);
+        pam_syslog(pamh, LOG_INFO, "%s's finger matched", shown_user);
     return result;
 }

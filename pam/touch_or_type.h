@@ -36,12 +36,16 @@ struct touch_options {
 struct touch_request {
     pam_handle_t *pamh;
     const char *user;
+    const char *shown_user;      /* PAM_USER as the log shows it: quoted and escaped */
     const char *service;
     struct evaluation_stream *stream;
-    int wait_milliseconds;       /* the longest a scan can take: its timeout and some */
+    double deadline;             /* service_now() by which every wait on fpbridged ends: one for
+                                    the transaction, from the start of pam_sm_authenticate */
+    int silent;                  /* PAM_SILENT: no informational or error messages */
 };
 
-int touch_or_type(pam_handle_t *pamh, const struct touch_options *options);
+/* `started`: service_now() when pam_sm_authenticate began. */
+int touch_or_type(pam_handle_t *pamh, int flags, const struct touch_options *options, double started);
 
 /* The prompt kinds (each returns PAM_SUCCESS for a match; PAM_IGNORE when the password module
  * is to decide, with PAM_AUTHTOK set when a password was typed here; or a conversation error). */
@@ -56,6 +60,16 @@ enum prompt_kind prompt_for_service(const char *service);
  * `tty_fd` when it is >= 0). Returns 1 when the finger is done (matched or refused), 0 when the
  * scan goes on (a wrong finger with tries left) or the line says nothing. */
 int tell_line(const struct touch_request *request, const struct stream_line *line, int tty_fd);
+
+/* tell_line's `tty_fd` for a line that is only logged, never shown. */
+#define TELL_NOWHERE (-2)
+
+/* Milliseconds left until the request's deadline (0 once it passed), for poll(). */
+int left_milliseconds(const struct touch_request *request);
+
+/* Throws away whatever was typed at the terminal `fd` and not yet read: when the finger wins,
+ * nothing typed at the prompt may reach the command the program runs next (sudo -s's shell). */
+void discard_typed(int fd);
 
 /* Writes all of `text` to the terminal `fd` (a short write or EINTR goes on; an error ends it). */
 void terminal_write(int fd, const char *text);

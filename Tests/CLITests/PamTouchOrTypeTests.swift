@@ -21,7 +21,11 @@ import TestSupport
         let service: String
 
         /// - Parameter passwordProved: the `password-proved` line after the password module.
-        init(service: String, module: String, socket: String, arguments: String = "", passwordProved: Bool = true) throws {
+        /// - Parameter seatless: `allow-seatless` on the module's line: presence is not asked.
+        ///   The test process is in no logind session at no seat, so the tests of the prompts
+        ///   turn presence off; PamPresenceTests judge presence itself (and turn it on).
+        init(service: String, module: String, socket: String, arguments: String = "", passwordProved: Bool = true,
+             seatless: Bool = true) throws {
             self.service = service
             let checker = directory.file("check-password")
             // The password module's judgement: root's is "secret" (pam_exec hands the token on
@@ -31,7 +35,7 @@ import TestSupport
             _ = chmod(checker, 0o755)
             try FileManager.default.createDirectory(atPath: directory.file("pam.d"), withIntermediateDirectories: true)
             let lines = [
-                "auth\t[success=done default=ignore]\t\(module) socket=\(socket) \(arguments)",
+                "auth\t[success=done default=ignore]\t\(module) socket=\(socket) \(seatless ? "allow-seatless " : "")\(arguments)",
                 "auth\t[success=1 default=ignore]\tpam_exec.so expose_authtok quiet \(checker)",
                 "auth\trequisite\tpam_deny.so",
                 passwordProved ? "auth\toptional\t\(module) password-proved socket=\(socket)" : "",
@@ -48,7 +52,9 @@ import TestSupport
         func start(arguments: [String] = [], items: [String: String] = [:], terminal: Bool = false,
                    launcher: [String] = [], environment: [String: String] = [:]) async throws -> (RunningClient, Pipe) {
             let host = try await PamHost.path()
-            var variables = ["LD_PRELOAD": "libpam_wrapper.so", "PAM_WRAPPER": "1", "PAM_WRAPPER_DEBUGLEVEL": "0",
+            // PAM_WRAPPER_DEBUGLEVEL 4 in `environment` shows the module's syslog lines in the output.
+            var variables = ["LD_PRELOAD": "libpam_wrapper.so", "PAM_WRAPPER": "1",
+                             "PAM_WRAPPER_DEBUGLEVEL": environment["PAM_WRAPPER_DEBUGLEVEL"] ?? "0",
                              "PAM_WRAPPER_SERVICE_DIR": directory.file("pam.d"), "PAM_HOST_SERVICE": service,
                              "PAM_HOST_USER": "root"]
             if let rhost = items["rhost"] { variables["PAM_HOST_RHOST"] = rhost }
@@ -132,18 +138,27 @@ import TestSupport
         #expect(try await finger.finish(timeout: 20) == 0 && finger.output.contains("result: Success"), "\(finger.output)")
     }
 
-    @Test func aWrongFingerIsToldAndThePromptStaysForThePassword() async throws {
+    /// A wrong finger is told beside the prompt, whose read goes on (issue 49): what was typed
+    /// before the touch stays, so someone else's touch (or the user's palm) cannot turn a correct
+    /// password into a failure (misc_conv flushes typed-ahead input when it asks again).
+    @Test func aWrongFingerIsToldBesideThePromptAndWhatWasTypedBeforeItStays() async throws {
         let bus = try await FprintdBus()
         try await enroll(bus)
         let stack = try Stack(service: "login", module: try await PamModule.path(), socket: bus.service!.socket)
-        let (client, input) = try await stack.start()
-        try await touch(bus, client, "p2")
+        let (client, input) = try await stack.start(terminal: true)
+        try #require(try await client.waitFor(Self.ownPrompt, timeout: 15), "\(client.output)")
+        type(input, "sec")
+        // Half the password must be in the terminal's line before the wrong finger: there is no
+        // event for bytes reaching the line discipline, so a moment for script(1) to copy them.
+        try await Task.sleep(for: .milliseconds(300))
+        try await bus.scan("p2")
         try #require(try await client.waitFor("No match. Touch the reader again, or type the password.", timeout: 15), "\(client.output)")
         try #require(try await client.waitFor(count: 2, timeout: 15) { $0.components(separatedBy: Self.ownPrompt).count - 1 },
                      "the prompt again: \(client.output)")
         #expect(try await bus.lockout("root")["failures"] as? Int == 1, "the wrong finger counted once")
-        type(input, "secret\n")
-        #expect(try await client.finish(timeout: 20) == 0 && client.output.contains("result: Success"), "\(client.output)")
+        type(input, "ret\n")
+        #expect(try await client.finish(timeout: 20) == 0 && client.output.contains("result: Success"),
+                "'sec' before the touch and 'ret' after it are one password: \(client.output)")
         expectNothingLeftBehind(client.output)
         #expect(try await bus.lockout("root")["failures"] as? Int == 0, "the password (password-proved) cleared the count")
     }
@@ -203,6 +218,29 @@ import TestSupport
         type(scriptInput, "secret\n")
         #expect(try await script.finish(timeout: 20) == 0 && !script.output.contains("finger"), "\(script.output)")
         #expect(try await bus.lockout("root")["failures"] as? Int == 0)
+    }
+
+    /// Nothing typed leaks (issue 49): a user starts typing the password, then touches; what
+    /// was typed must not stay in the terminal for the command sudo or su runs next (a root
+    /// shell's `sudo -s` ran it and kept it in its history). The host reads the terminal after
+    /// pam_authenticate as that command would.
+    @Test func whatWasTypedBeforeTheTouchIsThrownAwayAtSudosAndSusPrompts() async throws {
+        let bus = try await FprintdBus()
+        try await enroll(bus)
+        let module = try await PamModule.path()
+        for (service, prompt) in [("sudo", "[sudo] password or finger for root: "), ("su", Self.ownPrompt)] {
+            let stack = try Stack(service: service, module: module, socket: bus.service!.socket)
+            let (client, input) = try await stack.start(terminal: true, environment: ["PAM_HOST_READ_AFTER": "1"])
+            defer { try? input.fileHandleForWriting.close() }
+            try #require(try await client.waitFor(prompt, timeout: 15), "\(service): \(client.output)")
+            type(input, "alice-p")
+            // The bytes must be in the terminal's line before the touch: there is no event for
+            // their reaching the line discipline, so a moment for script(1) to copy them.
+            try await Task.sleep(for: .milliseconds(300))
+            try await bus.scan("p1")
+            #expect(try await client.finish(timeout: 20) == 0 && client.output.contains("result: Success"), "\(service): \(client.output)")
+            #expect(client.output.contains("typed and left: 0 bytes"), "\(service): the next command would read it: \(client.output)")
+        }
     }
 
     /// A host that blocks every signal (one handling its own by signalfd, say) lends none: the

@@ -5,7 +5,11 @@ fpbridge's service client: misbehaving-service.py SOCKET MODE. Runs until killed
 Modes: silent-close (reads the request, closes without a word), reset (closes without reading
 it), garbage (not HTTP), cut-stream (a streamed 200 that stops after its first line),
 bad-chunk (a streamed 200 whose chunk size is not a number), oversized (a 17 MB body),
-mute (reads the request and never answers).
+mute (reads the request and never answers); for pam_fpbridge.so's stream: endless-events (a
+streamed 200 that says the reader waits, then sends an event line every 0.3 s for ever),
+slow-bytes (the same head, then one byte of a line every 0.3 s for ever), huge-line (100 KB
+of one line without its end), escapes (a result whose message holds terminal escapes and
+bytes of 0x80 and above).
 The socket appears at SOCKET only once it listens."""
 import os
 import signal
@@ -56,6 +60,31 @@ while True:
             line = b'{"type":"started","operation":"op-1"}\n'
             connection.sendall(b"HTTP/1.1 200 OK\r\nContent-Type: application/x-ndjson\r\n"
                                b"Transfer-Encoding: chunked\r\n\r\n" + b"%x\r\n" % len(line) + line + b"\r\n")
+        elif mode in ("endless-events", "slow-bytes", "huge-line", "escapes"):
+            def chunk(data):
+                return b"%x\r\n" % len(data) + data + b"\r\n"
+            try:
+                connection.sendall(b"HTTP/1.1 200 OK\r\nContent-Type: application/x-ndjson\r\n"
+                                   b"Transfer-Encoding: chunked\r\n\r\n"
+                                   + chunk(b'{"type":"event","kind":"presentFinger"}\n'))
+                if mode == "endless-events":
+                    while True:
+                        time.sleep(0.3)
+                        connection.sendall(chunk(b'{"type":"event","kind":"fingerDetected"}\n'))
+                elif mode == "slow-bytes":
+                    connection.sendall(b"100000\r\n")
+                    while True:
+                        time.sleep(0.3)
+                        connection.sendall(b"x")
+                elif mode == "huge-line":
+                    connection.sendall(chunk(b'{"type":"event","kind":"' + b"x" * 100000))
+                    time.sleep(30)
+                else:
+                    message = b"locked \x1b[2J\x1b]0;owned\x07 \x9b31m \xc2\x9b \xe2\x80\xae done"
+                    connection.sendall(chunk(b'{"type":"result","ok":false,"error":{"code":-8,"message":"'
+                                             + message + b'"}}\n') + b"0\r\n\r\n")
+            except (BrokenPipeError, ConnectionResetError):
+                pass
         elif mode == "bad-chunk":
             connection.sendall(b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n{}\r\n")
             time.sleep(0.5)

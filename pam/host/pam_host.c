@@ -4,11 +4,12 @@
  * and the signal mask, compared between just before and just after pam_authenticate.
  *
  *   PAM_HOST_SERVICE=NAME PAM_HOST_USER=NAME [PAM_HOST_RHOST=HOST] [PAM_HOST_TTY=TTY]
- *   [PAM_HOST_BLOCK_ALL=1] pam_host [ARGUMENTS...]
+ *   [PAM_HOST_BLOCK_ALL=1] [PAM_HOST_READ_AFTER=1] pam_host [ARGUMENTS...]
  *
  * The arguments are not read: they are the command line a module sees in /proc/self/cmdline
  * (sudo's options, say). Prints "result: <pam_strerror>", then "threads", "descriptors",
- * "signal actions" and "signal mask" lines, each "unchanged" or what changed. Exits 0 when
+ * "signal actions" and "signal mask" lines, each "unchanged" or what changed; with
+ * PAM_HOST_READ_AFTER, "typed and left: N bytes", what the command run next would read. Exits 0 when
  * pam_authenticate succeeded, 1 when it did not, 2 on a usage or setup error. */
 #include <security/pam_appl.h>
 #include <security/pam_misc.h>
@@ -18,6 +19,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <termios.h>
+#include <unistd.h>
 
 #ifndef SA_RESTORER
 #define SA_RESTORER 0x04000000 /* the kernel's flag (asm/signal.h), which glibc does not name */
@@ -83,6 +86,26 @@ static void compare(const struct snapshot *before, const struct snapshot *after)
     printf("signal mask: %s\n", mask_changed ? "changed" : "unchanged");
 }
 
+/* What the command run next would read from the terminal: every byte typed and not yet taken,
+ * a line not yet ended too (read with the line discipline's editing off). */
+static void report_typed(void)
+{
+    struct termios before, raw;
+    if (!isatty(STDIN_FILENO) || tcgetattr(STDIN_FILENO, &before) != 0) {
+        printf("typed and left: no terminal\n");
+        return;
+    }
+    raw = before;
+    raw.c_lflag &= (tcflag_t)~(ICANON | ECHO);
+    raw.c_cc[VMIN] = 0;
+    raw.c_cc[VTIME] = 2; /* tenths of a second: whatever is there comes at once */
+    tcsetattr(STDIN_FILENO, TCSANOW, &raw);
+    char left[256];
+    ssize_t count = read(STDIN_FILENO, left, sizeof left - 1);
+    tcsetattr(STDIN_FILENO, TCSANOW, &before);
+    printf("typed and left: %zd bytes\n", count < 0 ? (ssize_t)0 : count);
+}
+
 int main(void)
 {
     const char *service = getenv("PAM_HOST_SERVICE"), *user = getenv("PAM_HOST_USER");
@@ -122,6 +145,8 @@ int main(void)
     take(after);
     printf("result: %s\n", pam_strerror(pamh, result));
     compare(before, after);
+    if (getenv("PAM_HOST_READ_AFTER") != NULL)
+        report_typed();
     fflush(stdout);
     pam_end(pamh, result);
     free(before);
