@@ -4,7 +4,7 @@
  * woken by stream_hang_up (shutdown) from another thread. */
 #include "evaluation_stream.h"
 
-#include "json_text.h"
+#include "json_reader.h"
 #include "service_request.h"
 
 #include <ctype.h>
@@ -106,55 +106,82 @@ static int receive(struct evaluation_stream *stream, double deadline)
     return 1;
 }
 
-static void read_line(const char *text, struct stream_line *line)
+/* One line of the stream: JSON, read whole (json_reader.h). A line that is not JSON ends the
+ * finger as a failure: what it meant cannot be known, and a guess could be a match. */
+static void read_line(const char *text, size_t length, struct stream_line *line)
 {
     line->kind = LINE_OTHER;
     line->code = 0;
     line->attempts_left = -1;
     line->message[0] = '\0';
+    static const char *const type_path[] = { "type", NULL }, *const kind_path[] = { "event", "kind", NULL },
+                             *const left_path[] = { "event", "attemptsLeftInEvaluation", NULL }, *const ok_path[] = { "ok", NULL },
+                             *const code_path[] = { "error", "code", NULL }, *const message_path[] = { "error", "message", NULL };
+    struct json_value value;
     char type[32], kind[32];
-    if (json_find_string(text, "type", type, sizeof type) != 0)
+    if (json_lookup(text, length, type_path, &value) != 0) {
+        line->kind = LINE_FAILED;
+        snprintf(line->message, sizeof line->message, "fpbridged sent a line that is not JSON");
+        return;
+    }
+    if (json_string_value(&value, type, sizeof type) != 0)
         return;
     if (strcmp(type, "event") == 0) {
-        if (json_find_string(text, "kind", kind, sizeof kind) != 0)
+        if (json_lookup(text, length, kind_path, &value) != 0 || json_string_value(&value, kind, sizeof kind) != 0)
             return;
         if (strcmp(kind, "presentFinger") == 0)
             line->kind = LINE_READY;
         if (strcmp(kind, "noMatch") == 0) {
             line->kind = LINE_NO_MATCH;
-            if (json_find_int(text, "attemptsLeftInEvaluation", &line->attempts_left) != 0)
+            if (json_lookup(text, length, left_path, &value) != 0 || json_int_value(&value, &line->attempts_left) != 0
+                || line->attempts_left < 0)
                 line->attempts_left = -1;
         }
         return;
     }
     if (strcmp(type, "result") != 0)
         return;
-    if (json_find_bool(text, "ok") == 1) {
+    if (json_lookup(text, length, ok_path, &value) == 0 && value.kind == JSON_TRUE) {
         line->kind = LINE_MATCHED;
         return;
     }
-    /* Anything else that ends the stream is a failure, a line we cannot read included. */
+    /* Anything else that ends the stream is a failure, a result we cannot read included. */
     line->kind = LINE_FAILED;
-    if (json_find_int(text, "code", &line->code) != 0)
+    if (json_lookup(text, length, code_path, &value) != 0 || json_int_value(&value, &line->code) != 0)
         line->code = 0;
-    if (json_find_string(text, "message", line->message, sizeof line->message) != 0)
+    if (json_lookup(text, length, message_path, &value) != 0
+        || json_string_value(&value, line->message, sizeof line->message) != 0)
         snprintf(line->message, sizeof line->message, "fpbridged ended the scan");
+}
+
+int stream_take_bytes(struct evaluation_stream *stream, const char *bytes, size_t count)
+{
+    if (count > sizeof stream->raw - stream->raw_used)
+        return -1;
+    memcpy(stream->raw + stream->raw_used, bytes, count);
+    stream->raw_used += count;
+    return unchunk(stream);
+}
+
+int stream_pop_line(struct evaluation_stream *stream, struct stream_line *line)
+{
+    char *end = memchr(stream->lines, '\n', stream->lines_used);
+    if (end == NULL)
+        return (stream->ended || stream->lines_used >= sizeof stream->lines - 1) ? -1 : 0;
+    size_t length = (size_t)(end - stream->lines);
+    read_line(stream->lines, length, line);
+    size_t taken = length + 1;
+    memmove(stream->lines, stream->lines + taken, stream->lines_used - taken);
+    stream->lines_used -= taken;
+    return 1;
 }
 
 int stream_next(struct evaluation_stream *stream, struct stream_line *line, double deadline)
 {
     for (;;) {
-        char *end = memchr(stream->lines, '\n', stream->lines_used);
-        if (end != NULL) {
-            *end = '\0';
-            read_line(stream->lines, line);
-            size_t taken = (size_t)(end - stream->lines) + 1;
-            memmove(stream->lines, stream->lines + taken, stream->lines_used - taken);
-            stream->lines_used -= taken;
-            return 1;
-        }
-        if (stream->ended || stream->lines_used >= sizeof stream->lines - 1)
-            return -1;
+        int popped = stream_pop_line(stream, line);
+        if (popped != 0)
+            return popped;
         int received = receive(stream, deadline);
         if (received <= 0)
             return received;

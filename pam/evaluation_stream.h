@@ -52,6 +52,13 @@ int stream_open(struct evaluation_stream *stream, const char *socket_path, const
  * the stream ended or failed. */
 int stream_next(struct evaluation_stream *stream, struct stream_line *line, double deadline);
 
+/* The two steps of stream_next without the socket (the tests' and the fuzzer's way in): bytes
+ * of the answer's body as they come (0, or -1 on framing fpbridged never sends or more than the
+ * buffer holds), and the next whole line (1 with `line` filled, 0 when none is whole yet, -1
+ * when the stream ended or a line overflowed). */
+int stream_take_bytes(struct evaluation_stream *stream, const char *bytes, size_t count);
+int stream_pop_line(struct evaluation_stream *stream, struct stream_line *line);
+
 /* Ends the exchange so that a reader blocked in stream_next returns at once; fpbridged sees the
  * connection close and cancels the scan. The descriptor stays open until stream_close. */
 void stream_hang_up(struct evaluation_stream *stream);

@@ -16,7 +16,7 @@ build_only=no
 seconds=${1:-60}
 shift || true
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(fake-script print-record counter passcode-record config libfprint-print nbis-template bozorth3-minutiae)
+[ ${#targets[@]} -gt 0 ] || targets=(fake-script print-record counter passcode-record config libfprint-print nbis-template bozorth3-minutiae pam-stream pam-json)
 
 # -DFUZZING swaps the replay main for libFuzzer's driver (Sources/fpbridge-fuzz/main.swift);
 # lld, because gold crashes while reporting link errors of fuzzer builds.
@@ -25,6 +25,13 @@ swift build --scratch-path .build-fuzz --product fpbridge-fuzz \
   -Xswiftc -Xclang-linker -Xswiftc -fuse-ld=lld 2>&1 | grep -vE "prohibited flag|^\[|^Compiling|^Building|^Write" || true
 binary="$(swift build --scratch-path .build-fuzz --show-bin-path)/fpbridge-fuzz"
 [ -x "$binary" ] || { echo "fuzz.sh: the fuzz binary was not built" >&2; exit 1; }
+# The PAM module's readers of fpbridged's answers (C: the stream's framing, the JSON reader),
+# with clang's libFuzzer and AddressSanitizer (pam/host/stream_reader.c is their target).
+pam_binary=.build-fuzz/pam-fuzz
+mkdir -p .build-fuzz
+/opt/swift/usr/bin/clang -std=c11 -D_GNU_SOURCE -DFUZZING -g -O1 -fuse-ld=lld -fsanitize=fuzzer,address,undefined \
+  -fno-sanitize-recover=undefined -o "$pam_binary" pam/host/stream_reader.c pam/evaluation_stream.c pam/json_reader.c \
+  pam/service_request.c || { echo "fuzz.sh: the PAM module's fuzz binary was not built" >&2; exit 1; }
 [ "$build_only" = no ] || exit 0
 
 # One target's run, its table row written to .build-fuzz/TARGET.row (status 1 when it failed).
@@ -37,8 +44,10 @@ run_target() {
   local status=0
   # Only the libfprint target needs a reader-free libfprint: keep it from scanning buses.
   # Swift's own crash backtracer would take the signal before libFuzzer saves the input.
+  local program=$binary
+  case $target in pam-*) program=$pam_binary ;; esac
   SWIFT_BACKTRACE=enable=no FPBRIDGE_FUZZ_TARGET="$target" FP_DRIVERS_WHITELIST=none FP_DRIVERS_ALLOWLIST=none \
-    "$binary" "$work" "Fuzz/Corpus/$target" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \
+    "$program" "$work" "Fuzz/Corpus/$target" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \
     -max_len=65536 -print_final_stats=1 -artifact_prefix="$artifacts" ${FPBRIDGE_FUZZ_RUNS:+-runs=$FPBRIDGE_FUZZ_RUNS} \
     >"$log" 2>&1 || status=$?
   local execs rate cov size result=ok

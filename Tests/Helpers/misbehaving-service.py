@@ -66,21 +66,22 @@ while True:
             try:
                 connection.sendall(b"HTTP/1.1 200 OK\r\nContent-Type: application/x-ndjson\r\n"
                                    b"Transfer-Encoding: chunked\r\n\r\n"
-                                   + chunk(b'{"type":"event","kind":"presentFinger"}\n'))
+                                   + chunk(b'{"type":"event","event":{"kind":"presentFinger"}}\n'))
                 if mode == "endless-events":
                     while True:
                         time.sleep(0.3)
-                        connection.sendall(chunk(b'{"type":"event","kind":"fingerDetected"}\n'))
+                        connection.sendall(chunk(b'{"type":"event","event":{"kind":"fingerDetected"}}\n'))
                 elif mode == "slow-bytes":
                     connection.sendall(b"100000\r\n")
                     while True:
                         time.sleep(0.3)
                         connection.sendall(b"x")
                 elif mode == "huge-line":
-                    connection.sendall(chunk(b'{"type":"event","kind":"' + b"x" * 100000))
+                    connection.sendall(chunk(b'{"type":"event","event":{"kind":"' + b"x" * 100000))
                     time.sleep(30)
                 else:
-                    message = b"locked \x1b[2J\x1b]0;owned\x07 \x9b31m \xc2\x9b \xe2\x80\xae done"
+                    # Controls as JSON must write them (escaped), bytes of 0x80 and above raw.
+                    message = b"locked \\u001b[2J\\u001b]0;owned\\u0007 \x9b31m \xc2\x9b \xe2\x80\xae done"
                     connection.sendall(chunk(b'{"type":"result","ok":false,"error":{"code":-8,"message":"'
                                              + message + b'"}}\n') + b"0\r\n\r\n")
             except (BrokenPipeError, ConnectionResetError):

@@ -1,11 +1,15 @@
 #!/usr/bin/python3
 """Drives one program in the booted container on a pseudo-terminal, as a person would.
 
-    drive.py --leader PID --user USER [--vdev PATH] [--timeout S] STEP... -- COMMAND...
+    drive.py --leader PID --user USER [--desk] [--term NAME] [--vdev PATH] [--timeout S] STEP... -- COMMAND...
 
 COMMAND runs in the container as USER in a transient unit with a terminal of its own
 (`systemd-run --pty`, entered with nsenter from the host), so su, login, sudo, pkexec and
-pkttyagent read their passwords from a real terminal. The steps, in order:
+pkttyagent read their passwords from a real terminal. Such a unit is in no logind session.
+--desk makes the unit USER's session at the seat instead, as a desk's login is: PAM's session
+stack of `login` (pam_systemd) with XDG_SEAT=seat0, which a greeter names and a container,
+having no virtual consoles, cannot give by a console. --term sets TERM (default dumb; tmux
+needs a real one). The steps, in order:
 
     expect:REGEX   wait for REGEX in what the program wrote since the last match
     send:TEXT      type TEXT and Enter (after a moment: PAM flushes typed-ahead input when it
@@ -146,19 +150,23 @@ def main():
     parser.add_argument("--user", required=True)
     parser.add_argument("--vdev", default="/run/fpbridge/vdev.sock")
     parser.add_argument("--timeout", type=float, default=30)
+    parser.add_argument("--desk", action="store_true")
+    parser.add_argument("--term", default="dumb")
     parser.add_argument("steps", nargs="*")
     options = parser.parse_args(args[:split])
     command = args[split + 1:]
 
+    desk = ["-p", "PAMName=login", "-E", "XDG_SEAT=seat0", "-E", "XDG_SESSION_CLASS=user"] if options.desk else []
     argv = ["nsenter", "-t", options.leader, "-a", "/usr/bin/env", "-i", f"PATH={GUEST_PATH}",
-            "LANG=C.UTF-8", "TERM=dumb", "systemd-run", "-q", "--pty", "--wait", "-G",
-            f"-p", f"User={options.user}", "-E", "LANG=C.UTF-8", "-E", "TERM=dumb", "--",
+            "LANG=C.UTF-8", f"TERM={options.term}", "systemd-run", "-q", "--pty", "--wait", "-G",
+            f"-p", f"User={options.user}", *desk, "-E", "LANG=C.UTF-8", "-E", f"TERM={options.term}", "--",
             # A fixed wait, on purpose: systemd 252's pty forwarder (systemd-run --pty) stops when the
             # unit's process exits, and under load the program's last lines were still on their way
             # (fprintd-list's prints, fprintd-verify's result: seen lost with exit 0). The unit lingers
             # 0.3 s after the program, with the program's exit status.
             "/bin/sh", "-c", '"$@"; status=$?; sleep 0.3; exit $status', "sh", *command]
-    print(f"  $ ({options.user}, on a terminal) {' '.join(command)}", flush=True)
+    where = "at the desk: a session at seat0" if options.desk else "on a terminal"
+    print(f"  $ ({options.user}, {where}) {' '.join(command)}", flush=True)
     started = time.monotonic()
     session = Session(argv, options.timeout)
     ok = True
