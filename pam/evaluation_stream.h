@@ -40,6 +40,7 @@ struct stream_line {
 /* The error codes the module tells apart (api/fpbridged.openapi.yaml, WireError). */
 #define CODE_AUTHENTICATION_FAILED (-1)
 #define CODE_BIOMETRY_LOCKOUT (-8)
+#define CODE_READER_BUSY (-2002)
 #define CODE_TIMED_OUT (-2003)
 
 /* Connects, sends the request and reads the answer's head, all within `seconds`. `body` is the

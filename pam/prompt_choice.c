@@ -5,7 +5,8 @@
  * (fgets() on the agent's pipe; EINTR ends it the same way), and which judge by what
  * pam_authenticate returns alone.
  * Terminal: sudo, reading /dev/tty as sudo itself does, unless its command line reads the
- * password elsewhere: -S (standard input) and -n (never asks) mean a script, which gets no
+ * password elsewhere (long options read as getopt_long reads them: any unambiguous start, so
+ * --std is --stdin): -S (standard input) and -n (never asks) mean a script, which gets no
  * scan; -A (an askpass program) and -p (a prompt a script may be waiting for, as Ansible's
  * become does) keep sudo's own conversation: finger, then password.
  * Sequence: everything else. */
@@ -35,6 +36,30 @@ static int takes_value_long(const char *name)
     return listed(name, with_value);
 }
 
+/* The long option `given` names, as sudo's getopt_long reads it: the option itself, or the one
+ * option it is the start of ("--std" is --stdin). NULL when it names none or several (sudo then
+ * refuses the command line itself). */
+static const char *long_option(const char *given)
+{
+    static const char *const options[] = { "askpass", "background", "bell", "chdir", "chroot", "close-from",
+                                           "command-timeout", "edit", "group", "help", "host", "list", "login",
+                                           "non-interactive", "other-user", "preserve-env", "preserve-groups",
+                                           "prompt", "remove-timestamp", "reset-timestamp", "role", "set-home",
+                                           "shell", "stdin", "type", "user", "validate", "version", NULL };
+    const char *found = NULL;
+    size_t length = strlen(given);
+    for (const char *const *option = options; *option != NULL; option++) {
+        if (strcmp(*option, given) == 0)
+            return *option;
+        if (length > 0 && strncmp(*option, given, length) == 0) {
+            if (found != NULL)
+                return NULL;
+            found = *option;
+        }
+    }
+    return found;
+}
+
 /* The kind sudo's own options call for: sudo reads the password from the terminal unless told
  * otherwise. /proc/self/cmdline is sudo's argv, NUL-separated. */
 static enum prompt_kind sudo_prompt(void)
@@ -60,8 +85,11 @@ static enum prompt_kind sudo_prompt(void)
         if (argument[1] == '-') {
             const char *name = argument + 2;
             size_t name_length = strcspn(name, "=");
-            char option[32];
-            snprintf(option, sizeof option, "%.*s", (int)name_length, name);
+            char given[32];
+            snprintf(given, sizeof given, "%.*s", (int)name_length, name);
+            const char *option = long_option(given);
+            if (option == NULL)
+                return PROMPT_SEQUENCE; /* none sudo knows: sudo refuses it; no terminal prompt of ours */
             if (strcmp(option, "stdin") == 0 || strcmp(option, "non-interactive") == 0)
                 return PROMPT_NONE;
             if (strcmp(option, "askpass") == 0 || strcmp(option, "prompt") == 0)

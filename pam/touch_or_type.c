@@ -22,12 +22,14 @@
 #define CONCURRENT_TIMEOUT 60
 #define SEQUENCE_TIMEOUT 10
 
-static int build_body(char *body, size_t size, const char *user, const char *service, int attempts, int timeout, int wait)
+/* "wait": false, always: a reader held for another request (another prompt of this user's, a
+ * desktop's verify) answers readerBusy at once, and this prompt offers no finger, so a touch
+ * goes to the prompt the person sees (issue 49). */
+static int build_body(char *body, size_t size, const char *user, const char *service, int attempts, int timeout)
 {
     size_t used = 0;
     char numbers[96];
-    snprintf(numbers, sizeof numbers, ",\"attempts\":%d,\"timeoutSeconds\":%d,\"wait\":%s,\"reason\":", attempts, timeout,
-             wait ? "true" : "false");
+    snprintf(numbers, sizeof numbers, ",\"attempts\":%d,\"timeoutSeconds\":%d,\"wait\":false,\"reason\":", attempts, timeout);
     body[0] = '\0';
     if (json_append_raw(body, size, &used, "{\"operation\":\"verify\",\"user\":") != 0
         || json_append_string(body, size, &used, user) != 0
@@ -97,6 +99,10 @@ int tell_line(const struct touch_request *request, const struct stream_line *lin
             snprintf(text, sizeof text, "Fingerprint locked: %s", line->message);
             say(request, tty_fd, text);
             return 1;
+        case CODE_READER_BUSY:
+            say(request, tty_fd, "The fingerprint reader is busy with another request: type the password.");
+            pam_syslog(request->pamh, LOG_NOTICE, "no finger for %s: %s", request->shown_user, line->message);
+            return 1;
         default:
             pam_syslog(request->pamh, LOG_NOTICE, "no finger for %s: %s (code %d)", request->shown_user, line->message, line->code);
             return 1;
@@ -128,7 +134,7 @@ static int finger_offered(const struct touch_request *request)
         if (line.kind == LINE_READY)
             return 1;
         if (line.kind == LINE_FAILED) {
-            if (line.code == CODE_BIOMETRY_LOCKOUT)
+            if (line.code == CODE_BIOMETRY_LOCKOUT || line.code == CODE_READER_BUSY)
                 tell_line(request, &line, -1);
             else
                 pam_syslog(request->pamh, LOG_INFO, "no finger for %s: %s", request->shown_user, line.message);
@@ -172,7 +178,7 @@ int touch_or_type(pam_handle_t *pamh, int flags, const struct touch_options *opt
     int timeout = options->timeout_seconds > 0 ? options->timeout_seconds
                   : (kind == PROMPT_SEQUENCE ? SEQUENCE_TIMEOUT : CONCURRENT_TIMEOUT);
     char body[3072];
-    if (build_body(body, sizeof body, user, service, options->max_tries, timeout, kind != PROMPT_SEQUENCE) != 0) {
+    if (build_body(body, sizeof body, user, service, options->max_tries, timeout) != 0) {
         pam_syslog(pamh, LOG_ERR, "no finger: the user or service name is too long");
         return PAM_IGNORE;
     }
@@ -201,6 +207,6 @@ int touch_or_type(pam_handle_t *pamh, int flags, const struct touch_options *opt
     stream_close(stream);
     free(stream);
     if (result == PAM_SUCCESS)
-        pam_syslog(pamh, LOG_INFO, "%s's finger matched", shown_user);
+        pam_syslog(pamh, LOG_INFO, "finger matched for %s", shown_user);
     return result;
 }

@@ -10,9 +10,12 @@
 #      `pam-auth-update --enable fprintd fpbridge-password`: a finger logs in, five wrong fingers
 #      lock, the password (and the fpbridge passcode) lifts the lockout, another user is unaffected
 #   t  touch or type: `pam-auth-update --enable fpbridge fpbridge-password` (fprintd's profile
-#      goes); su, sudo, login and pkexec take the finger or the password at one prompt; a typed
-#      password cancels the scan and counts nothing; a wrong finger, max-tries, the lockout; no
-#      scan for sudo -S, nor over ssh (sshd's login, sudo in the session)
+#      goes); at alice's desk (a session at seat0) su, sudo, sudo -s, pkexec, systemd-run --user
+#      and a tmux pane take the finger or the password at one prompt; a typed password cancels
+#      the scan and counts nothing; nothing typed before the finger reaches sudo -s's shell; a
+#      wrong finger, max-tries, the lockout; the password alone, no scan, for sudo -S, ssh (sshd's
+#      login, sudo in the session), tmux attached from ssh, systemd-run --user from ssh, bob's
+#      su - alice, a daemon in no session, login on a pseudo-terminal and in a seatless session
 #   d  the socket CLI as alice; the fpbridge-kiosk unit as a member of fpbridge-kiosk; its browser
 #      session (cage and Chromium, headless) waits for the kiosk, shows the page, survives a crash
 #   e  a lockout and prints survive `systemctl restart fpbridged` and a reboot

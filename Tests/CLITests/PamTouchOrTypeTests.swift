@@ -212,11 +212,14 @@ import TestSupport
         let interruptedStatus = try await interrupted.finish(timeout: 20)
         #expect(interruptedStatus == 0, "status \(interruptedStatus): \(interrupted.output)")
 
-        // sudo -S (a script's password on standard input): no scan, the password module asks.
-        let (script, scriptInput) = try await stack.start(arguments: ["-S", "true"], terminal: true)
-        try #require(try await script.waitFor(Self.passwordPrompt, timeout: 15), "\(script.output)")
-        type(scriptInput, "secret\n")
-        #expect(try await script.finish(timeout: 20) == 0 && !script.output.contains("finger"), "\(script.output)")
+        // sudo -S (a script's password on standard input): no scan, the password module asks;
+        // so too its long options as getopt_long reads them, abbreviated (--std is --stdin).
+        for options in [["-S"], ["--std"], ["--stdin"], ["-u", "root", "--non"]] {
+            let (script, scriptInput) = try await stack.start(arguments: options + ["true"], terminal: true)
+            try #require(try await script.waitFor(Self.passwordPrompt, timeout: 15), "\(options): \(script.output)")
+            type(scriptInput, "secret\n")
+            #expect(try await script.finish(timeout: 20) == 0 && !script.output.contains("finger"), "\(options): \(script.output)")
+        }
         #expect(try await bus.lockout("root")["failures"] as? Int == 0)
     }
 
@@ -241,6 +244,28 @@ import TestSupport
             #expect(try await client.finish(timeout: 20) == 0 && client.output.contains("result: Success"), "\(service): \(client.output)")
             #expect(client.output.contains("typed and left: 0 bytes"), "\(service): the next command would read it: \(client.output)")
         }
+    }
+
+    /// A touch goes to the prompt the person sees (issue 49): while the reader is held for
+    /// another request (here a desktop's verify through fprintd's face), the prompt offers no
+    /// finger and says why; the password alone is asked, and the other request keeps its scan.
+    @Test func aReaderHeldForAnotherRequestOffersNoFingerAndSaysSo() async throws {
+        let bus = try await FprintdBus()
+        try await enroll(bus)
+        let holder = try bus.start(["/usr/bin/fprintd-verify", "root"])
+        defer { holder.kill() }
+        try #require(try await holder.waitFor("Verify started", timeout: 20), "\(holder.output)")
+        let stack = try Stack(service: "su", module: try await PamModule.path(), socket: bus.service!.socket)
+        let (client, input) = try await stack.start()
+        defer { try? input.fileHandleForWriting.close() }
+        try #require(try await client.waitFor(Self.passwordPrompt, timeout: 15), "\(client.output)")
+        #expect(client.output.contains("The fingerprint reader is busy with another request: type the password."), "\(client.output)")
+        #expect(!client.output.contains(Self.ownPrompt), "no finger offered: \(client.output)")
+        type(input, "secret\n")
+        #expect(try await client.finish(timeout: 20) == 0 && client.output.contains("result: Success"), "\(client.output)")
+        // The other request still has the reader: its scan is its own.
+        try await bus.scan("p1")
+        #expect(try await holder.waitFor("verify-match", timeout: 20), "\(holder.output)")
     }
 
     /// A host that blocks every signal (one handling its own by signalfd, say) lends none: the

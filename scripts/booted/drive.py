@@ -14,6 +14,7 @@ needs a real one). The steps, in order:
     expect:REGEX   wait for REGEX in what the program wrote since the last match
     send:TEXT      type TEXT and Enter (after a moment: PAM flushes typed-ahead input when it
                    turns echo off)
+    send-raw:TEXT  type TEXT alone, no Enter (the start of a password, say)
     scan:ID        libfprint's virtual_device reads finger ID (`SCAN ID` sent to the socket
                    --vdev names, from the host through /proc/PID/root)
     wait:S         wait S seconds
@@ -125,9 +126,9 @@ class Session:
                     return True
                 return False
 
-    def send(self, text):
+    def send(self, text, enter=True):
         time.sleep(0.4)
-        os.write(self.fd, (text + "\r").encode())
+        os.write(self.fd, (text + ("\r" if enter else "")).encode())
 
     def finish(self):
         deadline = time.monotonic() + self.timeout
@@ -180,6 +181,8 @@ def main():
                 break
         elif kind == "send":
             session.send(value)
+        elif kind == "send-raw":
+            session.send(value, enter=False)
         elif kind == "scan":
             try:
                 vdev_command(options.leader, options.vdev, f"SCAN {value}")

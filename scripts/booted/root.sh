@@ -11,8 +11,8 @@ CACHE=${FPBRIDGE_BOOTED_CACHE:-/var/cache/fpbridge-booted}
 BASE_PACKAGES=systemd,systemd-sysv,libpam-systemd,dbus,polkitd,pkexec,libpam-runtime,login,passwd,util-linux
 # What the checks use, installed with apt into the tree: Debian's fprintd as the reference
 # and for its tools and pam_fprintd.so, sudo, sshd (the remote rules of touch or type), and
-# small helpers.
-EXTRA_PACKAGES="fprintd libpam-fprintd libfprint-2-2 sudo openssh-server expect pamtester procps curl"
+# small helpers; tmux for issue 49's pane of the desk attached from SSH.
+EXTRA_PACKAGES="fprintd libpam-fprintd libfprint-2-2 sudo openssh-server expect pamtester procps curl tmux"
 # The kiosk's browser session (fpbridge-kiosk-browser.service): what the kiosk's package suggests.
 EXTRA_PACKAGES="$EXTRA_PACKAGES cage xwayland chromium"
 # Users of the checks and their passwords (known to the test only; the root is private).
