@@ -151,33 +151,6 @@ static void *read_scan(void *argument)
     }
 }
 
-/* The application's conversation, called directly rather than through pam_prompt(), which
- * logs "conversation failed" each time the finger ends the prompt. */
-static int converse(pam_handle_t *pamh, const char *prompt, char **typed)
-{
-    const void *item = NULL;
-    if (pam_get_item(pamh, PAM_CONV, &item) != PAM_SUCCESS || item == NULL)
-        return PAM_CONV_ERR;
-    const struct pam_conv *conversation = item;
-    if (conversation->conv == NULL)
-        return PAM_CONV_ERR;
-    struct pam_message message = { .msg_style = PAM_PROMPT_ECHO_OFF, .msg = prompt };
-    const struct pam_message *messages[1] = { &message };
-    struct pam_response *response = NULL;
-    int result = conversation->conv(1, messages, &response, conversation->appdata_ptr);
-    if (result == PAM_SUCCESS && response != NULL) {
-        *typed = response->resp;
-        free(response);
-    } else if (response != NULL) {
-        if (response->resp != NULL) {
-            explicit_bzero(response->resp, strlen(response->resp));
-            free(response->resp);
-        }
-        free(response);
-    }
-    return result;
-}
-
 /* The conversation, with the thread reading. */
 static int ask(const struct touch_request *request, struct race *race)
 {
@@ -201,7 +174,7 @@ static int ask(const struct touch_request *request, struct race *race)
         pthread_mutex_unlock(&race->lock);
 
         char *typed = NULL;
-        int asked = converse(request->pamh, "Password or finger: ", &typed);
+        int asked = converse_echo_off(request->pamh, "Password or finger: ", &typed);
 
         pthread_mutex_lock(&race->lock);
         race->asking = 0;

@@ -7,10 +7,10 @@
  * ^C: sudo blocks SIGINT and SIGQUIT while it authenticates and unblocks them only inside its
  * own password prompt, so a ^C here would wait, pending, until after the prompt. The module
  * watches for them with a signalfd it never reads (poll() sees a blocked signal pending; the
- * signal stays sudo's): on ^C it ends its prompt, and sudo's next prompt, with the signal
- * unblocked, ends sudo as ^C always does. In a program that does not block them, ^C
- * interrupts the wait (EINTR) and the password module asks, or the program's own action for
- * the signal happens, as it would at any prompt. */
+ * signal stays sudo's): on ^C it ends its prompt and interrupts the program's own
+ * (prompt_interrupted.c), which ends sudo, as one ^C always does. In a program that does not
+ * block them, ^C is the program's: its action for the signal happens, as at any prompt (a
+ * handler that returns ends no wait). */
 #include "touch_or_type.h"
 
 #include <security/pam_ext.h>
@@ -117,7 +117,7 @@ int prompt_terminal(const struct touch_request *request)
     snprintf(prompt, sizeof prompt, "[%s] password or finger for %s: ", request->service, request->user);
     terminal_write(tty, prompt);
     int keyboard = watch_keyboard_signals();
-    int finger_on = 1;
+    int finger_on = 1, interrupted = 0;
     int result = PAM_IGNORE;
     for (;;) {
         if (finger_on && service_now() >= request->deadline) {
@@ -140,7 +140,8 @@ int prompt_terminal(const struct touch_request *request)
         if (ready == 0)
             continue;
         if (waits[1].revents & POLLIN) {
-            pam_syslog(request->pamh, LOG_INFO, "^C at the prompt: no finger, and the signal left to the program");
+            pam_syslog(request->pamh, LOG_INFO, "^C at the prompt: no finger; the program's own prompt is interrupted as ^C would");
+            interrupted = 1;
             break;
         }
         if (waits[0].revents & (POLLIN | POLLHUP | POLLERR)) {
@@ -183,5 +184,9 @@ int prompt_terminal(const struct touch_request *request)
     close(tty);
     if (keyboard >= 0)
         close(keyboard);
+    if (interrupted) {
+        stream_hang_up(request->stream); /* the scan is cancelled: it counts nothing */
+        return prompt_interrupted(request);
+    }
     return result;
 }

@@ -74,6 +74,14 @@ void discard_typed(int fd);
 /* Writes all of `text` to the terminal `fd` (a short write or EINTR goes on; an error ends it). */
 void terminal_write(int fd, const char *text);
 
+/* Asks `prompt` (echo off) through the application's conversation: PAM_SUCCESS with what was
+ * typed in `*typed` (malloc'd; NULL when nothing came), or the conversation's error. */
+int converse_echo_off(pam_handle_t *pamh, const char *prompt, char **typed);
+
+/* ^C at the module's terminal prompt (prompt_interrupted.c): the password through the program's
+ * own conversation, interrupted at once as a ^C at its own prompt would be. */
+int prompt_interrupted(const struct touch_request *request);
+
 /* Stores a typed password as PAM_AUTHTOK for the next module, then wipes and frees it. */
 int hand_on_password(pam_handle_t *pamh, char *password);
 

@@ -90,6 +90,13 @@ auth optional pam_fpbridge.so password-proved"
       send:'read -t 1 -r left; echo "the shell read ${#left} bytes"; exit' expect:'the shell read 0 bytes' exit:0 \
       absent:'the shell read [1-9]' absent:'alice-p' -- sh -c 'sudo -k; sudo -s'
 
+  # One ^C ends sudo, as at sudo's own prompt (issue 49: it took two, and the password typed
+  # after the first could be lost). In an interactive shell, whose job control gives sudo the
+  # terminal: the shell goes on and says sudo's status.
+  check "sudo at the desk: one ^C at '[sudo] password or finger for alice:' ends sudo" \
+    drive alice --desk expect:'\$ $' send:'sudo -k; sudo id -un; echo "sudo said $?"' expect:"$TT_SUDO_PROMPT" \
+      wait:0.5 send-raw:$'\x03' expect:'sudo said 1' send:'exit' exit:0 absent:'^root' -- bash -i
+
   # A script's sudo (-S: the password on stdin) gets no scan: nobody is at the reader.
   local seen; seen=$(evaluations)
   check "sudo -S (the password piped in, as a script does): runs the command" \
