@@ -22,10 +22,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <syslog.h>
-#include <time.h>
-#include <unistd.h>
 
-#define RESEND_MILLISECONDS 50
+#include <unistd.h>
 
 struct race {
     pthread_mutex_t lock;
@@ -85,18 +83,6 @@ static void give_back_signal(int number, const struct sigaction *old)
     pthread_sigmask(SIG_SETMASK, &before, NULL);
 }
 
-static void wait_a_little(struct race *race)
-{
-    struct timespec until;
-    clock_gettime(CLOCK_REALTIME, &until);
-    until.tv_nsec += RESEND_MILLISECONDS * 1000000L;
-    if (until.tv_nsec >= 1000000000L) {
-        until.tv_sec += 1;
-        until.tv_nsec -= 1000000000L;
-    }
-    pthread_cond_timedwait(&race->changed, &race->lock, &until);
-}
-
 /* A line that does not end the prompt: told on the terminal beside it, the prompt written again
  * (the conversation's read goes on, so what was typed so far stays; issue 49), or only logged
  * when the conversation has no terminal (polkit's agent). Returns 1 when the finger is over. */
@@ -112,9 +98,7 @@ static void *read_scan(void *argument)
 {
     struct race *race = argument;
     /* Every signal blocked here: the host's go to its own threads, as before the module. */
-    sigset_t all;
-    sigfillset(&all);
-    pthread_sigmask(SIG_SETMASK, &all, NULL);
+    block_every_signal();
     for (;;) {
         struct stream_line line;
         int got = stream_next(race->stream, &line, race->request->deadline);
@@ -142,7 +126,7 @@ static void *read_scan(void *argument)
         while (race->has_line && !race->hung_up) {
             if (race->asking)
                 pthread_kill(race->asker, race->signal_number);
-            wait_a_little(race);
+            wait_a_little(&race->changed, &race->lock);
         }
         race->reader_done = 1;
         pthread_cond_broadcast(&race->changed);

@@ -21,9 +21,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <syslog.h>
-#include <time.h>
-
-#define RESEND_MILLISECONDS 50
 
 struct interrupter {
     pthread_mutex_t lock;
@@ -35,20 +32,11 @@ struct interrupter {
 static void *interrupt_asker(void *argument)
 {
     struct interrupter *state = argument;
-    sigset_t all;
-    sigfillset(&all);
-    pthread_sigmask(SIG_SETMASK, &all, NULL);
+    block_every_signal();
     pthread_mutex_lock(&state->lock);
     while (state->asking) {
         pthread_kill(state->asker, SIGINT);
-        struct timespec until;
-        clock_gettime(CLOCK_REALTIME, &until);
-        until.tv_nsec += RESEND_MILLISECONDS * 1000000L;
-        if (until.tv_nsec >= 1000000000L) {
-            until.tv_sec += 1;
-            until.tv_nsec -= 1000000000L;
-        }
-        pthread_cond_timedwait(&state->changed, &state->lock, &until);
+        wait_a_little(&state->changed, &state->lock);
     }
     pthread_mutex_unlock(&state->lock);
     return NULL;

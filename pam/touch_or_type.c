@@ -6,11 +6,14 @@
 
 #include <security/pam_ext.h>
 
+#include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <syslog.h>
 #include <termios.h>
+#include <time.h>
 #include <unistd.h>
 
 /* Seconds fpbridged has to answer the request's head, and to say the reader is ready or why
@@ -49,6 +52,25 @@ int hand_on_password(pam_handle_t *pamh, char *password)
         return result;
     }
     return PAM_IGNORE;
+}
+
+void block_every_signal(void)
+{
+    sigset_t all;
+    sigfillset(&all);
+    pthread_sigmask(SIG_SETMASK, &all, NULL);
+}
+
+void wait_a_little(pthread_cond_t *changed, pthread_mutex_t *lock)
+{
+    struct timespec until;
+    clock_gettime(CLOCK_REALTIME, &until);
+    until.tv_nsec += RESEND_MILLISECONDS * 1000000L;
+    if (until.tv_nsec >= 1000000000L) {
+        until.tv_sec += 1;
+        until.tv_nsec -= 1000000000L;
+    }
+    pthread_cond_timedwait(changed, lock, &until);
 }
 
 int left_milliseconds(const struct touch_request *request)

@@ -19,6 +19,8 @@
 
 #include <security/pam_modules.h>
 
+#include <pthread.h>
+
 #include "evaluation_stream.h"
 #include "remote_rules.h"
 
@@ -63,6 +65,13 @@ int tell_line(const struct touch_request *request, const struct stream_line *lin
 
 /* tell_line's `tty_fd` for a line that is only logged, never shown. */
 #define TELL_NOWHERE (-2)
+
+/* The module's threads (they resend a signal until it is taken): every signal blocked in the
+ * calling thread, so that the host's go to its own threads; and a wait on `changed` of
+ * RESEND_MILLISECONDS at most. */
+#define RESEND_MILLISECONDS 50
+void block_every_signal(void);
+void wait_a_little(pthread_cond_t *changed, pthread_mutex_t *lock);
 
 /* Milliseconds left until the request's deadline (0 once it passed), for poll(). */
 int left_milliseconds(const struct touch_request *request);
