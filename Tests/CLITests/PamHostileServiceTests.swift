@@ -10,7 +10,9 @@ import TestSupport
 /// another user, costs a login a bounded time and the password prompt, never a hang, a crash or
 /// a byte that reaches the terminal unfiltered. The real module in a real PAM stack
 /// (PamTouchOrTypeTests.Stack); the stand-in is Tests/Helpers/misbehaving-service.py.
-@Suite struct PamHostileServiceTests {
+/// Serialized: libpam-wrapper names its directory for each host /tmp/pam.X and two hosts
+/// started at the same moment can take the same X ("File exists").
+@Suite(.serialized) struct PamHostileServiceTests {
     static let helper = PamModule.packageRoot + "/Tests/Helpers/misbehaving-service.py"
 
     /// Starts the stand-in as `mode` (as `user`, when given, through setpriv), runs one su login
