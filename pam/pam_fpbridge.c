@@ -37,6 +37,8 @@
  *                    (prompt_choice.c); for a service file of a program the module does not know.
  *   timeout=N        seconds the reader waits (1-3600; default 60 beside a prompt, 10 alone).
  *   max-tries=N      wrong fingers before the password alone (1-5; default 3).
+ *   password-timeout=N  seconds sudo's terminal prompt waits for a password (1-3600; default
+ *                    300, sudo's own passwd_timeout): then sudo ends as at its own prompt.
  *   seat=NAME        the reader's logind seat (default seat0), where presence is looked for.
  *   allow-rhost, allow-ssh, allow-remote-session, allow-seatless
  *                    turn off one rule for this line (remote_rules.h; allow-seatless turns off
@@ -90,7 +92,8 @@ static enum prompt_kind prompt_argument(pam_handle_t *pamh, const char *value)
 static struct options read_options(pam_handle_t *pamh, int argc, const char **argv)
 {
     struct options options = { .mode = MODE_TOUCH_OR_TYPE,
-                               .touch = { .socket_path = FPBRIDGE_SYSTEM_SOCKET, .prompt = PROMPT_DEFAULT, .max_tries = 3 } };
+                               .touch = { .socket_path = FPBRIDGE_SYSTEM_SOCKET, .prompt = PROMPT_DEFAULT, .max_tries = 3,
+                                          .password_seconds = 300 } };
     struct touch_options *touch = &options.touch;
     for (int i = 0; i < argc; i++) {
         const char *argument = argv[i];
@@ -102,6 +105,8 @@ static struct options read_options(pam_handle_t *pamh, int argc, const char **ar
             touch->prompt = prompt_argument(pamh, argument + 7);
         else if (strncmp(argument, "timeout=", 8) == 0)
             touch->timeout_seconds = number_argument(pamh, argument, 8, 1, 3600, 0);
+        else if (strncmp(argument, "password-timeout=", 17) == 0)
+            touch->password_seconds = number_argument(pamh, argument, 17, 1, 3600, 300);
         else if (strncmp(argument, "max-tries=", 10) == 0)
             touch->max_tries = number_argument(pamh, argument, 10, 1, 5, 3);
         else if (strcmp(argument, "allow-rhost") == 0)

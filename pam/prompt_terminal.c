@@ -119,7 +119,16 @@ int prompt_terminal(const struct touch_request *request)
     int keyboard = watch_keyboard_signals();
     int finger_on = 1, interrupted = 0;
     int result = PAM_IGNORE;
+    /* sudo's own prompt gives up after passwd_timeout; so does this one, and then ends sudo as
+     * sudo's would (prompt_interrupted.c), rather than wait on the terminal for ever. */
+    double password_deadline = service_now() + request->password_seconds;
     for (;;) {
+        if (service_now() >= password_deadline) {
+            pam_syslog(request->pamh, LOG_NOTICE, "no password within %d s at the prompt: the program's own prompt is interrupted",
+                       request->password_seconds);
+            interrupted = 1;
+            break;
+        }
         if (finger_on && service_now() >= request->deadline) {
             /* The transaction's deadline: the finger is over, the prompt goes on for the password. */
             finger_on = 0;

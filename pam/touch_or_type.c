@@ -243,7 +243,7 @@ int touch_or_type(pam_handle_t *pamh, int flags, const struct touch_options *opt
      * daemon sends, however many, holds the login longer. */
     struct touch_request request = { .pamh = pamh, .user = user, .shown_user = shown_user, .service = service,
                                      .stream = stream, .deadline = started + OPEN_SECONDS + timeout + 1,
-                                     .silent = (flags & PAM_SILENT) != 0 };
+                                     .silent = (flags & PAM_SILENT) != 0, .password_seconds = options->password_seconds };
     int result = PAM_IGNORE;
     if (finger_offered(&request)) {
         switch (kind) {

@@ -31,6 +31,8 @@ struct touch_options {
     enum prompt_kind prompt;     /* prompt=...; PROMPT_DEFAULT: chosen by the service */
     int timeout_seconds;         /* timeout=N: how long the reader waits; 0: the default */
     int max_tries;               /* max-tries=N: wrong fingers before the password alone */
+    int password_seconds;        /* password-timeout=N: how long the terminal prompt waits for
+                                    a password (sudo's passwd_timeout, 5 minutes by default) */
     struct remote_overrides remote;
 };
 
@@ -44,6 +46,7 @@ struct touch_request {
     double deadline;             /* service_now() by which every wait on fpbridged ends: one for
                                     the transaction, from the start of pam_sm_authenticate */
     int silent;                  /* PAM_SILENT: no informational or error messages */
+    int password_seconds;        /* touch_options' password_seconds */
 };
 
 /* `started`: service_now() when pam_sm_authenticate began. */

@@ -268,6 +268,23 @@ import TestSupport
         #expect(try await holder.waitFor("verify-match", timeout: 20), "\(holder.output)")
     }
 
+    /// sudo's terminal prompt gives up as sudo's own does (passwd_timeout; here
+    /// `password-timeout=2`): then the program's own prompt is asked and interrupted, which ends
+    /// sudo. This host blocks every signal, so its conversation simply asks the password.
+    @Test func sudosTerminalPromptGivesUpAfterItsPasswordTimeout() async throws {
+        let bus = try await FprintdBus()
+        try await enroll(bus)
+        let stack = try Stack(service: "sudo", module: try await PamModule.path(), socket: bus.service!.socket,
+                              arguments: "password-timeout=2")
+        let (client, input) = try await stack.start(terminal: true, environment: ["PAM_HOST_BLOCK_ALL": "1"])
+        defer { try? input.fileHandleForWriting.close() }
+        try #require(try await client.waitFor("[sudo] password or finger for root: ", timeout: 15), "\(client.output)")
+        try #require(try await client.waitFor(Self.passwordPrompt, timeout: 15), "the prompt gave up: \(client.output)")
+        type(input, "secret\n")
+        #expect(try await client.finish(timeout: 20) == 0 && client.output.contains("result: Success"), "\(client.output)")
+        expectNothingLeftBehind(client.output)
+    }
+
     /// A host that blocks every signal (one handling its own by signalfd, say) lends none: the
     /// module leaves its mask and handlers alone and gives the finger first, then the password.
     @Test func aHostBlockingEverySignalGetsTheFingerThenThePasswordAndKeepsItsSignals() async throws {
