@@ -18,6 +18,12 @@ package struct ServiceConfiguration: Sendable {
     package var connectionsPerUser = 32
     /// Serves fprintd's D-Bus API (`net.reactivated.Fprint`) on the system bus beside the socket.
     package var fprintdBus = false
+    /// Seconds a D-Bus claim with no action running keeps the device from another user's Claim
+    /// (``ClaimYield``; fprintd keeps it until Release). 30: longer than any pause between a
+    /// client's own calls (pam_fprintd and the fprintd tools go from one to the next at once;
+    /// GNOME Settings runs an enrollment between its stages), and as long as a scan waits for a
+    /// finger (the state's default scan timeout, pam_fprintd's default timeout).
+    package var claimYieldSeconds: Double = 30
     /// The TCTI of the TPM the device identity key lives in (`swtpm:host=127.0.0.1,port=2321`,
     /// `device:/dev/tpmrm0`); nil for the software key in `service/`.
     package var tpm: String?

@@ -43,15 +43,11 @@ extension ServiceRoutes {
         }
     }
 
-    /// The target's configuration with the request's scan timeout, and its attempts checked.
+    /// The target's configuration with the request's scan timeout, at most ``ClientScanTimeout``'s
+    /// bound, and its attempts checked.
     static func scanConfiguration(_ body: EvaluationRequest, _ target: RequestTarget) throws -> AuthConfiguration {
         var settings = try target.configuration()
-        if let timeout = body.timeoutSeconds {
-            guard timeout > 0, timeout <= AuthConfiguration.maximumScanTimeout else {
-                throw ServiceRefusal.badRequest("timeoutSeconds must be more than 0 and at most \(Int(AuthConfiguration.maximumScanTimeout))")
-            }
-            settings.scanTimeoutSeconds = timeout
-        }
+        settings.scanTimeoutSeconds = try ClientScanTimeout.seconds(requested: body.timeoutSeconds, configured: settings.scanTimeoutSeconds)
         if let attempts = body.attempts, attempts < 1 { throw ServiceRefusal.badRequest("attempts must be at least 1") }
         return settings
     }

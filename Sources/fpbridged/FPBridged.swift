@@ -43,6 +43,9 @@ struct FPBridged: AsyncParsableCommand {
     @Option(help: "Open connections one user may hold at once (root is not limited).")
     var connectionsPerUser = 32
 
+    @Option(help: "Seconds a D-Bus Claim with no operation running keeps the reader from another user's Claim (1 to 3600; fprintd: until Release).")
+    var claimYieldSeconds = 30.0
+
     @Option(help: ArgumentHelp(
         "Serve fprintd's D-Bus API (net.reactivated.Fprint) on the system bus: on or off (default: on, off with --test-mode).",
         discussion: "Desktop clients (GNOME Settings, pam_fprintd, the fprintd-* tools) then use fpbridge's engine and lockout. "
@@ -75,6 +78,7 @@ struct FPBridged: AsyncParsableCommand {
         guard stateDir.hasPrefix("/") else { throw ValidationError("--state-dir must be an absolute path") }
         guard (0...3600).contains(readerIdleSeconds) else { throw ValidationError("--reader-idle-seconds must be 0 to 3600") }
         guard (1...10_000).contains(connectionsPerUser) else { throw ValidationError("--connections-per-user must be 1 to 10000") }
+        guard (1...3600).contains(claimYieldSeconds) else { throw ValidationError("--claim-yield-seconds must be 1 to 3600") }
         var logger = Logger(label: "fpbridged")
         logger.logLevel = verbose ? .debug : .warning
         var configuration = ServiceConfiguration(
@@ -82,6 +86,7 @@ struct FPBridged: AsyncParsableCommand {
             adminGroup: adminGroup, kioskGroup: kioskGroup, testMode: testMode)
         configuration.connectionsPerUser = connectionsPerUser
         configuration.readerIdleSeconds = readerIdleSeconds
+        configuration.claimYieldSeconds = claimYieldSeconds
         if let tpm {
             guard (1...256).contains(tpm.utf8.count), !tpm.contains("\0") else { throw ValidationError("--tpm must be a TCTI such as device:/dev/tpmrm0") }
             if let problem = TPMDeviceIdentity.problem(tcti: tpm) {

@@ -43,6 +43,11 @@ public struct AuthEnvironment: Sendable {
     /// The clocks lockouts are measured on, read at each decision; tests move them.
     public var clock: @Sendable () -> LockoutClock = LockoutClock.now
 
+    /// What an evaluation's scan deadline is measured on (``AuthConfiguration/scanTimeoutSeconds``
+    /// from the start of its scans, whatever the reader reports meanwhile): the monotonic clock;
+    /// a test's own clock, which it advances.
+    package var scanClock: any Clock<Duration> = ContinuousClock()
+
     /// The lockout rules at this moment.
     var lockoutRules: LockoutRules { LockoutRules(configuration: configuration, clock: clock()) }
 

@@ -24,11 +24,15 @@ struct BiometricSession {
 
     /// Runs the evaluation with the reader held for it alone: a passcode asked for after it (the
     /// device-owner fallback) holds none.
+    ///
+    /// The scan timeout is one deadline from here (``ScanDeadline``): a wait for a reader another
+    /// operation holds, retry hints and wrong fingers with attempts left all spend it.
     func run() async throws -> AuthSuccess {
-        try await context.withReader { reader in try await self.run(on: reader) }
+        let deadline = ScanDeadline(after: .milliseconds(Int(configuration.scanTimeoutSeconds * 1000)), on: environment.scanClock)
+        return try await context.withReader { reader in try await self.run(on: reader, until: deadline) }
     }
 
-    private func run(on reader: (any FingerprintReader)?) async throws -> AuthSuccess {
+    private func run(on reader: (any FingerprintReader)?, until deadline: ScanDeadline) async throws -> AuthSuccess {
         guard let reader else {
             throw AuthError(.biometryNotAvailable, "no fingerprint reader is available")
         }
@@ -56,13 +60,17 @@ struct BiometricSession {
         guard let matcher = reader as? any PrintMatching else {
             throw AuthError(.biometryNotAvailable, "\(info.identity) cannot match prints for fpbridge")
         }
-        // The timeout is for waiting for a finger; matching a large gallery is not waiting.
-        let fingerTimeout = Duration.milliseconds(Int(configuration.scanTimeoutSeconds * 1000))
+        // Every scan of this evaluation shares the one deadline (ScanDeadline): a retry hint or a
+        // wrong finger with attempts left starts the next scan with what is left, never a fresh
+        // timeout. It bounds the waiting for a finger; matching the finger that came is not waiting.
+        let timedOut = AuthError(.timedOut, "no finger was presented within \(SecondsText.words(configuration.scanTimeoutSeconds))")
         var failures = 0
         var fallbackOffered = false
         let prints = gallery.records.map(\.print)
 
         while true {
+            let fingerTimeout = deadline.remaining
+            guard fingerTimeout > .zero else { throw timedOut }
             context.emit(.presentFinger(info.scanType))
             let outcome: MatchOutcome
             let warning = await Self.warnBeforeCutOff(reader, context: context)
@@ -79,7 +87,7 @@ struct BiometricSession {
                 }
             } catch ReaderError.timedOut {
                 warning?.cancel()
-                throw AuthError(.timedOut, "no finger was presented within \(SecondsText.words(configuration.scanTimeoutSeconds))")
+                throw timedOut
             } catch {
                 warning?.cancel()
                 throw error

@@ -41,6 +41,11 @@ final class FprintdDevice: Sendable {
         /// The reader's stage count and scan type now (``FprintdFace`` follows their changes).
         var enrollStages: Int
         var scanType: ScanType
+        /// Since when the holder's claim has had no action running (its Claim, or the end of its
+        /// last action), on ``ClaimYield``'s clock.
+        var quietSince: Duration = .zero
+        /// The last client whose claim yielded to another user's (``ClaimYield``), told so at its next call.
+        var yielded: String?
     }
 
     let path: String
@@ -48,10 +53,13 @@ final class FprintdDevice: Sendable {
     let state: Locked<State>
     /// The reader's finger-status changes on their way to `finger-present` and `finger-needed`.
     let fingerRelay = FingerRelay()
+    /// When an idle claim gives way to another user's.
+    let yield: ClaimYield
 
-    init(path: String, info: ReaderInfo) {
+    init(path: String, info: ReaderInfo, yield: ClaimYield) {
         self.path = path
         self.info = info
+        self.yield = yield
         state = Locked(State(enrollStages: info.enrollStages, scanType: info.scanType))
     }
 
@@ -81,19 +89,35 @@ final class FprintdDevice: Sendable {
         switch need {
         case .any: return
         case .free:
-            if state.holder != nil { throw BusError(.alreadyInUse, "Device was already claimed") }
+            // An idle claim may yield to another user's (ClaimYield); the Claim decides under
+            // the lock once the caller is known.
+            if state.holder != nil, !yield.yields(state, to: nil) { throw BusError(.alreadyInUse, "Device was already claimed") }
         case .heldOrFree:
             if let holder = state.holder, holder.sender != sender { throw BusError(.alreadyInUse, "Device already in use by another user") }
         case .held:
-            guard let holder = state.holder else { throw BusError(.claimDevice, "Device was not claimed before use") }
-            if holder.sender != sender { throw BusError(.alreadyInUse, "Device already in use by another user") }
+            guard let holder = state.holder, holder.sender == sender else {
+                if state.yielded == sender { throw yield.released }
+                if state.holder == nil { throw BusError(.claimDevice, "Device was not claimed before use") }
+                throw BusError(.alreadyInUse, "Device already in use by another user")
+            }
         }
     }
 
-    /// Clears `running` if it is still the action `id` (a newer one stays).
+    /// Clears `running` if it is still the action `id` (a newer one stays); the claim is idle from now.
     func finished(_ id: UInt64) {
         state.withLock { state in
-            if state.running?.id == id { state.running = nil }
+            guard state.running?.id == id else { return }
+            state.running = nil
+            state.quietSince = yield.now
+        }
+    }
+
+    /// The action `id` sent its last status: the claim is idle from now, though the action stays until its Stop.
+    func done(_ id: UInt64) {
+        state.withLock { state in
+            guard state.running?.id == id else { return }
+            state.running?.done = true
+            state.quietSince = yield.now
         }
     }
 

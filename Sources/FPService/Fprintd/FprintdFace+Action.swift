@@ -119,9 +119,7 @@ extension FprintdFace {
     /// (an enrollment's, an error, a Stop) comes once the operation ended, with both cleared
     /// (`FprintdPropertyTests`).
     private func finish(_ device: FprintdDevice, _ id: UInt64, _ signal: String, _ result: String, scanResult: Bool) async {
-        device.state.withLock { state in
-            if state.running?.id == id { state.running?.done = true }
-        }
+        device.done(id)
         await device.fingerRelay.caughtUp()
         // Any other end is the reader's operation's end, which clears the flags; a cancelled
         // engine may get here before the reader told it.

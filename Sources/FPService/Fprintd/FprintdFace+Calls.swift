@@ -75,10 +75,23 @@ extension FprintdFace {
 
     private func claim(_ device: FprintdDevice, _ sender: String, user: String, caller: Caller, bus: BusExport) async throws -> [BusValue] {
         let target = try target(user, caller: caller)
-        try device.state.withLock { state throws(BusError) in
-            guard state.holder == nil else { throw BusError(.alreadyInUse, "Device was already claimed") }
+        // Another user's claim that has been idle long enough gives way (ClaimYield): in the one
+        // step that makes this claim, so that no Start of the old holder's slips in between.
+        let yielded = try device.state.withLock { state throws(BusError) -> (FprintdDevice.Holder, FprintdDevice.Running?)? in
+            var yielded: (FprintdDevice.Holder, FprintdDevice.Running?)?
+            if let holder = state.holder {
+                guard device.yield.yields(state, to: caller.credentials.uid) else { throw BusError(.alreadyInUse, "Device was already claimed") }
+                yielded = (holder, state.running)
+                state.running = nil
+                state.yielded = holder.sender
+            } else if state.yielded == sender {
+                state.yielded = nil
+            }
             state.holder = FprintdDevice.Holder(sender: sender, user: user, caller: caller)
+            state.quietSince = device.yield.now
+            return yielded
         }
+        if let (holder, running) = yielded { await letGo(device, holder, running) }
         // The reader is opened now and kept open until the claim ends, as fprintd's device is:
         // a reader that cannot be opened fails the Claim, not a later Start.
         do { try await open(device, target) } catch {
@@ -117,11 +130,17 @@ extension FprintdFace {
             state.holder = nil
             return (holder, state.running)
         }) else { return false }
+        await letGo(device, holder, running)
+        return true
+    }
+
+    /// What follows a claim taken from `holder`: what it ran is cancelled and waited for, its
+    /// pin on the reader and its watch on the bus go.
+    private func letGo(_ device: FprintdDevice, _ holder: FprintdDevice.Holder, _ running: FprintdDevice.Running?) async {
         if let running { await end(device, running) }
         await readers.pool.unpin(device.info.identity)
         if let bus = connection { await bus.unwatch(holder.watch) }
         await device.fingerRelay.caughtUp()
-        return true
     }
 
     /// Opens the device's reader for a claim and pins it open (``ReaderPool/pin(_:)``). A reader

@@ -19,12 +19,17 @@ final class FprintdFace: Sendable {
     private let devices = Locked<[FprintdDevice]>([])
     private let bus = Locked<BusExport?>(nil)
     private let nextIndex = Atomic<Int>(0)
+    /// When an idle claim yields to another user's (``ServiceConfiguration/claimYieldSeconds``).
+    private let yield: ClaimYield
 
-    init(service: ServiceConfiguration, readers: ServiceReaders, registry: OperationRegistry, printCaches: PrintCaches) {
+    /// `clock`: what a claim's idleness is measured on.
+    init(service: ServiceConfiguration, readers: ServiceReaders, registry: OperationRegistry, printCaches: PrintCaches,
+         clock: any Clock<Duration> = ContinuousClock()) {
         self.service = service
         self.readers = readers
         self.registry = registry
         self.printCaches = printCaches
+        yield = ClaimYield(seconds: service.claimYieldSeconds, clock: clock)
     }
 
     /// Serves until the task is cancelled. Without a system bus, or with the name held by
@@ -124,7 +129,7 @@ final class FprintdFace: Sendable {
     private func add(_ info: ReaderInfo, bus: BusExport) async {
         guard !devices.withLock({ $0.contains { $0.info.identity == info.identity } }) else { return }
         let path = FprintdInterface.devicePathPrefix + String(nextIndex.add(1, ordering: .relaxed).oldValue)
-        let device = FprintdDevice(path: path, info: info)
+        let device = FprintdDevice(path: path, info: info, yield: yield)
         do { try await bus.register(path: path, interface: FprintdInterface.device) } catch { return }
         devices.withLock { $0.append(device) }
         await bus.emit(path: FprintdInterface.rootPath, interface: FprintdInterface.objectManager, signal: "InterfacesAdded",

@@ -38,7 +38,7 @@ struct AuthCommand: AsyncParsableCommand {
     @Flag(help: "When biometry is locked out, ask for the passcode, then scan again (the recovery flow in one call).")
     var recover = false
 
-    @Option(help: "Stop scanning after this many seconds (default: scanTimeoutSeconds from config.json, 30).")
+    @Option(help: "Stop scanning after this many seconds (default: scanTimeoutSeconds from config.json, 30; fpbridged waits 120 at most).")
     var timeout: Double?
 
     func run() async throws {
