@@ -8,6 +8,7 @@
 
 #include <pthread.h>
 #include <signal.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -112,9 +113,12 @@ int converse_echo_off(pam_handle_t *pamh, const char *prompt, char **typed)
     return result;
 }
 
+/* PAM_SILENT silences what the module would send through the program's conversation; the lines
+ * of a prompt the module writes on the terminal itself are that prompt's, as its text is (sudo
+ * asks with PAM_SILENT by default: its pam_silent). */
 static void say(const struct touch_request *request, int tty_fd, const char *text)
 {
-    if (request->silent || tty_fd == TELL_NOWHERE)
+    if (tty_fd == TELL_NOWHERE || (tty_fd < 0 && request->silent))
         return;
     if (tty_fd >= 0) {
         /* The terminal prompt's own line: after the unfinished prompt, then the text. */
@@ -166,7 +170,7 @@ int tell_line(const struct touch_request *request, const struct stream_line *lin
 /* The first lines: the reader waits for the finger (go on), or fpbridged refused the scan at
  * once (locked out, nothing enrolled, no reader): then the password alone. Returns 1 to prompt
  * with the finger, 0 for the password alone. */
-static int finger_offered(const struct touch_request *request)
+static int finger_offered(const struct touch_request *request, enum prompt_kind kind)
 {
     double deadline = service_now() + READY_MILLISECONDS / 1000.0;
     if (deadline > request->deadline)
@@ -183,8 +187,13 @@ static int finger_offered(const struct touch_request *request)
         if (line.kind == LINE_READY)
             return 1;
         if (line.kind == LINE_FAILED) {
-            if (line.code == CODE_BIOMETRY_LOCKOUT || line.code == CODE_READER_BUSY)
-                tell_line(request, &line, -1);
+            if (line.code == CODE_BIOMETRY_LOCKOUT || line.code == CODE_READER_BUSY) {
+                /* Where the prompt would have been: the module's own terminal for sudo's. */
+                int tty = kind == PROMPT_TERMINAL ? open("/dev/tty", O_RDWR | O_NOCTTY | O_CLOEXEC) : -1;
+                tell_line(request, &line, tty);
+                if (tty >= 0)
+                    close(tty);
+            }
             else
                 pam_syslog(request->pamh, LOG_INFO, "no finger for %s: %s", request->shown_user, line.message);
             return 0;
@@ -245,7 +254,7 @@ int touch_or_type(pam_handle_t *pamh, int flags, const struct touch_options *opt
                                      .stream = stream, .deadline = started + OPEN_SECONDS + timeout + 1,
                                      .silent = (flags & PAM_SILENT) != 0, .password_seconds = options->password_seconds };
     int result = PAM_IGNORE;
-    if (finger_offered(&request)) {
+    if (finger_offered(&request, kind)) {
         switch (kind) {
         case PROMPT_CONVERSATION: result = prompt_conversation(&request); break;
         case PROMPT_TERMINAL: result = prompt_terminal(&request); break;

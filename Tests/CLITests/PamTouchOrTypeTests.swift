@@ -263,6 +263,19 @@ import TestSupport
         #expect(!client.output.contains(Self.ownPrompt), "no finger offered: \(client.output)")
         type(input, "secret\n")
         #expect(try await client.finish(timeout: 20) == 0 && client.output.contains("result: Success"), "\(client.output)")
+
+        // PAM_SILENT (sudo's default): nothing through the conversation (su's is silent), while
+        // the lines of the terminal prompt the module writes itself are that prompt's (sudo's).
+        let busy = "The fingerprint reader is busy with another request"
+        for (service, terminal, told) in [("su", false, false), ("sudo", true, true)] {
+            let quiet = try Stack(service: service, module: try await PamModule.path(), socket: bus.service!.socket)
+            let (silent, silentInput) = try await quiet.start(terminal: terminal, environment: ["PAM_HOST_SILENT": "1"])
+            defer { try? silentInput.fileHandleForWriting.close() }
+            try #require(try await silent.waitFor(Self.passwordPrompt, timeout: 15), "\(service): \(silent.output)")
+            type(silentInput, "secret\n")
+            #expect(try await silent.finish(timeout: 20) == 0, "\(service): \(silent.output)")
+            #expect(silent.output.contains(busy) == told, "\(service), PAM_SILENT: \(silent.output)")
+        }
         // The other request still has the reader: its scan is its own.
         try await bus.scan("p1")
         #expect(try await holder.waitFor("verify-match", timeout: 20), "\(holder.output)")

@@ -4,12 +4,13 @@
  * and the signal mask, compared between just before and just after pam_authenticate.
  *
  *   PAM_HOST_SERVICE=NAME PAM_HOST_USER=NAME [PAM_HOST_RHOST=HOST] [PAM_HOST_TTY=TTY]
- *   [PAM_HOST_BLOCK_ALL=1] [PAM_HOST_READ_AFTER=1] pam_host [ARGUMENTS...]
+ *   [PAM_HOST_BLOCK_ALL=1] [PAM_HOST_READ_AFTER=1] [PAM_HOST_SILENT=1] pam_host [ARGUMENTS...]
  *
  * The arguments are not read: they are the command line a module sees in /proc/self/cmdline
  * (sudo's options, say). Prints "result: <pam_strerror>", then "threads", "descriptors",
  * "signal actions" and "signal mask" lines, each "unchanged" or what changed; with
- * PAM_HOST_READ_AFTER, "typed and left: N bytes", what the command run next would read. Exits 0 when
+ * PAM_HOST_READ_AFTER, "typed and left: N bytes", what the command run next would read.
+ * PAM_HOST_SILENT=1 authenticates with PAM_SILENT, as sudo does by default (pam_silent). Exits 0 when
  * pam_authenticate succeeded, 1 when it did not, 2 on a usage or setup error. */
 #include <security/pam_appl.h>
 #include <security/pam_misc.h>
@@ -141,7 +142,7 @@ int main(void)
     if (before == NULL || after == NULL)
         return 2;
     take(before);
-    int result = pam_authenticate(pamh, 0);
+    int result = pam_authenticate(pamh, getenv("PAM_HOST_SILENT") != NULL ? PAM_SILENT : 0);
     take(after);
     printf("result: %s\n", pam_strerror(pamh, result));
     compare(before, after);

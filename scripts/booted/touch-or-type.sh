@@ -293,5 +293,19 @@ check_t_not_present() {
     fail "fpbridged logged $((now - seen)) evaluation(s) for requests nobody at the seat made"
   guest_unit alice tmux kill-server >/dev/null 2>&1
   guest_root systemctl stop booted-alice-desk
+  # Two users, one reader: bob's own verify holds it (fprintd's face, as his desktop would);
+  # alice's sudo at her desk offers no finger while it does, and says why.
+  say "bob's fprintd-verify holds the reader while alice runs sudo at her desk"
+  guest_unit root fprintd-list bob 2>/dev/null | grep -q right-index || enroll_as_root bob $BOB >/dev/null
+  drive bob expect:"Verify started" wait:8 -- fprintd-verify >"$RUN/bob-verify.log" 2>&1 &
+  local holder=$!
+  local i
+  for i in $(seq 1 150); do grep -q "Verify started" "$RUN/bob-verify.log" 2>/dev/null && break; sleep 0.1; done
+  check "alice's sudo while bob's verify holds the reader: no finger, 'busy', the password alone" \
+    drive alice --desk expect:"The fingerprint reader is busy with another request" expect:"$SUDO_UNIX_PROMPT" \
+      send:"$ALICE_PASSWORD" expect:'root' exit:0 absent:'password or finger' -- sh -c 'sudo -k; sudo id -un'
+  wait $holder || true
+  sed 's/^/  (bob) /' "$RUN/bob-verify.log"
+
   guest_root systemctl stop ssh.service
 }
