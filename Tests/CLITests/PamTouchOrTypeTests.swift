@@ -281,6 +281,28 @@ import TestSupport
         #expect(try await holder.waitFor("verify-match", timeout: 20), "\(holder.output)")
     }
 
+    /// Echo stays off while sudo's prompt is up whatever turns it back on (after ^Z and fg the
+    /// shell has put its own modes back): here another process turns it on, and the password
+    /// typed after is not shown. The terminal is put back exactly as it was at the end.
+    @Test func echoTurnedBackOnWhileTheTerminalPromptIsUpIsTurnedOffAgain() async throws {
+        let bus = try await FprintdBus()
+        try await enroll(bus)
+        let stack = try Stack(service: "sudo", module: try await PamModule.path(), socket: bus.service!.socket)
+        let (client, input) = try await stack.start(terminal: true, environment: ["PAM_HOST_SHOW_TTY": "1"])
+        defer { try? input.fileHandleForWriting.close() }
+        try #require(try await client.waitFor("[sudo] password or finger for root: ", timeout: 15), "\(client.output)")
+        // Read by scalars: on a terminal a line ends in "\r\n", one Character to Swift.
+        let named = client.output.unicodeScalars.split { $0 == "\r" || $0 == "\n" }.map { String(String.UnicodeScalarView($0)) }
+        let path = try #require(named.first { $0.hasPrefix("terminal: /dev/") }?.dropFirst(10), "\(client.output)")
+        let turned = try await Fpbridge.runCommand(["/bin/stty", "-F", String(path), "echo"], environment: [:], timeout: 10)
+        try #require(turned.status == 0, "\(turned.stderr)")
+        // The module looks at the terminal's modes every 100 ms; nothing says when it has.
+        try await Task.sleep(for: .milliseconds(400))
+        type(input, "secret\n")
+        #expect(try await client.finish(timeout: 20) == 0 && client.output.contains("result: Success"), "\(client.output)")
+        #expect(!client.output.contains("secret"), "the password was shown: \(client.output)")
+    }
+
     /// sudo's terminal prompt gives up as sudo's own does (passwd_timeout; here
     /// `password-timeout=2`): then the program's own prompt is asked and interrupted, which ends
     /// sudo. This host blocks every signal, so its conversation simply asks the password.

@@ -4,13 +4,14 @@
  * and the signal mask, compared between just before and just after pam_authenticate.
  *
  *   PAM_HOST_SERVICE=NAME PAM_HOST_USER=NAME [PAM_HOST_RHOST=HOST] [PAM_HOST_TTY=TTY]
- *   [PAM_HOST_BLOCK_ALL=1] [PAM_HOST_READ_AFTER=1] [PAM_HOST_SILENT=1] pam_host [ARGUMENTS...]
+ *   [PAM_HOST_BLOCK_ALL=1] [PAM_HOST_READ_AFTER=1] [PAM_HOST_SILENT=1] [PAM_HOST_SHOW_TTY=1] pam_host [ARGUMENTS...]
  *
  * The arguments are not read: they are the command line a module sees in /proc/self/cmdline
  * (sudo's options, say). Prints "result: <pam_strerror>", then "threads", "descriptors",
  * "signal actions" and "signal mask" lines, each "unchanged" or what changed; with
  * PAM_HOST_READ_AFTER, "typed and left: N bytes", what the command run next would read.
- * PAM_HOST_SILENT=1 authenticates with PAM_SILENT, as sudo does by default (pam_silent). Exits 0 when
+ * PAM_HOST_SILENT=1 authenticates with PAM_SILENT, as sudo does by default (pam_silent).
+ * PAM_HOST_SHOW_TTY=1 prints "terminal: PATH" (its terminal) before authenticating. Exits 0 when
  * pam_authenticate succeeded, 1 when it did not, 2 on a usage or setup error. */
 #include <security/pam_appl.h>
 #include <security/pam_misc.h>
@@ -138,6 +139,8 @@ int main(void)
         fprintf(stderr, "pam_host: pam_set_item failed\n");
         return 2;
     }
+    if (getenv("PAM_HOST_SHOW_TTY") != NULL && isatty(STDIN_FILENO))
+        printf("terminal: %s\n", ttyname(STDIN_FILENO));
     struct snapshot *before = calloc(1, sizeof *before), *after = calloc(1, sizeof *after);
     if (before == NULL || after == NULL)
         return 2;
