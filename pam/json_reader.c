@@ -76,7 +76,8 @@ static int parse_string(struct parser *p, char *key, size_t key_size)
         }
         if (key_size > 0) {
             /* A key with a character beyond ASCII is none the module looks up. */
-            if (code > 0x7f || used + 1 >= key_size)
+            /* \u0000 too: C's strings would end the key there, and "ok\u0000x" would be "ok". */
+            if (code == 0 || code > 0x7f || used + 1 >= key_size)
                 fits = 0;
             else
                 key[used++] = (char)code;

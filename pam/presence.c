@@ -116,7 +116,7 @@ __attribute__((format(printf, 3, 4))) static int fail(char *why, size_t why_size
     return 0;
 }
 
-/* 0 with the reason when USER has a session besides `seated` that is not closing and is remote,
+/* 0 with the reason when USER has a session besides `seated` (closing ones too) that is remote,
  * on another seat or on none; 1 when she has none. A user with no record has no session. */
 static int nobody_else(const char *user, uid_t uid, const char *seated, const char *seat, char *why, size_t why_size)
 {
@@ -134,7 +134,11 @@ static int nobody_else(const char *user, uid_t uid, const char *seated, const ch
         struct session other;
         if (read_session(id, &other) != 0)
             return fail(why, why_size, "cannot read %s's session %s", user, id);
-        if (strcmp(other.state, "closing") == 0)
+        /* A closing session still counts (issue 49's review): with KillUserProcesses=no an SSH
+         * login that leaves a process behind stays "closing" as long as it runs, and whoever
+         * holds that process can reach the desk's tmux or her manager. A user manager's own
+         * session (systemd 256's class manager) is no one's login. */
+        if (strncmp(other.class, "manager", 7) == 0)
             continue;
         if (other.remote)
             return fail(why, why_size, "%s is also logged in remotely (session %s)", user, id);
@@ -189,8 +193,10 @@ static struct place own_place(void)
 }
 
 /* PAM services of display managers, whose worker authenticates from the manager's own system
- * service (in no session) for the login screen and the lock screen. Only root starts a process
- * outside a user's session and manager, so the name is trusted there and nowhere else. */
+ * service (in no session) for the login screen and the lock screen, naming the seat it serves in
+ * XDG_SEAT. A process in no session need not be root's (cron's jobs run in none), but a user
+ * cannot choose the PAM service of a setuid program, and a program of her own running PAM as
+ * herself asks fpbridged for no one but her. */
 static int display_manager(const char *service)
 {
     static const char *const names[] = { "gdm-password", "gdm-fingerprint", "gdm-autologin", "lightdm", "lightdm-greeter",
@@ -201,7 +207,7 @@ static int display_manager(const char *service)
     return 0;
 }
 
-int request_is_present(const char *user, uid_t uid, const char *service, const char *tty,
+int request_is_present(const char *user, uid_t uid, const char *service, const char *tty, const char *xdg_seat,
                        const struct presence_options *options, char *why, size_t why_size)
 {
     const char *seat = options->seat != NULL ? options->seat : PRESENCE_DEFAULT_SEAT;
@@ -244,8 +250,14 @@ int request_is_present(const char *user, uid_t uid, const char *service, const c
         break;
     case PLACE_OTHER:
         /* The display manager's worker: for the login screen, or the shown user's lock screen. */
-        if (display_manager(service) && (greeter || shown.uid == uid))
+        if (display_manager(service) && (greeter || shown.uid == uid)) {
+            /* The worker names the seat it serves (XDG_SEAT, for pam_systemd): another seat's
+             * greeter must not start a scan on this seat's reader. */
+            if (xdg_seat == NULL || strcmp(xdg_seat, seat) != 0)
+                return fail(why, why_size, "the display manager's request is for seat %s, not %s",
+                            xdg_seat != NULL ? xdg_seat : "(none named)", seat);
             break;
+        }
         return fail(why, why_size, "the request is in no session (a service, or a daemon)");
     case PLACE_UNKNOWN:
         break;

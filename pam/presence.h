@@ -11,7 +11,7 @@
  *                  on the seat's active virtual console (PAM_TTY ttyN, `login` from getty);
  *   the person     A's user is PAM_USER, or A is the seat's greeter (the login screen, where
  *                  the person at the seat names the user);
- *   nobody else    PAM_USER has no session elsewhere that is not closing: none remote, none on
+ *   nobody else    PAM_USER has no session elsewhere, closing ones too: none remote, none on
  *                  another seat, none without a seat (an SSH login of hers, and so whoever
  *                  holds it, could see the prompt: a tmux pane, a user service).
  * Anything that cannot be read (no logind, a vanished record, two cgroup hierarchies that
@@ -48,8 +48,9 @@ struct place {
 struct place place_from_cgroup(const char *text);
 
 /* 1 when the request shows presence as above; 0 with the reason in `why`. `service` is
- * PAM_SERVICE and `tty` PAM_TTY (either may be NULL). */
-int request_is_present(const char *user, uid_t uid, const char *service, const char *tty,
+ * PAM_SERVICE, `tty` PAM_TTY and `xdg_seat` the PAM environment's XDG_SEAT (the seat a display
+ * manager's worker serves); any may be NULL. */
+int request_is_present(const char *user, uid_t uid, const char *service, const char *tty, const char *xdg_seat,
                        const struct presence_options *options, char *why, size_t why_size);
 
 #endif

@@ -41,20 +41,24 @@ static int hierarchy_path(const char *text, int which, char *path, size_t size)
     return -1;
 }
 
-/* PID 1's path in the same tree less its "/init.scope": the root systemd counts from. */
-static void tree_root(int which, char *root, size_t size)
+/* PID 1's path in the same tree less its "/init.scope": the root systemd counts from. -1 when
+ * it cannot be read. */
+static int tree_root(int which, char *root, size_t size)
 {
     root[0] = '\0';
     FILE *file = fopen("/proc/1/cgroup", "re");
     if (file == NULL)
-        return;
+        return -1;
     char text[4096];
     size_t length = fread(text, 1, sizeof text - 1, file);
+    int whole = feof(file) && !ferror(file);
     fclose(file);
+    if (!whole)
+        return -1;
     text[length] = '\0';
     if (hierarchy_path(text, which, root, size) != 0) {
         root[0] = '\0';
-        return;
+        return -1;
     }
     size_t root_length = strlen(root);
     const char *init = "/init.scope";
@@ -62,6 +66,7 @@ static void tree_root(int which, char *root, size_t size)
         root[root_length - strlen(init)] = '\0';
     if (strcmp(root, "/") == 0)
         root[0] = '\0';
+    return 0;
 }
 
 static int ends_with(const char *text, size_t length, const char *tail)
@@ -147,7 +152,8 @@ struct place place_from_cgroup(const char *text)
         lines++;
         if (strcmp(path, "/") == 0)
             continue; /* the unified root of a hybrid system that tracks nothing there */
-        tree_root(which, root, sizeof root);
+        if (tree_root(which, root, sizeof root) != 0)
+            return unknown; /* where systemd counts from is not known: nor is the place */
         found[which] = place_in(path, root);
         have[which] = 1;
     }

@@ -60,8 +60,14 @@ static char *read_password(int fd)
     if (count <= 0)
         return NULL;
     size_t length = (size_t)count;
-    if (line[length - 1] == '\n')
-        length--;
+    if (line[length - 1] != '\n') {
+        /* Longer than any password PAM takes: the rest is thrown away, not left for the next
+         * reader (the command), and nothing is handed on. */
+        tcflush(fd, TCIFLUSH);
+        explicit_bzero(line, sizeof line);
+        return NULL;
+    }
+    length--;
     line[length] = '\0';
     char *password = strdup(line);
     explicit_bzero(line, sizeof line);
@@ -124,9 +130,10 @@ int prompt_terminal(const struct touch_request *request)
     double password_deadline = service_now() + request->password_seconds;
     for (;;) {
         if (service_now() >= password_deadline) {
-            pam_syslog(request->pamh, LOG_NOTICE, "no password within %d s at the prompt: the program's own prompt is interrupted",
-                       request->password_seconds);
-            interrupted = 1;
+            pam_syslog(request->pamh, LOG_NOTICE, "no password within %d s at the prompt", request->password_seconds);
+            /* Interrupted as ^C only where the program blocks SIGINT (sudo): elsewhere the
+             * signal's default would end the program; the password module asks instead. */
+            interrupted = keyboard >= 0;
             break;
         }
         if (finger_on && service_now() >= request->deadline) {

@@ -60,8 +60,11 @@ static int under_sshd(pam_handle_t *pamh, char *why, size_t why_size)
     for (int step = 0; step < ANCESTORS_CHECKED && pid > 1; step++) {
         char command[32];
         pid_t parent = 0;
-        if (read_stat(pid, &parent, command, sizeof command) != 0)
-            return 0;
+        if (read_stat(pid, &parent, command, sizeof command) != 0) {
+            /* An ancestry that cannot be read is no evidence that sshd is not in it. */
+            snprintf(why, why_size, "cannot read the process's ancestry (process %d)", (int)pid);
+            return 1;
+        }
         /* OpenSSH 9.8 and later run each connection as sshd-session (and sshd-auth). */
         if (strcmp(command, "sshd") == 0 || strncmp(command, "sshd-", 5) == 0) {
             snprintf(why, why_size, "started under sshd (process %d, %s)", (int)pid, command);
@@ -95,8 +98,8 @@ int request_is_remote(pam_handle_t *pamh, const char *user, const char *shown_us
     }
     struct presence_options presence = { .seat = overrides->seat, .allow_remote_session = overrides->allow_remote_session };
     char reason[400];
-    if (request_is_present(shown_user, entry.pw_uid, item_text(pamh, PAM_SERVICE), item_text(pamh, PAM_TTY), &presence,
-                           reason, sizeof reason))
+    if (request_is_present(shown_user, entry.pw_uid, item_text(pamh, PAM_SERVICE), item_text(pamh, PAM_TTY),
+                           pam_getenv(pamh, "XDG_SEAT"), &presence, reason, sizeof reason))
         return 0;
     snprintf(why, why_size, "no presence at %s: %s", overrides->seat != NULL ? overrides->seat : PRESENCE_DEFAULT_SEAT, reason);
     return 1;

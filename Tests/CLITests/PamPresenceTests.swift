@@ -70,6 +70,8 @@ import TestSupport
         var arguments = ""
         var tty: String? = nil
         var console: String? = nil
+        /// One NAME=VALUE in PAM's environment (a display manager's XDG_SEAT).
+        var pamEnvironment: String? = nil
         var offered: Bool
         /// What the module's syslog line says (refused cases): the rule that refused.
         var why: String? = nil
@@ -83,7 +85,10 @@ import TestSupport
              cgroup: "system.slice/getty@tty3.service", service: "login", tty: "tty3", console: "tty3", offered: true),
         Case(name: "the login screen: a display manager's worker while the seat shows its greeter",
              seats: ["seat0": "c9"], sessions: [Records.Session(id: "c9", uid: 115, class: "greeter")],
-             cgroup: "system.slice/gdm.service", service: "gdm-password", arguments: "prompt=conversation", offered: true),
+             cgroup: "system.slice/gdm.service", service: "gdm-password", arguments: "prompt=conversation",
+             pamEnvironment: "XDG_SEAT=seat0", offered: true),
+        Case(name: "root's user manager's own session (systemd 256's class manager) is no login elsewhere",
+             sessions: [desk, Records.Session(id: "c8", uid: 0, seat: "", state: "online", class: "manager")], offered: true),
         Case(name: "a reader on seat1 (seat=seat1) and root's session there",
              seats: ["seat0": "c5", "seat1": "c3"],
              sessions: [Records.Session(id: "c3", uid: 0, seat: "seat1"), Records.Session(id: "c5", uid: 1000)],
@@ -98,6 +103,17 @@ import TestSupport
         Case(name: "systemd-run --user from SSH (root's user manager, root logged in remotely)", sessions: [desk, ssh],
              cgroup: inManager, offered: false,
              why: "is also logged in remotely (session c2)"),
+        Case(name: "an SSH login that ended but left a process behind (its session closing, still remote)",
+             sessions: [desk, Records.Session(id: "c2", uid: 0, seat: "", remote: true, state: "closing")], cgroup: inManager,
+             offered: false, why: "is also logged in remotely (session c2)"),
+        Case(name: "another seat's greeter: a display manager's worker for seat1 while seat0 shows its greeter",
+             seats: ["seat0": "c9"], sessions: [Records.Session(id: "c9", uid: 115, class: "greeter")],
+             cgroup: "system.slice/gdm.service", service: "gdm-password", arguments: "prompt=conversation",
+             pamEnvironment: "XDG_SEAT=seat1", offered: false, why: "the display manager's request is for seat seat1, not seat0"),
+        Case(name: "a display manager's worker naming no seat", seats: ["seat0": "c9"],
+             sessions: [Records.Session(id: "c9", uid: 115, class: "greeter")], cgroup: "system.slice/gdm.service",
+             service: "gdm-password", arguments: "prompt=conversation", offered: false,
+             why: "the display manager's request is for seat (none named), not seat0"),
         Case(name: "another user's su: the session at the seat is alice's, PAM_USER is root",
              sessions: [Records.Session(id: "c1", uid: 1000)], offered: false,
              why: "is another user's, not \"root\"'s"),
@@ -153,7 +169,8 @@ import TestSupport
                                                       arguments: item.arguments, passwordProved: false, seatless: false)
             let launcher = Self.launcher + [records.directory.path, item.cgroup] + (item.console.map { [$0] } ?? []) + ["--"]
             let (client, input) = try await stack.start(items: item.tty.map { ["tty": $0] } ?? [:], launcher: launcher,
-                                                        environment: ["PAM_WRAPPER_DEBUGLEVEL": "4"])
+                                                        environment: ["PAM_WRAPPER_DEBUGLEVEL": "4"]
+                                                            .merging(item.pamEnvironment.map { ["PAM_HOST_PAM_ENV": $0] } ?? [:]) { $1 })
             defer { try? input.fileHandleForWriting.close() }
             // Either prompt: the module's own (the finger offered) or the password module's alone.
             let prompted = try await client.waitFor(count: 1, timeout: 20) {

@@ -89,16 +89,19 @@ import TestSupport
                           "line: no-match code=0 left=1 message=", "end: ended"])
     }
 
-    /// A line that is not JSON, or that says `ok` twice, is never a match: the finger ends.
+    /// A line that is not JSON, that says `ok` twice, or whose key only starts with `ok` (`ok\u0000x`,
+    /// which a C string would cut to `ok`), is never a match: the finger ends.
     @Test func anUnreadableOrAmbiguousLineIsAFailureNeverAMatch() async throws {
         let lines = try await Self.read(Self.body([
             #"{"type":"result","ok":false,"ok":true}"#,
+            #"{"type":"result","ok\u0000x":true}"#,
             #"{"type":"result","ok":true"#,
             #"{"type":"result","ok":true} trailing"#,
             #"{"type":"result","ok":tru}"#,
             String(repeating: "[", count: 40) + String(repeating: "]", count: 40),
         ]))
         #expect(lines == ["line: failed code=0 left=-1 message=fpbridged ended the scan",
+                          "line: failed code=0 left=-1 message=fpbridged ended the scan",
                           "line: failed code=0 left=-1 message=fpbridged sent a line that is not JSON",
                           "line: failed code=0 left=-1 message=fpbridged sent a line that is not JSON",
                           "line: failed code=0 left=-1 message=fpbridged sent a line that is not JSON",

@@ -11,7 +11,8 @@
  * "signal actions" and "signal mask" lines, each "unchanged" or what changed; with
  * PAM_HOST_READ_AFTER, "typed and left: N bytes", what the command run next would read.
  * PAM_HOST_SILENT=1 authenticates with PAM_SILENT, as sudo does by default (pam_silent).
- * PAM_HOST_SHOW_TTY=1 prints "terminal: PATH" (its terminal) before authenticating. Exits 0 when
+ * PAM_HOST_SHOW_TTY=1 prints "terminal: PATH" (its terminal) before authenticating.
+ * PAM_HOST_PAM_ENV=NAME=VALUE puts one variable into PAM's environment (pam_putenv). Exits 0 when
  * pam_authenticate succeeded, 1 when it did not, 2 on a usage or setup error. */
 #include <security/pam_appl.h>
 #include <security/pam_misc.h>
@@ -137,6 +138,12 @@ int main(void)
     if ((rhost != NULL && pam_set_item(pamh, PAM_RHOST, rhost) != PAM_SUCCESS)
         || (tty != NULL && pam_set_item(pamh, PAM_TTY, tty) != PAM_SUCCESS)) {
         fprintf(stderr, "pam_host: pam_set_item failed\n");
+        return 2;
+    }
+    /* What a display manager puts in PAM's environment before authenticating (XDG_SEAT=seat0). */
+    const char *pam_env = getenv("PAM_HOST_PAM_ENV");
+    if (pam_env != NULL && pam_putenv(pamh, pam_env) != PAM_SUCCESS) {
+        fprintf(stderr, "pam_host: pam_putenv failed\n");
         return 2;
     }
     if (getenv("PAM_HOST_SHOW_TTY") != NULL && isatty(STDIN_FILENO))
