@@ -5,6 +5,7 @@
 #include "presence.h"
 
 #include <ctype.h>
+#include <dirent.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -193,10 +194,23 @@ static struct place own_place(void)
 }
 
 /* PAM services of display managers, whose worker authenticates from the manager's own system
- * service (in no session) for the login screen and the lock screen, naming the seat it serves in
- * XDG_SEAT. A process in no session need not be root's (cron's jobs run in none), but a user
+ * service (in no session) for the login screen and the lock screen. A process in no session need not be root's (cron's jobs run in none), but a user
  * cannot choose the PAM service of a setuid program, and a program of her own running PAM as
  * herself asks fpbridged for no one but her. */
+/* How many seats logind has; -1 when it cannot be read. */
+static int seat_count(void)
+{
+    DIR *seats = opendir(PRESENCE_LOGIND_DIR "/seats");
+    if (seats == NULL)
+        return -1;
+    int count = 0;
+    for (struct dirent *entry; (entry = readdir(seats)) != NULL;)
+        if (entry->d_name[0] != '.')
+            count++;
+    closedir(seats);
+    return count;
+}
+
 static int display_manager(const char *service)
 {
     static const char *const names[] = { "gdm-password", "gdm-fingerprint", "gdm-autologin", "lightdm", "lightdm-greeter",
@@ -207,7 +221,7 @@ static int display_manager(const char *service)
     return 0;
 }
 
-int request_is_present(const char *user, uid_t uid, const char *service, const char *tty, const char *xdg_seat,
+int request_is_present(const char *user, uid_t uid, const char *service, const char *tty,
                        const struct presence_options *options, char *why, size_t why_size)
 {
     const char *seat = options->seat != NULL ? options->seat : PRESENCE_DEFAULT_SEAT;
@@ -251,11 +265,11 @@ int request_is_present(const char *user, uid_t uid, const char *service, const c
     case PLACE_OTHER:
         /* The display manager's worker: for the login screen, or the shown user's lock screen. */
         if (display_manager(service) && (greeter || shown.uid == uid)) {
-            /* The worker names the seat it serves (XDG_SEAT, for pam_systemd): another seat's
-             * greeter must not start a scan on this seat's reader. */
-            if (xdg_seat == NULL || strcmp(xdg_seat, seat) != 0)
-                return fail(why, why_size, "the display manager's request is for seat %s, not %s",
-                            xdg_seat != NULL ? xdg_seat : "(none named)", seat);
+            /* Which seat the worker serves is said only in PAM's environment, which the module
+             * never reads (a user's ~/.pam_environment may write it): on a machine of several
+             * seats another seat's greeter could start a scan here, so there the password. */
+            if (seat_count() != 1)
+                return fail(why, why_size, "a display manager's request on a machine of several seats names no seat");
             break;
         }
         return fail(why, why_size, "the request is in no session (a service, or a daemon)");

@@ -48,9 +48,8 @@ struct place {
 struct place place_from_cgroup(const char *text);
 
 /* 1 when the request shows presence as above; 0 with the reason in `why`. `service` is
- * PAM_SERVICE, `tty` PAM_TTY and `xdg_seat` the PAM environment's XDG_SEAT (the seat a display
- * manager's worker serves); any may be NULL. */
-int request_is_present(const char *user, uid_t uid, const char *service, const char *tty, const char *xdg_seat,
+ * PAM_SERVICE and `tty` PAM_TTY (either may be NULL). */
+int request_is_present(const char *user, uid_t uid, const char *service, const char *tty,
                        const struct presence_options *options, char *why, size_t why_size);
 
 #endif

@@ -98,8 +98,8 @@ int request_is_remote(pam_handle_t *pamh, const char *user, const char *shown_us
     }
     struct presence_options presence = { .seat = overrides->seat, .allow_remote_session = overrides->allow_remote_session };
     char reason[400];
-    if (request_is_present(shown_user, entry.pw_uid, item_text(pamh, PAM_SERVICE), item_text(pamh, PAM_TTY),
-                           pam_getenv(pamh, "XDG_SEAT"), &presence, reason, sizeof reason))
+    if (request_is_present(shown_user, entry.pw_uid, item_text(pamh, PAM_SERVICE), item_text(pamh, PAM_TTY), &presence,
+                           reason, sizeof reason))
         return 0;
     snprintf(why, why_size, "no presence at %s: %s", overrides->seat != NULL ? overrides->seat : PRESENCE_DEFAULT_SEAT, reason);
     return 1;
