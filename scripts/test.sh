@@ -39,6 +39,9 @@ if ! wait $test_packages; then
   exit 1
 fi
 rm -f "$packages_log"
+# The API documents are YAML that the API fuzz stage reads at the end of a run; one stray ': ' in
+# a description failed a run after 35 minutes (2026-12-01), so they are parsed here, in a second.
+python3 scripts/check-api-documents.py
 
 # A throwaway PostgreSQL on loopback for fpbridge-server's tests (SQLite needs nothing);
 # stopped and removed when this script ends.
