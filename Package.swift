@@ -175,7 +175,7 @@ let package = Package(
         .target(
             name: "FPAuthentication",
             dependencies: [
-                "FPCore", "FPReaders", "FPStore", "FPKeyFormats",
+                "FPCore", "FPReaders", "FPStore", "FPKeyFormats", "FPMatching",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "CryptoExtras", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),

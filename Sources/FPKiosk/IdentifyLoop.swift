@@ -78,11 +78,13 @@ package struct IdentifyLoop: Sendable {
                 case .fingerDetected: board.show(KioskSnapshot(.reading, message: "reading"))
                 case .noMatch(_, let beforeLockout): seen.record(attemptsLeft: beforeLockout)
                 case .matched(let user, _): seen.record(user: user)
+                case .anotherTouch: board.show(KioskSnapshot(.ready, message: "touchAgain"))
+                case .identificationScored(let confidence): seen.record(confidence: confidence)
                 default: break
                 }
             }
             let user = identified.user
-            log("identified \(user)\(identified.session == nil ? "" : ", signed in at the login server")")
+            log("identified \(user)\(seen.confidence)\(identified.session == nil ? "" : ", signed in at the login server")")
             board.showResult(KioskSnapshot(.welcome, message: "welcome", parameters: ["user": user], user: user,
                                      session: identified.session))
             await pause(welcomeSeconds, wakeable: false)
@@ -95,7 +97,7 @@ package struct IdentifyLoop: Sendable {
             board.showResult(KioskSnapshot(.notRecognised, message: "notBound", parameters: ["user": seen.user ?? ""]))
             await pause(welcomeSeconds, wakeable: false)
         } catch let error as AuthError {
-            log("identify: \(error.code.name): \(error.message)")
+            log("identify: \(error.code.name): \(error.message)\(seen.confidence)")
             await failed(error, attemptsLeft: seen.attemptsLeft)
         } catch let error as LoginServerError {
             log("login server: \(error)")
@@ -199,12 +201,21 @@ package struct IdentifyLoop: Sendable {
 /// What the stream said before its result: the result of a failed identify does not carry
 /// the attempts left, the `noMatch` event before it does.
 private final class SeenEvents: Sendable {
-    private let seen = Locked<(left: Int?, user: String?)>((nil, nil))
+    private let seen = Locked<(left: Int?, user: String?, confidence: MatchConfidence?)>((nil, nil, nil))
     func record(attemptsLeft: Int) { seen.withLock { $0.left = attemptsLeft } }
     func record(user: String) { seen.withLock { $0.user = user } }
+    func record(confidence: MatchConfidence) { seen.withLock { $0.confidence = confidence } }
     var attemptsLeft: Int? { seen.withLock { $0.left } }
     /// Who matched, before the proof failed.
     var user: String? { seen.withLock { $0.user } }
+    /// How sure the last touch's decision was, in the log's words (empty when nobody scored it).
+    var confidence: String {
+        guard let confidence = seen.withLock({ $0.confidence }) else { return "" }
+        let best = confidence.bestScore.map { "score \($0)" } ?? "no score"
+        let runnerUp = confidence.runnerUpScore.map { ", next best \($0)" } ?? ""
+        let touches = "\(confidence.touches) touch\(confidence.touches == 1 ? "" : "es")"
+        return " (\(confidence.rule): \(best) of \(confidence.threshold) needed\(runnerUp), \(touches))"
+    }
 }
 
 /// Whether a tap ended the last rest; a class, so that every copy of the loop shares it.

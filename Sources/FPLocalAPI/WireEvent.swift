@@ -16,6 +16,7 @@ package struct WireEvent: Codable, Sendable, Hashable {
     package var compared: Int?
     package var galleryCount: Int?
     package var matchingSeconds: Double?
+    package var confidence: MatchConfidence?
 
     package init(_ event: AuthEvent) {
         switch event {
@@ -31,6 +32,10 @@ package struct WireEvent: Codable, Sendable, Hashable {
         case .printSkipped(let text): self.init(kind: "printSkipped", text: text)
         case .readerWarming(let seconds): self.init(kind: "readerWarming", scanSecondsLeft: seconds)
         case .matched(let user, let finger): self.init(kind: "matched", user: user, finger: finger)
+        case .identificationScored(let confidence):
+            self.init(kind: "identificationScored")
+            self.confidence = confidence
+        case .anotherTouch: self.init(kind: "anotherTouch")
         case .printsCompared(let compared, let count, let seconds):
             self.init(kind: "printsCompared")
             self.compared = compared
@@ -71,6 +76,8 @@ package struct WireEvent: Codable, Sendable, Hashable {
         case "printSkipped": .printSkipped(text ?? "")
         case "readerWarming": scanSecondsLeft.map(AuthEvent.readerWarming)
         case "matched": user.map { .matched(user: $0, finger: finger) }
+        case "identificationScored": confidence.map(AuthEvent.identificationScored)
+        case "anotherTouch": .anotherTouch
         case "printsCompared":
             compared.flatMap { compared in galleryCount.map { .printsCompared(compared: compared, of: $0, matchingSeconds: matchingSeconds) } }
         default: nil

@@ -1,3 +1,5 @@
+import FPCore
+
 /// One print's score for one touch, with whose print it is.
 public struct ScoredCandidate: Sendable, Hashable {
     /// Who the print belongs to: the rule compares people, not prints (a person's ten fingers
@@ -34,49 +36,28 @@ public enum IdentificationRule: String, Sendable, Hashable, CaseIterable {
     case notConfirmed = "not-confirmed"
 }
 
-/// How sure one decision is: what an operator reads to see a near miss.
-public struct IdentificationConfidence: Sendable, Hashable {
-    /// The best person's score on the deciding touch (nil: no print had a score).
-    public var bestScore: Int?
-    /// The best score of anybody else on that touch (nil: nobody else had a score).
-    public var runnerUpScore: Int?
-    /// The threshold at this gallery's size.
-    public var threshold: Int
-    /// The rule that decided.
-    public var rule: IdentificationRule
-    /// The touches the decision took.
-    public var touches: Int
-    /// Prints whose comparison exceeded the step limit on the deciding touch.
-    public var uncomparable: Int
-
-    /// The best score's lead over the runner-up, when both are known.
-    public var margin: Int? {
-        guard let bestScore, let runnerUpScore else { return nil }
-        return bestScore - runnerUpScore
-    }
-
-    /// A confidence from its parts.
+extension MatchConfidence {
+    /// A confidence with the rule that decided (``IdentificationRule``).
     public init(bestScore: Int?, runnerUpScore: Int?, threshold: Int, rule: IdentificationRule, touches: Int, uncomparable: Int) {
-        self.bestScore = bestScore
-        self.runnerUpScore = runnerUpScore
-        self.threshold = threshold
-        self.rule = rule
-        self.touches = touches
-        self.uncomparable = uncomparable
+        self.init(bestScore: bestScore, runnerUpScore: runnerUpScore, threshold: threshold, rule: rule.rawValue,
+                  touches: touches, uncomparable: uncomparable)
     }
+
+    /// The rule that decided, when it is one this version knows.
+    public var decidingRule: IdentificationRule? { IdentificationRule(rawValue: rule) }
 }
 
 /// What ``IdentificationRules`` decided for the touches so far.
 public enum IdentificationDecision: Sendable, Hashable {
     /// The finger is this gallery print's person.
-    case identified(galleryIndex: Int, person: String, IdentificationConfidence)
+    case identified(galleryIndex: Int, person: String, MatchConfidence)
     /// Nobody is identified: a failed attempt.
-    case noMatch(IdentificationConfidence)
+    case noMatch(MatchConfidence)
     /// Too close to tell: ask for another touch and decide with both.
-    case anotherTouch(IdentificationConfidence)
+    case anotherTouch(MatchConfidence)
 
     /// How sure the decision is.
-    public var confidence: IdentificationConfidence {
+    public var confidence: MatchConfidence {
         switch self {
         case .identified(_, _, let confidence), .noMatch(let confidence), .anotherTouch(let confidence): confidence
         }

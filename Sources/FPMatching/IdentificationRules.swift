@@ -1,3 +1,5 @@
+import FPCore
+
 /// The project's 1:N decision: who a touch belongs to among many people, or nobody (issue 50).
 ///
 /// libfprint answers an identification with the **first** print in gallery order that reaches
@@ -29,13 +31,13 @@ public enum IdentificationRules {
                               policy: IdentificationPolicy = IdentificationPolicy()) -> IdentificationDecision {
         let threshold = policy.threshold(comparisons: comparisons, readerThreshold: readerThreshold)
         guard let last = touches.last else {
-            return .noMatch(IdentificationConfidence(bestScore: nil, runnerUpScore: nil, threshold: threshold,
+            return .noMatch(MatchConfidence(bestScore: nil, runnerUpScore: nil, threshold: threshold,
                                                      rule: .belowThreshold, touches: 0, uncomparable: 0))
         }
         let summary = TouchSummary(last)
         var rule = summary.rule(threshold: threshold, band: policy.confirmationBand)
-        func confidence(_ rule: IdentificationRule) -> IdentificationConfidence {
-            IdentificationConfidence(bestScore: summary.best?.score, runnerUpScore: summary.runnerUp, threshold: threshold,
+        func confidence(_ rule: IdentificationRule) -> MatchConfidence {
+            MatchConfidence(bestScore: summary.best?.score, runnerUpScore: summary.runnerUp, threshold: threshold,
                                      rule: rule, touches: touches.count, uncomparable: summary.uncomparable)
         }
         if rule == .clearLead, let best = summary.best {

@@ -42,6 +42,10 @@ package protocol PrintMatching: FingerprintReader {
     func verify(_ print: PrintData, fingerTimeout: Duration) async throws -> MatchOutcome
     /// Scans once and looks the finger up among several enrolled prints; timeout as for verify.
     func identify(_ gallery: [PrintData], fingerTimeout: Duration) async throws -> MatchOutcome
+    /// Scans once and scores the finger against every print of `gallery` where fpbridge
+    /// compares (image readers), for a 1:N decision of the engine's own; elsewhere the reader's
+    /// own identify decides (``IdentificationScan/decided(_:)``). Timeout as for verify.
+    func scoreIdentify(_ gallery: [PrintData], fingerTimeout: Duration) async throws -> IdentificationScan
     /// What the last ``identify(_:fingerTimeout:)`` that read a finger cost in comparisons;
     /// nil when the reader does not say (it matches on the chip).
     var lastIdentification: IdentificationCost? { get async }
@@ -54,6 +58,10 @@ package protocol PrintMatching: FingerprintReader {
 
 extension PrintMatching {
     package var lastIdentification: IdentificationCost? { get async { nil } }
+
+    package func scoreIdentify(_ gallery: [PrintData], fingerTimeout: Duration) async throws -> IdentificationScan {
+        .decided(try await identify(gallery, fingerTimeout: fingerTimeout))
+    }
 
     package func enroll(_ template: PrintTemplate, refusing gallery: [PrintData]) -> AsyncThrowingStream<EnrollEvent, any Error> {
         enroll(template)

@@ -26,6 +26,11 @@ public enum AuthEvent: Sendable, Hashable {
     /// stops at the first that matches); `matchingSeconds`: how long comparing took, when
     /// fpbridge compared (nil when libfprint did).
     case printsCompared(compared: Int, of: Int, matchingSeconds: Double?)
+    /// An identification among many people scored this touch (fpbridge's own 1:N rule): how
+    /// sure it was, whatever it decided. Precedes `matched`, `noMatch` or `anotherTouch`.
+    case identificationScored(MatchConfidence)
+    /// Too close to tell who it was: the same finger once more decides (not a failure).
+    case anotherTouch
     /// The finger matched.
     case matched(user: String, finger: Finger?)
 }

@@ -26,8 +26,10 @@ extension VirtualReaderHarness {
         let state = directory.file("state")
         // A scan sent as the previous one ends reaches virtual_device inside the ending
         // operation (libfprint reports twice and the scan is lost), so beyond an enrollment,
-        // which takes its scans in one operation, each scan waits for its prompt.
-        let prompts = arguments.first == "enroll" || driver == "virtual_image" ? nil : PromptSignal(Bench.scanPrompt)
+        // which takes its scans in one operation, each scan waits for its prompt; so does each
+        // image of a command that scans virtual_image more than once (a second touch to confirm).
+        let imagesAtPrompts = driver == "virtual_image" && arguments.first != "enroll" && images.count > 1
+        let prompts = arguments.first == "enroll" || (driver == "virtual_image" && !imagesAtPrompts) ? nil : PromptSignal(Bench.scanPrompt)
         let watchPrompt = prompts?.watcher()
         let command = Task {
             defer { prompts?.finish() }
@@ -42,7 +44,14 @@ extension VirtualReaderHarness {
             }
             try await VirtualReaderDriver.send(socket, [command])
         }
-        if !images.isEmpty { try await VirtualReaderDriver.sendImages(socket, images, lead: lead) }
+        if imagesAtPrompts, let prompts {
+            for image in images {
+                guard await prompts.next(within: 30) else { break }
+                try await VirtualReaderDriver.sendImages(socket, [image], lead: lead)
+            }
+        } else if !images.isEmpty {
+            try await VirtualReaderDriver.sendImages(socket, images, lead: lead)
+        }
         return try await command.value
     }
 

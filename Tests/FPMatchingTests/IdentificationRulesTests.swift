@@ -1,3 +1,4 @@
+import FPCore
 @testable import FPMatching
 import Testing
 
@@ -52,7 +53,7 @@ import Testing
         let touch = Self.touch([("carol", 12), ("bob", 51), ("alice", 300), ("dave", 30)])
         #expect(Self.firstAboveThreshold(touch) == 1)
         let decision = IdentificationRules.decide([touch], comparisons: comparisons, policy: policy)
-        #expect(decision == .identified(galleryIndex: 2, person: "alice", IdentificationConfidence(
+        #expect(decision == .identified(galleryIndex: 2, person: "alice", MatchConfidence(
             bestScore: 300, runnerUpScore: 51, threshold: 63, rule: .clearLead, touches: 1, uncomparable: 0)))
         #expect(decision.confidence.margin == 249)
     }
@@ -61,16 +62,16 @@ import Testing
         let touch = Self.touch([("carol", 12), ("bob", 56), ("dave", 30)])
         #expect(Self.firstAboveThreshold(touch) == 1)
         let decision = IdentificationRules.decide([touch], comparisons: comparisons, policy: policy)
-        #expect(decision == .noMatch(IdentificationConfidence(bestScore: 56, runnerUpScore: 30, threshold: 63,
+        #expect(decision == .noMatch(MatchConfidence(bestScore: 56, runnerUpScore: 30, threshold: 63,
                                                               rule: .belowThreshold, touches: 1, uncomparable: 0)))
         // A second touch is never asked for a score below the threshold.
-        #expect(IdentificationRules.decide([touch, touch], comparisons: comparisons, policy: policy).confidence.rule == .belowThreshold)
+        #expect(IdentificationRules.decide([touch, touch], comparisons: comparisons, policy: policy).confidence.decidingRule == .belowThreshold)
     }
 
     @Test func aPersonsOwnPrintsNeverCompete() {
         let touch = Self.touch([("alice", 290), ("bob", 20), ("alice", 300)])
         #expect(IdentificationRules.decide([touch], comparisons: comparisons, policy: policy)
-            == .identified(galleryIndex: 2, person: "alice", IdentificationConfidence(
+            == .identified(galleryIndex: 2, person: "alice", MatchConfidence(
                 bestScore: 300, runnerUpScore: 20, threshold: 63, rule: .clearLead, touches: 1, uncomparable: 0)))
     }
 
@@ -80,27 +81,27 @@ import Testing
             Issue.record("a near-threshold score decided at once")
             return
         }
-        #expect(asked.rule == .nearThreshold)
+        #expect(asked.decidingRule == .nearThreshold)
         // The same person first again at or above the threshold: confirmed.
         let again = Self.touch([("bob", 25), ("alice", 64)])
         guard case .identified(1, "alice", let confirmed) = IdentificationRules.decide([first, again], comparisons: comparisons, policy: policy) else {
             Issue.record("two near-threshold touches of one person were not confirmed")
             return
         }
-        #expect(confirmed.rule == .confirmed && confirmed.touches == 2)
+        #expect(confirmed.decidingRule == .confirmed && confirmed.touches == 2)
         // Somebody else first on the second touch: nobody.
         let other = Self.touch([("bob", 64), ("alice", 30)])
-        #expect(IdentificationRules.decide([first, other], comparisons: comparisons, policy: policy).confidence.rule == .notConfirmed)
+        #expect(IdentificationRules.decide([first, other], comparisons: comparisons, policy: policy).confidence.decidingRule == .notConfirmed)
         if case .identified = IdentificationRules.decide([first, other], comparisons: comparisons, policy: policy) {
             Issue.record("a second touch of another person confirmed the first")
         }
         // Below the threshold the second time: nobody.
         let low = Self.touch([("bob", 25), ("alice", 50)])
         #expect(IdentificationRules.decide([first, low], comparisons: comparisons, policy: policy)
-            == .noMatch(IdentificationConfidence(bestScore: 50, runnerUpScore: 25, threshold: 63, rule: .belowThreshold, touches: 2, uncomparable: 0)))
+            == .noMatch(MatchConfidence(bestScore: 50, runnerUpScore: 25, threshold: 63, rule: .belowThreshold, touches: 2, uncomparable: 0)))
         // A clear second touch decides by itself.
         let clear = Self.touch([("bob", 25), ("alice", 200)])
-        #expect(IdentificationRules.decide([first, clear], comparisons: comparisons, policy: policy).confidence.rule == .clearLead)
+        #expect(IdentificationRules.decide([first, clear], comparisons: comparisons, policy: policy).confidence.decidingRule == .clearLead)
     }
 
     @Test func twoPeopleAboveTheThresholdAreNeverToldApartByOneTouch() {
@@ -111,33 +112,33 @@ import Testing
             Issue.record("two people above the threshold were decided at once")
             return
         }
-        #expect(asked.rule == .closeRunnerUp && asked.runnerUpScore == 180)
+        #expect(asked.decidingRule == .closeRunnerUp && asked.runnerUpScore == 180)
         // Still both on the second touch: nobody (the badge tells them apart).
         #expect(IdentificationRules.decide([touch, touch], comparisons: comparisons, policy: policy)
-            == .noMatch(IdentificationConfidence(bestScore: 300, runnerUpScore: 180, threshold: 63, rule: .closeRunnerUp, touches: 2, uncomparable: 0)))
+            == .noMatch(MatchConfidence(bestScore: 300, runnerUpScore: 180, threshold: 63, rule: .closeRunnerUp, touches: 2, uncomparable: 0)))
         // A tie at the top is the same.
         let tie = Self.touch([("bob", 300), ("alice", 300)])
-        #expect(IdentificationRules.decide([tie], comparisons: comparisons, policy: policy).confidence.rule == .closeRunnerUp)
+        #expect(IdentificationRules.decide([tie], comparisons: comparisons, policy: policy).confidence.decidingRule == .closeRunnerUp)
     }
 
     @Test func aPrintThatCouldNotBeComparedIsNeverOutscoredUnseen() {
         // bob's print exceeded the step limit: it might score more than alice's.
         let touch = Self.touch([("bob", nil), ("alice", 300)])
         #expect(IdentificationRules.decide([touch], comparisons: comparisons, policy: policy).confidence
-            == IdentificationConfidence(bestScore: 300, runnerUpScore: nil, threshold: 63, rule: .uncomparable, touches: 1, uncomparable: 1))
+            == MatchConfidence(bestScore: 300, runnerUpScore: nil, threshold: 63, rule: .uncomparable, touches: 1, uncomparable: 1))
         if case .identified = IdentificationRules.decide([touch], comparisons: comparisons, policy: policy) {
             Issue.record("a yes was given past a print that could not be compared")
         }
-        #expect(IdentificationRules.decide([touch, touch], comparisons: comparisons, policy: policy).confidence.rule == .uncomparable)
+        #expect(IdentificationRules.decide([touch, touch], comparisons: comparisons, policy: policy).confidence.decidingRule == .uncomparable)
         // The next touch compares it: decided.
         let next = Self.touch([("bob", 20), ("alice", 280)])
-        #expect(IdentificationRules.decide([touch, next], comparisons: comparisons, policy: policy).confidence.rule == .clearLead)
+        #expect(IdentificationRules.decide([touch, next], comparisons: comparisons, policy: policy).confidence.decidingRule == .clearLead)
         // Her own print uncompared changes nothing: it is her either way.
         let own = Self.touch([("alice", nil), ("bob", 20), ("alice", 300)])
-        #expect(IdentificationRules.decide([own], comparisons: comparisons, policy: policy).confidence.rule == .clearLead)
+        #expect(IdentificationRules.decide([own], comparisons: comparisons, policy: policy).confidence.decidingRule == .clearLead)
         // Nobody above the threshold but an uncompared print: another touch, never a yes.
         let unsure = Self.touch([("bob", nil), ("alice", 30)])
-        #expect(IdentificationRules.decide([unsure], comparisons: comparisons, policy: policy).confidence.rule == .uncomparable)
+        #expect(IdentificationRules.decide([unsure], comparisons: comparisons, policy: policy).confidence.decidingRule == .uncomparable)
         let nothing = Self.touch([("bob", nil), ("alice", nil)])
         if case .anotherTouch(let asked) = IdentificationRules.decide([nothing], comparisons: comparisons, policy: policy) {
             #expect(asked.bestScore == nil && asked.uncomparable == 2)
@@ -149,15 +150,15 @@ import Testing
     @Test func oneTouchPoliciesRefuseWhatTwoWouldConfirm() {
         let single = IdentificationPolicy(maximumTouches: 1)
         let near = Self.touch([("alice", 66)])
-        #expect(IdentificationRules.decide([near], comparisons: comparisons, policy: single).confidence.rule == .nearThreshold)
+        #expect(IdentificationRules.decide([near], comparisons: comparisons, policy: single).confidence.decidingRule == .nearThreshold)
         if case .noMatch = IdentificationRules.decide([near], comparisons: comparisons, policy: single) {} else {
             Issue.record("a one-touch policy asked for another touch")
         }
     }
 
     @Test func noTouchIdentifiesNobody() {
-        #expect(IdentificationRules.decide([], comparisons: comparisons, policy: policy).confidence.rule == .belowThreshold)
-        #expect(IdentificationRules.decide([[]], comparisons: comparisons, policy: policy).confidence.rule == .belowThreshold)
+        #expect(IdentificationRules.decide([], comparisons: comparisons, policy: policy).confidence.decidingRule == .belowThreshold)
+        #expect(IdentificationRules.decide([[]], comparisons: comparisons, policy: policy).confidence.decidingRule == .belowThreshold)
     }
 
     // MARK: Real scores
@@ -194,7 +195,7 @@ import Testing
             Issue.record("decided \(decision)")
             return
         }
-        #expect(confidence.runnerUpScore == 51 && confidence.rule == .clearLead)
+        #expect(confidence.runnerUpScore == 51 && confidence.decidingRule == .clearLead)
     }
 
     @Test func aTwinAboveTheThresholdAsksForAnotherTouch() async throws {
@@ -203,7 +204,7 @@ import Testing
         let touch = scored.scores.enumerated().map { ScoredCandidate(person: people[$0], galleryIndex: $0, score: $1) }
         #expect(Self.firstAboveThreshold(touch) == 7)
         #expect(IdentificationRules.decide([touch], comparisons: comparisons, policy: policy)
-            == .anotherTouch(IdentificationConfidence(bestScore: 251, runnerUpScore: 97, threshold: 63, rule: .closeRunnerUp, touches: 1, uncomparable: 0)))
+            == .anotherTouch(MatchConfidence(bestScore: 251, runnerUpScore: 97, threshold: 63, rule: .closeRunnerUp, touches: 1, uncomparable: 0)))
     }
 
     @Test func everyDistinctSampleOfAPrintIsScored() async throws {

@@ -28,8 +28,20 @@ import Testing
         #expect(script.events.first?.number == 5)
     }
 
+    /// `scan ID OTHER=SCORE…`: the scores an identification gives that touch against other fingers' prints.
+    @Test func aScanMayScoreAgainstOtherFingers() throws {
+        let script = try FakeScript.parse("scan alice-1 bob-1=51 carol-1=0\nscan alice-1")
+        #expect(script.events.map(\.event) == [.scan("alice-1"), .scan("alice-1")])
+        #expect(script.events.map(\.scores) == [["bob-1": 51, "carol-1": 0], [:]])
+    }
+
     @Test(arguments: [
-        ("scan", "line 1: 'scan' takes exactly one finger id"),
+        ("scan", "line 1: 'scan' takes a finger id"),
+        ("scan a b", "line 1: 'scan' takes a finger id, then OTHER=SCORE pairs (a score 0-10000); 'b' is not one"),
+        ("scan a b=x", "line 1: 'scan' takes a finger id, then OTHER=SCORE pairs (a score 0-10000); 'b=x' is not one"),
+        ("scan a b=10001", "line 1: 'scan' takes a finger id, then OTHER=SCORE pairs (a score 0-10000); 'b=10001' is not one"),
+        ("scan a =5", "line 1: 'scan' takes a finger id, then OTHER=SCORE pairs (a score 0-10000); '=5' is not one"),
+        ("scan a a=5", "line 1: 'scan a' cannot give its own finger a score ('a=5')"),
         ("ok\nscan a b", "line 1: unknown command 'ok'"),
         ("scan a\nretry sideways", "line 2: unknown retry reason 'sideways'"),
         ("error melted", "line 1: unknown error name 'melted'"),

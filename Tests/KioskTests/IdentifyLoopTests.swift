@@ -32,6 +32,17 @@ import Testing
         #expect(seen.last?.user == "alice" && seen.last?.parameters["user"] == "alice")
     }
 
+    /// A touch too close to call (issue 50): the page asks for the same finger once more, then
+    /// welcomes; the ask is no result of its own.
+    @Test func aTouchTooCloseToCallAsksForTheSameFingerAgain() async {
+        let close = MatchConfidence(bestScore: 66, runnerUpScore: 20, threshold: 63, rule: "near-threshold", touches: 1, uncomparable: 0)
+        let confirmed = MatchConfidence(bestScore: 64, runnerUpScore: 25, threshold: 63, rule: "confirmed", touches: 2, uncomparable: 0)
+        let seen = await states(after: [.matchAfter([.identificationScored(close), .anotherTouch, .fingerDetected,
+                                                     .identificationScored(confirmed)], user: "alice")], turns: 1)
+        #expect(seen.map(\.message) == ["starting", "touchReader", "reading", "touchAgain", "reading", "welcome"], "\(seen)")
+        #expect(seen.map(\.result) == [0, 0, 0, 0, 0, 1], "\(seen)")
+    }
+
     /// The loop shows each welcome and refusal as a result of its own (numbered), the states
     /// between them as none: alice twice is two results.
     @Test func eachResultAtTheReaderIsNumbered() async {

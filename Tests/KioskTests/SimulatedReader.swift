@@ -79,6 +79,8 @@ final class IdleImageReader: KioskBackend {
 final class ScriptedReader: KioskBackend {
     enum Outcome: Sendable {
         case match(String)
+        /// A match after these events (a second touch asked for, say).
+        case matchAfter([AuthEvent], user: String)
         case fail(AuthError, events: [AuthEvent])
     }
 
@@ -104,6 +106,9 @@ final class ScriptedReader: KioskBackend {
         event(.fingerDetected)
         switch next {
         case .match(let user): return Identified(user: user)
+        case .matchAfter(let events, let user):
+            events.forEach(event)
+            return Identified(user: user)
         case .fail(let error, let events):
             events.forEach(event)
             throw error

@@ -1,4 +1,5 @@
 import FPKeyFormats
+import FPMatching
 import FPStore
 import FoundationEssentials
 
@@ -15,6 +16,13 @@ public struct AuthConfiguration: Sendable, Hashable, Codable {
     public var identificationLockoutSeconds: [Double] = [30, 120, 600]
     /// Failed identifications on one reader that lock it until an enrolled user's passcode.
     public var identificationPermanentLockoutThreshold = 20
+    /// The fraction of strangers (people never enrolled) an identification among many people
+    /// may welcome as somebody, at whatever size the gallery has: the 1:N threshold is set from
+    /// it (``IdentificationPolicy``). One in 1,000 by default; 1e-9 to 0.1.
+    public var identificationStrangerRate: Double = 0.001
+    /// Touches one identification may take when the first is too close to call: 2 (a second
+    /// touch confirms), or 1 (too close is no).
+    public var identificationTouches = 2
     /// Consecutive wrong passcodes before the passcode is locked for a while.
     public var passcodeAttemptsBeforeLockout = 6
     /// Waits after the 6th, 7th, 8th, … wrong passcode, in seconds; the last repeats.
@@ -68,6 +76,8 @@ public struct AuthConfiguration: Sendable, Hashable, Codable {
         identificationLockoutSeconds = try value(.identificationLockoutSeconds, defaults.identificationLockoutSeconds)
         identificationPermanentLockoutThreshold = try value(.identificationPermanentLockoutThreshold,
                                                             defaults.identificationPermanentLockoutThreshold)
+        identificationStrangerRate = try value(.identificationStrangerRate, defaults.identificationStrangerRate)
+        identificationTouches = try value(.identificationTouches, defaults.identificationTouches)
         passcodeAttemptsBeforeLockout = try value(.passcodeAttemptsBeforeLockout, defaults.passcodeAttemptsBeforeLockout)
         passcodeLockoutSeconds = try value(.passcodeLockoutSeconds, defaults.passcodeLockoutSeconds)
         scanTimeoutSeconds = try value(.scanTimeoutSeconds, defaults.scanTimeoutSeconds)
@@ -86,6 +96,7 @@ public struct AuthConfiguration: Sendable, Hashable, Codable {
     private enum CodingKeys: String, CodingKey {
         case maxFailedMatchesPerEvaluation, biometricLockoutThreshold, identificationLockoutThreshold
         case identificationLockoutSeconds, identificationPermanentLockoutThreshold, passcodeAttemptsBeforeLockout
+        case identificationStrangerRate, identificationTouches
         case passcodeLockoutSeconds, scanTimeoutSeconds, passcodeTimeoutSeconds, passcodeHashRounds, minimumPasscodeLength
         case passwordAfterBoot, passwordAfterIdle, passwordAfterIdleHours, passwordAfterAge, passwordAfterAgeHours
         case passwordAfterAgeBiometryHours
@@ -127,11 +138,15 @@ public struct AuthConfiguration: Sendable, Hashable, Codable {
             ?? outside(identificationLockoutThreshold, 1...1000, "identificationLockoutThreshold")
             ?? outside(identificationPermanentLockoutThreshold, identificationLockoutThreshold...10_000,
                        "identificationPermanentLockoutThreshold")
+            ?? outside(identificationTouches, 1...2, "identificationTouches")
             ?? outside(passcodeAttemptsBeforeLockout, 1...1000, "passcodeAttemptsBeforeLockout")
             ?? outside(minimumPasscodeLength, 1...1024, "minimumPasscodeLength")
             ?? waits(identificationLockoutSeconds, "identificationLockoutSeconds")
             ?? waits(passcodeLockoutSeconds, "passcodeLockoutSeconds") {
             return problem
+        }
+        if !(identificationStrangerRate >= 1e-9 && identificationStrangerRate <= 0.1) {
+            return "identificationStrangerRate must be between 0.000000001 and 0.1 (the fraction of strangers an identification may welcome)"
         }
         if !(scanTimeoutSeconds > 0 && scanTimeoutSeconds <= Self.maximumScanTimeout) {
             return "scanTimeoutSeconds must be more than 0 and at most \(Int(Self.maximumScanTimeout))"
@@ -149,6 +164,11 @@ public struct AuthConfiguration: Sendable, Hashable, Codable {
                 + "and \(Scrypt.acceptedRounds.upperBound)"
         }
         return nil
+    }
+
+    /// The 1:N decision's policy these settings give.
+    var identificationPolicy: IdentificationPolicy {
+        IdentificationPolicy(targetStrangerRate: identificationStrangerRate, maximumTouches: identificationTouches)
     }
 
     /// The wait after the given number of consecutive wrong passcodes, nil below the limit.

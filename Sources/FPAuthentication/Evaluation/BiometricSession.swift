@@ -1,4 +1,5 @@
 import FPCore
+import FPMatching
 import FPReaders
 import FPStore
 import FoundationEssentials
@@ -67,18 +68,21 @@ struct BiometricSession {
         var failures = 0
         var fallbackOffered = false
         let prints = gallery.records.map(\.print)
+        let identifying: Bool = if case .identify = scope { true } else { false }
+        // The scored touches of the identification under way: a second touch is decided with the first.
+        var touches: [[ScoredCandidate]] = []
 
         while true {
             let fingerTimeout = deadline.remaining
             guard fingerTimeout > .zero else { throw timedOut }
             context.emit(.presentFinger(info.scanType))
-            let outcome: MatchOutcome
+            let scanned: IdentificationScan
             let warning = await Self.warnBeforeCutOff(reader, context: context)
             do {
                 let context = context
-                outcome = try await FingerPresence.listening({ context.emit(.fingerDetected) }) {
+                scanned = try await FingerPresence.listening({ context.emit(.fingerDetected) }) {
                     try await context.interruption.scan {
-                        try await Self.scan(matcher, info: info, gallery: prints, fingerTimeout: fingerTimeout)
+                        try await Self.scan(matcher, info: info, gallery: prints, identifying: identifying, fingerTimeout: fingerTimeout)
                     }
                 }
                 warning?.cancel()
@@ -91,6 +95,29 @@ struct BiometricSession {
             } catch {
                 warning?.cancel()
                 throw error
+            }
+            let outcome: MatchOutcome
+            switch scanned {
+            case .decided(let decided):
+                outcome = decided
+            case .scored(let scores):
+                touches.append(zip(gallery.records, scores.scores).enumerated().map { index, pair in
+                    ScoredCandidate(person: pair.0.user, galleryIndex: index, score: pair.1)
+                })
+                let decision = IdentificationRules.decide(touches, comparisons: scores.comparisons, readerThreshold: scores.readerThreshold,
+                                                          policy: configuration.identificationPolicy)
+                context.emit(.identificationScored(decision.confidence))
+                switch decision {
+                case .identified(let index, _, _):
+                    outcome = .match(galleryIndex: index)
+                case .anotherTouch:
+                    // Too close to call: not a failure; the next touch is decided with this one.
+                    context.emit(.anotherTouch)
+                    continue
+                case .noMatch:
+                    outcome = .noMatch
+                }
+                touches = []
             }
             switch outcome {
             case .match(let index):
@@ -191,15 +218,20 @@ struct BiometricSession {
         }
     }
 
-    /// One scan. Verify-only readers compare with the first print, as fprintd does.
-    private static func scan(_ reader: any PrintMatching, info: ReaderInfo, gallery: [PrintData],
-                             fingerTimeout: Duration) async throws -> MatchOutcome {
+    /// One scan. An identification among the reader's users is scored for the project's own 1:N
+    /// rule where the reader lets fpbridge compare; a user's own fingers keep libfprint's decision
+    /// (fprintd's, PAM's). Verify-only readers compare with the first print, as fprintd does.
+    private static func scan(_ reader: any PrintMatching, info: ReaderInfo, gallery: [PrintData], identifying: Bool,
+                             fingerTimeout: Duration) async throws -> IdentificationScan {
+        if identifying && info.features.contains(.identify) {
+            return try await reader.scoreIdentify(gallery, fingerTimeout: fingerTimeout)
+        }
         if gallery.count > 1 && info.features.contains(.identify) {
-            return try await reader.identify(gallery, fingerTimeout: fingerTimeout)
+            return .decided(try await reader.identify(gallery, fingerTimeout: fingerTimeout))
         }
         if info.features.contains(.verify) {
-            return try await reader.verify(gallery[0], fingerTimeout: fingerTimeout)
+            return .decided(try await reader.verify(gallery[0], fingerTimeout: fingerTimeout))
         }
-        return try await reader.identify(gallery, fingerTimeout: fingerTimeout)
+        return .decided(try await reader.identify(gallery, fingerTimeout: fingerTimeout))
     }
 }

@@ -7,7 +7,7 @@ final class ScanInterruption: Sendable {
     private struct State {
         var offered = false
         var chosen = false
-        var scan: Task<MatchOutcome, any Error>?
+        var scan: Task<IdentificationScan, any Error>?
     }
 
     private let state = Locked(State())
@@ -24,7 +24,7 @@ final class ScanInterruption: Sendable {
 
     /// Presses the button; false (and nothing happens) when it is not shown.
     func choose() -> Bool {
-        let (pressed, scan) = state.withLock { state -> (Bool, Task<MatchOutcome, any Error>?) in
+        let (pressed, scan) = state.withLock { state -> (Bool, Task<IdentificationScan, any Error>?) in
             guard state.offered, !state.chosen else { return (false, nil) }
             state.chosen = true
             return (true, state.scan)
@@ -34,7 +34,7 @@ final class ScanInterruption: Sendable {
     }
 
     /// Runs one scan that the button can end; it then reads as `.userChoice(.fallback)`.
-    func scan(_ body: @escaping @Sendable () async throws -> MatchOutcome) async throws -> MatchOutcome {
+    func scan(_ body: @escaping @Sendable () async throws -> IdentificationScan) async throws -> IdentificationScan {
         let task = Task { try await body() }
         let chosen = state.withLock { state in
             state.scan = task
@@ -45,7 +45,7 @@ final class ScanInterruption: Sendable {
         do {
             return try await withTaskCancellationHandler { try await task.value } onCancel: { task.cancel() }
         } catch {
-            if state.withLock({ $0.chosen }) && !Task.isCancelled { return .userChoice(.fallback) }
+            if state.withLock({ $0.chosen }) && !Task.isCancelled { return .decided(.userChoice(.fallback)) }
             throw error
         }
     }

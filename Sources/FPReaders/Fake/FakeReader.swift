@@ -72,6 +72,31 @@ public actor FakeReader: PrintMatching {
         try await match(against: gallery, operation: "identify", feature: .identify, fingerTimeout: fingerTimeout)
     }
 
+    /// The score a scan gets against a print of its own finger id.
+    public static let genuineScore = 300
+
+    /// Scores the scan against every print: ``genuineScore`` for the finger's own, the script
+    /// line's `OTHER=SCORE` for others it names, 0 for the rest. A reader with on-chip storage
+    /// decides itself, as a match-on-chip sensor does.
+    package func scoreIdentify(_ gallery: [PrintData], fingerTimeout: Duration) async throws -> IdentificationScan {
+        if settings.features.contains(.storage) { return .decided(try await identify(gallery, fingerTimeout: fingerTimeout)) }
+        let ids = try gallery.map { print throws(ReaderError) in try FakePrintFormat.decode(print) }
+        return try await operation("identify", feature: .identify) {
+            switch try await self.nextEvent(for: "identify", fingerDeadline: .now + fingerTimeout) {
+            case .scan(let id):
+                FingerPresence.report()
+                if self.settings.matchingMilliseconds > 0 { try await self.sleep(milliseconds: self.settings.matchingMilliseconds) }
+                let others = self.events[self.cursor - 1].scores
+                let scores = ids.map { $0 == id ? Self.genuineScore : others[$0] ?? 0 }
+                return .scored(GalleryScores(scores: scores, comparisons: gallery.count, readerThreshold: 40))
+            case .retry(let reason): return .decided(.retry(reason))
+            case .cancel: return .decided(.userChoice(.cancel))
+            case .fallback: return .decided(.userChoice(.fallback))
+            case .error, .unplug, .wait: preconditionFailure("handled by nextEvent")
+            }
+        }
+    }
+
     /// Returns the script's next `scan` as a synthetic image (needs the `capture` feature).
     /// - Throws: `ReaderError.notSupported` without the feature, or the script's error.
     public func capture() async throws -> CapturedImage {

@@ -72,6 +72,7 @@ public enum FakeErrorName: String, Sendable, Hashable, CaseIterable {
 ///     set name My test reader
 ///     set latency 20               # milliseconds before each event takes effect
 ///     scan alice-1                 # a touch by finger id "alice-1"
+///     scan alice-1 bob-1=51        # the same, scoring 51 against bob-1's prints when identifying
 ///     retry too-short              # too-short | center | remove | general
 ///     error too-hot                # see FakeErrorName
 ///     unplug
@@ -85,6 +86,16 @@ public struct FakeScript: Sendable, Hashable {
         public let number: Int
         /// What happens.
         public let event: FakeEvent
+        /// For a `scan`: the scores the finger gets against other fingers' prints in an
+        /// identification (`scan alice-1 bob-1=51`); every other print scores 0, the finger's own 300.
+        public let scores: [String: Int]
+
+        /// A line from its parts.
+        public init(number: Int, event: FakeEvent, scores: [String: Int] = [:]) {
+            self.number = number
+            self.event = event
+            self.scores = scores
+        }
     }
 
     /// The events, in order.
@@ -149,7 +160,17 @@ public struct FakeScript: Sendable, Hashable {
                     throw fail(error.message)
                 }
             case "scan":
-                script.events.append(Line(number: number, event: .scan(try single("finger id"))))
+                guard let id = args.first else { throw fail("'scan' takes a finger id") }
+                var scores: [String: Int] = [:]
+                for pair in args.dropFirst() {
+                    let parts = pair.split(separator: "=", omittingEmptySubsequences: false)
+                    guard parts.count == 2, !parts[0].isEmpty, let score = Int(parts[1]), (0...10_000).contains(score) else {
+                        throw fail("'scan' takes a finger id, then OTHER=SCORE pairs (a score 0-10000); '\(pair)' is not one")
+                    }
+                    guard String(parts[0]) != id else { throw fail("'scan \(id)' cannot give its own finger a score ('\(pair)')") }
+                    scores[String(parts[0])] = score
+                }
+                script.events.append(Line(number: number, event: .scan(id), scores: scores))
             case "retry":
                 let name = try single("reason")
                 guard let reason = RetryReason(rawValue: name) else {

@@ -211,6 +211,10 @@ public final class LibfprintReader: PrintMatching {
         try await device.identify(gallery, fingerTimeout: fingerTimeout)
     }
 
+    package func scoreIdentify(_ gallery: [PrintData], fingerTimeout: Duration) async throws -> IdentificationScan {
+        try await device.scoreIdentify(gallery, fingerTimeout: fingerTimeout)
+    }
+
     /// Captures one image (image readers only).
     /// - Throws: `ReaderError.notSupported` on other readers, or the reader's failure.
     public func capture() async throws -> CapturedImage {

@@ -6,7 +6,12 @@ struct IdentifyCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "identify",
         abstract: "Find who is at the reader among all users enrolled on it.",
-        discussion: "Failures count per reader, so that cycling through users gives no extra attempts.")
+        discussion: """
+            On image readers fpbridge scores every print and answers with the best-scoring person, at a threshold \
+            that rises with the number of prints enrolled; a touch too close to call asks for one more touch of the \
+            same finger, and each touch prints how sure it was (docs/kiosk.md, "Who a touch belongs to"). \
+            Failures count per reader, so that cycling through users gives no extra attempts.
+            """)
 
     @OptionGroup var options: GlobalOptions
 

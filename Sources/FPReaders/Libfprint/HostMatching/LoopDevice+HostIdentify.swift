@@ -40,18 +40,52 @@ extension LoopDevice {
         return found.index.map { .match(galleryIndex: $0) } ?? .noMatch
     }
 
-    /// libfprint's identify decision for a scan already taken (identify's, or an enrollment's
-    /// first): the first print in gallery order whose score reaches the driver's threshold.
-    func firstMatch(scan: PrintData, plan: HostPlan) async throws -> Bozorth3Search.Result {
+    /// Scans once and scores the finger against every print, for the engine's 1:N decision
+    /// (issue 50); where fpbridge does not compare, libfprint's identify decides as in
+    /// ``identify(_:fingerTimeout:)``. A print whose comparison exceeds the step limit has no
+    /// score: the decision treats it as possibly the best, and no print is blamed for it.
+    func scoreIdentify(_ gallery: [PrintData], fingerTimeout: Duration) async throws -> IdentificationScan {
+        guard let plan = try await hostPlan(for: gallery) else {
+            return .decided(try await identify(gallery, fingerTimeout: fingerTimeout))
+        }
+        lastIdentification = nil
+        let (outcome, probe) = try await identifyInLibfprint([], fingerTimeout: fingerTimeout, keepingScan: true)
+        guard case .noMatch = outcome else { return .decided(outcome) }
+        guard let scan = probe else {
+            throw ReaderError.general("the reader answered an identification without its scan")
+        }
+        let clock = ContinuousClock()
+        let started = clock.now
+        let table = try Self.probeTable(scan)
+        let prints = plan.prints
+        let scored: Bozorth3Search.Scores
+        do {
+            scored = try await Bozorth3Search.scores(probe: table, count: prints.count) { prints[$0].print }
+        } catch is CancellationError {
+            throw ReaderError.cancelled
+        }
+        lastIdentification = IdentificationCost(compared: gallery.count, galleryCount: gallery.count,
+                                                matchingSeconds: (clock.now - started).inSeconds)
+        return .scored(GalleryScores(scores: scored.scores, comparisons: scored.comparisons, readerThreshold: plan.threshold))
+    }
+
+    /// The bozorth3 table of a scan's one sample.
+    private static func probeTable(_ scan: PrintData) throws -> Bozorth3PairTable {
         let samples = try NBISTemplate(scan).samples ?? []
         // libfprint's rule for a scan: exactly one sample, or the comparison fails.
         guard samples.count == 1 else {
             throw ReaderError.general("the reader's scan holds \(samples.count) samples instead of one")
         }
+        return Bozorth3PairTable(minutiae: samples[0])
+    }
+
+    /// libfprint's identify decision for a scan already taken (identify's, or an enrollment's
+    /// first): the first print in gallery order whose score reaches the driver's threshold.
+    func firstMatch(scan: PrintData, plan: HostPlan) async throws -> Bozorth3Search.Result {
+        let probe = try Self.probeTable(scan)
         do {
             let prints = plan.prints
-            return try await Bozorth3Search.firstMatch(probe: Bozorth3PairTable(minutiae: samples[0]),
-                                                       count: prints.count, threshold: plan.threshold) { prints[$0].print }
+            return try await Bozorth3Search.firstMatch(probe: probe, count: prints.count, threshold: plan.threshold) { prints[$0].print }
         } catch is CancellationError {
             throw ReaderError.cancelled
         } catch let undecided as Bozorth3Search.Undecided {
