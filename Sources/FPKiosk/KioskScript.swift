@@ -72,10 +72,16 @@ enum KioskScript {
         countdownLine.hidden = false;
       }
 
-      // The sign-in stays in #session's data for the app; its line goes after a while, so that
-      // the next person at the kiosk does not read who was here before.
+      // The sign-in stays in #session's data for the app until it is forgotten: after a while,
+      // at the next result at the reader or the pad, or when the next finger is being read. Then
+      // its line, its user and its session go from the page (the DOM too, which DevTools or
+      // anything running as the browser's user can read), so that the next person finds nothing.
       function renderSession() {
-        var user = Date.now() < signedInUntil ? session.dataset.user : '';
+        if (Date.now() >= signedInUntil) {
+          delete session.dataset.user;
+          delete session.dataset.session;
+        }
+        var user = session.dataset.user || '';
         session.hidden = !user;
         put(session, user ? text('signedIn', { user: user }) : '');
         if (!user && handedOff) {
@@ -161,6 +167,11 @@ enum KioskScript {
         render();
       }
 
+      function forgetSignIn() {
+        signedInUntil = 0;
+        renderSession();
+      }
+
       function signIn(user, token) {
         session.dataset.user = user;
         signedInUntil = Date.now() + forgetMs;
@@ -186,9 +197,11 @@ enum KioskScript {
         // PIN answer go (what is being typed now stays). A repeat of the state shown takes
         // nothing away: a PIN answered during a lockout stays up with its countdown.
         if (isNew && ['welcome', 'notRecognised', 'lockedOut'].indexOf(snapshot.state) >= 0) {
-          signedInUntil = 0;
+          forgetSignIn();
           clearPinAnswer();
         }
+        // Somebody's finger is being read: whoever signed in before is no longer at the kiosk.
+        if (snapshot.state === 'reading') { forgetSignIn(); }
         if (isNew && snapshot.state === 'welcome' && snapshot.user) {
           signIn(snapshot.user, snapshot.session);
           handOff(snapshot.user, snapshot.session, 'finger');
@@ -261,8 +274,7 @@ enum KioskScript {
         } else if (!answer.ok && answer.message !== 'pinMissing') {
           // A refusal is the next person's result: the last one's sign-in line goes, as it
           // does for the reader's next result (an empty field is no one's result yet).
-          signedInUntil = 0;
-          renderSession();
+          forgetSignIn();
         }
         if (!answer.ok && pinUser.value) {
           // Refused: the person tries the PIN again, or taps the user id to change it.

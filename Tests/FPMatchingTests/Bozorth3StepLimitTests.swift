@@ -24,4 +24,21 @@ import Testing
             try await Bozorth3Search.firstMatch(probe: Self.piled, gallery: [Self.stranger, piled, piled], threshold: 40)
         }
     }
+
+    /// The 1:N rule's scoring (issue 50): a print past the limit is unknown, neither low nor
+    /// blamed, so the touch is asked again and nobody is answered in its place; the rest of the
+    /// gallery is still scored.
+    @Test func scoringEveryPrintLeavesOneItCouldNotCompareUnknown() async throws {
+        let piled = Bozorth3Print(samples: [Self.piled.minutiae])
+        let scored = try await Bozorth3Search.scores(probe: Self.piled, gallery: [Self.stranger, piled])
+        #expect(scored.scores.count == 2 && scored.scores[0] != nil && scored.scores[1] == nil)
+        let touch = [ScoredCandidate(person: "bob", galleryIndex: 0, score: scored.scores[0]),
+                     ScoredCandidate(person: "mallory", galleryIndex: 1, score: scored.scores[1])]
+        let decision = IdentificationRules.decide([touch], comparisons: scored.comparisons)
+        #expect(decision.confidence.decidingRule == .uncomparable && decision.confidence.uncomparable == 1)
+        guard case .anotherTouch = decision else {
+            Issue.record("decided \(decision)")
+            return
+        }
+    }
 }

@@ -30,7 +30,8 @@ One phase per run (the Swift test between runs restarts fpbridged, unplugs reade
              longest words up at once: everything on one screen, nothing scrolled
   restart    armed (then DIR/armed, and the test stops fpbridged): "the reader is restarting" in
              English and Chinese (then DIR/seen, and the test starts it again); ready again by itself
-  session    with a login server: alice's touch welcomes her with #session[data-session] (printed)
+  session    with a login server: alice's touch welcomes her with #session[data-session] (printed); a
+             stranger's touch next leaves nothing of her sign-in in the page's DOM
   pad        with a login server and --badges: an unknown badge is a wrong PIN; badge 1001 and its
              PIN typed by clicking only the pad's buttons welcome alice with a session (printed);
              then wrong PINs for 1001 until its lockout, named as a badge number's, and alice's
@@ -300,6 +301,7 @@ def main():
             page.shot("pin-welcome")
             check(page.wait(lambda: page.text("#pin-message") == "" and not page.driver.find_element(By.ID, "session").is_displayed(), 8),
                   f"bob's welcome stays up: {page.text('#pin-message')!r}, {page.text('#session')!r}")
+            check(page.attribute("#session", "data-user") is None, "bob stays in #session's data-user after his sign-in was forgotten")
             page.shot("pin-forgotten")
             # alice at the reader, then a stranger, with a long idle time: the stranger's result,
             # not the time, clears alice's line.
@@ -314,6 +316,7 @@ def main():
             page.wait_state("notRecognised")
             check(not page.driver.find_element(By.ID, "session").is_displayed(),
                   f"alice's line sits under the stranger's result: {page.text('#session')!r}")
+            check(page.attribute("#session", "data-user") is None, "alice stays in #session's data-user under the stranger's result")
             page.shot("next-result")
             # alice again: identification's count of strangers starts from nothing for the next phase.
             page.wait_state("ready")
@@ -462,6 +465,13 @@ def main():
             check(page.attribute("#session", "data-user") == "alice" and bool(token), "no session for alice on the page")
             print(f"session {token}", flush=True)
             page.shot("welcome-session")
+            # The next person, a stranger: nothing of alice's sign-in is left in the page, DOM included.
+            page.wait_state("ready")
+            touch(arguments.reader_socket, image("arch"))
+            page.wait_state("notRecognised")
+            check(page.attribute("#session", "data-session") is None and page.attribute("#session", "data-user") is None,
+                  "alice's session or name stays in #session's data under the stranger's result")
+            check(token not in page.driver.page_source, "alice's session token is still somewhere in the page's DOM")
         elif phase == "pad":
             page.open()
             page.wait_state("ready")
