@@ -1,0 +1,35 @@
+"""The accuracy benchmark's pictures: a DET curve per gallery size, both rules on the same probes."""
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+
+
+def det(size, old, new, strangers, genuine, path, new_name):
+    """old: [(threshold, fpir, fnir)], new: [(target, fpir, fnir)]; zero rates drawn at half a count."""
+    floor_x, floor_y = 0.5 / max(strangers, 1), 0.5 / max(genuine, 1)
+    figure, axes = plt.subplots(figsize=(6.4, 5.2), dpi=110)
+    for points, label, style in [(old, "old: first print in gallery order >= t (t = 20..150)", "o-"),
+                                 (new, f"new: {new_name} (target stranger rate swept)", "s-")]:
+        xs = [max(p[1], floor_x) for p in points]
+        ys = [max(p[2], floor_y) for p in points]
+        axes.plot(xs, ys, style, markersize=3, label=label)
+    for t, fpir, fnir in old:
+        if t in (40, 60, 80):
+            axes.annotate(f"t={t}", (max(fpir, floor_x), max(fnir, floor_y)), fontsize=7, xytext=(4, 4),
+                          textcoords="offset points")
+    for target, fpir, fnir in new:
+        if target == 1e-3:
+            axes.annotate("target 0.1 %", (max(fpir, floor_x), max(fnir, floor_y)), fontsize=7, xytext=(4, -10),
+                          textcoords="offset points")
+    axes.set_xscale("log")
+    axes.set_yscale("log")
+    axes.set_xlabel(f"false positive identification rate (strangers welcomed; {strangers} strangers)")
+    axes.set_ylabel(f"false negative identification rate ({genuine} enrolled people)")
+    axes.set_title(f"1:N identification at {size:,} prints (synthetic small sensor, held-out seed)")
+    axes.axvline(1e-3, color="grey", linewidth=0.6, linestyle=":")
+    axes.grid(True, which="both", linewidth=0.3)
+    axes.legend(fontsize=7, loc="upper right")
+    figure.tight_layout()
+    figure.savefig(path)
+    plt.close(figure)
