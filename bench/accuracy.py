@@ -30,6 +30,7 @@ only what is new. The figures are printed, never asserted.
 """
 import argparse
 import json
+import math
 import os
 import subprocess
 import sys
@@ -140,7 +141,16 @@ def distribution(per_print, per_sample):
     return {"perPrint": describe(per_print), "perSample": describe(per_sample)}
 
 
-def measure(arguments, population, size, samples, work):
+def tail_option(tuning):
+    """The tuning seed's per-sample fit as fpbridge-accuracy's --tail (reference 40, rate, points a decade)."""
+    fit = tuning["perSample"]["fit"]
+    if not fit or fit["b"] >= 0:
+        return []
+    rate = math.exp(fit["a"] + fit["b"] * OLD_THRESHOLD)
+    return ["--tail", f"{OLD_THRESHOLD},{rate:.6g},{fit['decade_per_points']:.4f}"]
+
+
+def measure(arguments, population, size, samples, work, tail):
     """Both rules at one gallery size, on the held-out seed."""
     fingers = population.gallery_fingers()[:size]
     if len(fingers) < size:
@@ -162,7 +172,7 @@ def measure(arguments, population, size, samples, work):
     matrix_file, decision_file = os.path.join(work, f"first-{size}.i16"), os.path.join(work, f"decisions-{size}.jsonl")
     started = time.time()
     summary = tool(arguments, "decide", "--gallery", gallery_file, "--trials", trial_file, "--samples", str(samples),
-                   "--targets", ",".join(str(t) for t in TARGETS), "--matrix", matrix_file, "--out", decision_file)
+                   "--targets", ",".join(str(t) for t in TARGETS), "--matrix", matrix_file, "--out", decision_file, *tail)
     seconds = time.time() - started
     matrix = np.fromfile(matrix_file, dtype="<i2").reshape(len(trials), size, 5)
     best = print_scores(matrix)
@@ -217,9 +227,22 @@ def measure(arguments, population, size, samples, work):
             "strangerTrials": int((~is_genuine).sum()), "firstTouchUnscannable": unscannable,
             "enrollRefused": len(population.refused), "old": old, "new": new_by_target[DEFAULT_TARGET],
             "newByTarget": {str(k): v for k, v in new_by_target.items()}, "rule": summary.get("rule"),
+            "threshold": summary.get("thresholdAtDefaultTarget"), "comparisonsPerTouch": summary.get("comparisons"),
+            "tail": tail[1] if tail else "FPMatching's ImpostorTail.bozorth3",
+            "decidedBy": rules_count(decisions[DEFAULT_TARGET], trials),
             "stepCap": {"comparisons": summary["capped"], "computed": summary["computed"], "probesMeetingIt": capped_probes,
                         "firstTouchComparisons": int(len(trials) * size * samples)},
             "genuine": distribution(mated, mated_samples), "seconds": round(seconds), "det": {"old": old_det, "new": new_det}}
+
+
+def rules_count(decided, trials):
+    """How often each of IdentificationRules' rules decided, strangers and enrolled apart."""
+    counts = {}
+    for k, f, _ in trials:
+        d = decided[f"{k}{f}"]
+        key = ("genuine" if k == "g" else "strangers") + ":" + d["decision"] + "/" + d["rule"]
+        counts[key] = counts.get(key, 0) + 1
+    return dict(sorted(counts.items()))
 
 
 def real_images(arguments, tools, work):
@@ -286,6 +309,7 @@ def report(results):
                      f"wrong person {stats.rate_text(r['old']['wrongPerson'])}; "
                      f"right person, first touch {stats.rate_text(r['old']['rightPersonFirstTouch'])}")
         n = r["new"]
+        lines.append(f"  new rule: threshold {r['threshold']} at target {DEFAULT_TARGET} ({r['comparisonsPerTouch']:,} comparisons a touch, tail {r['tail']}); decided by {r['decidedBy']}")
         lines.append(f"  new rule ({r['rule']}, target {DEFAULT_TARGET}): strangers welcomed {stats.rate_text(n['strangersWelcomed'])}; "
                      f"wrong person {stats.rate_text(n['wrongPerson'])}; right person, first touch {stats.rate_text(n['rightPersonFirstTouch'])}; "
                      f"after a second touch {stats.rate_text(n['rightPersonAfterSecondTouch'])}; second touch asked {stats.rate_text(n['secondTouchAsked'])}")
@@ -325,8 +349,9 @@ def main():
         os.makedirs(os.path.dirname(arguments.tail_out), exist_ok=True)
         with open(arguments.tail_out, "w") as file:
             json.dump(results["tuning"], file, indent=1)
+    tail = tail_option(results["tuning"])
     for size in sizes:
-        results["sizes"].append(measure(arguments, held_out, size, plan["samples"].get(size, 5), work))
+        results["sizes"].append(measure(arguments, held_out, size, plan["samples"].get(size, 5), work, tail))
     results["realImages"] = real_images(arguments, tools, work)
     results["syntheticMinutiae"] = synthetic_minutiae(arguments, held_out, work)
     results["seconds"] = round(time.time() - started)

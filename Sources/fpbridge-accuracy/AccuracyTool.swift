@@ -82,6 +82,8 @@ extension AccuracyTool {
         var trials: String
         @Option(help: "Target stranger rates, comma-separated: one decision per trial and target.")
         var targets = "0.001"
+        @Option(help: "The impostor tail for the threshold: 'REFERENCE-SCORE,RATE,POINTS-PER-DECADE' (default: FPMatching's).")
+        var tail: String?
         @Option(help: "Where to write the first touches' matrix (as 'scores' writes it).")
         var matrix: String
         @Option(help: "Where to write the decisions, one JSON object a line.")
@@ -102,10 +104,13 @@ extension AccuracyTool {
             let first = try ScoreRows.compute(probes: firstProbes, gallery: prints, samples: common.samples,
                                               jobs: common.jobs, cache: cache, label: "touch 1")
             try Matrix.write(first.rows, to: matrix)
-            let runner = TrialRunner(gallery: prints, persons: persons, samples: common.samples, jobs: common.jobs, cache: cache)
+            let runner = TrialRunner(gallery: prints, persons: persons, samples: common.samples, jobs: common.jobs, cache: cache,
+                                     tail: try impostorTail())
             let outcomes = try runner.run(played, first: first, targets: rates)
             try Data((outcomes.map(\.json).joined(separator: "\n") + "\n").utf8).write(to: URL(fileURLWithPath: out))
-            print(common.summary(prints, probes: firstProbes.count, first).dropLast() + #","rule":"\#(NewRule.name)"}"#)
+            let threshold = IdentificationPolicy(targetStrangerRate: 0.001, tail: try impostorTail()).threshold(comparisons: runner.comparisons)
+            print(common.summary(prints, probes: firstProbes.count, first).dropLast()
+                  + #","rule":"\#(NewRule.name)","comparisons":\#(runner.comparisons),"thresholdAtDefaultTarget":\#(threshold)}"#)
         }
     }
 }
@@ -125,6 +130,18 @@ extension AccuracyTool {
                 print(#"{"path":"\#(file.path)","minutiae":[\#(counts)]}"#)
             }
         }
+    }
+}
+
+extension AccuracyTool.Decide {
+    /// The tail --tail names, or FPMatching's default.
+    func impostorTail() throws -> ImpostorTail {
+        guard let tail else { return .bozorth3 }
+        let numbers = tail.split(separator: ",").compactMap { Double($0) }
+        guard numbers.count == 3, numbers[1] > 0, numbers[2] > 0 else {
+            throw ToolError("--tail: expected 'REFERENCE-SCORE,RATE,POINTS-PER-DECADE', got '\(tail)'")
+        }
+        return ImpostorTail(referenceScore: numbers[0], rateAtReference: numbers[1], pointsPerDecade: numbers[2])
     }
 }
 

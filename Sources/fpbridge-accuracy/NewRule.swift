@@ -1,37 +1,28 @@
-/// One print's place in an identification as the rules see it: whose it is, where it stands
-/// in the gallery, and what the touch scored against it (nil: every scored sample met the
-/// step cap).
-struct Candidate: Sendable {
-    let person: String
-    let galleryIndex: Int
-    let score: Int?
-}
+import FPMatching
 
-/// What a 1:N rule decided after the touches it was given.
+/// What a 1:N rule decided after the touches it was given, as the benchmark counts it.
 enum Decision: Sendable, Equatable {
     case identified(galleryIndex: Int)
     case noMatch
     case anotherTouch
 }
 
-/// The project's new 1:N decision, the one function the benchmark swaps: everything else
+/// The project's new 1:N decision, the one place the benchmark calls it: everything else
 /// (scores, touches, counting) is the same for whichever rule stands here.
-///
-/// Until `IdentificationRules` lands in FPMatching this is a **stand-in**, not the
-/// project's rule: the best candidate at bozorth3's 1:1 threshold, never another touch. It
-/// exists only so that the benchmark's plumbing runs; its figures are not the new rule's.
 enum NewRule {
-    /// How the benchmark's output names the rule that decided.
-    static let name = "stand-in (best candidate >= 40)"
+    /// How the benchmark's output names the rule.
+    static let name = "IdentificationRules (best person, threshold by gallery size, second touch when close)"
 
-    /// Decides from the touches so far (each a list of every print's candidate).
-    static func decide(_ touches: [[Candidate]], galleryCount: Int, targetStrangerRate: Double) -> Decision {
-        guard let last = touches.last else { return .noMatch }
-        var best: Candidate?
-        for candidate in last {
-            guard let score = candidate.score, score >= 40 else { continue }
-            if best.map({ score > $0.score! }) ?? true { best = candidate }
+    /// Decides from the touches so far (each a list of every print's candidate), with the
+    /// policy's default caution at `targetStrangerRate` and the impostor tail given.
+    static func decide(_ touches: [[ScoredCandidate]], comparisons: Int, targetStrangerRate: Double,
+                       tail: ImpostorTail) -> (Decision, IdentificationRule) {
+        let policy = IdentificationPolicy(targetStrangerRate: targetStrangerRate, tail: tail)
+        let decision = IdentificationRules.decide(touches, comparisons: comparisons, policy: policy)
+        return switch decision {
+        case .identified(let galleryIndex, _, let confidence): (.identified(galleryIndex: galleryIndex), confidence.rule)
+        case .noMatch(let confidence): (.noMatch, confidence.rule)
+        case .anotherTouch(let confidence): (.anotherTouch, confidence.rule)
         }
-        return best.map { .identified(galleryIndex: $0.galleryIndex) } ?? .noMatch
     }
 }

@@ -11,12 +11,14 @@ enum SampleScores {
     /// Not computed: the run was limited to fewer samples a print (`--samples`).
     static let notComputed: Int16 = -3
 
-    /// A print's score: the best of its scored samples, nil when none has a score (every
-    /// scored sample met the cap). A capped sample beside a scored one leaves the best of the
-    /// others, a lower bound of the print's score; ``capped(_:)`` counts them apart.
+    /// A print's score as the new rule takes it: the best of its scored samples; nil when
+    /// any of them met the step cap (unknown, not low: FPMatching's convention).
     static func printScore(_ row: ArraySlice<Int16>) -> Int? {
         var best: Int16 = -1
-        for value in row where value >= 0 { best = max(best, value) }
+        for value in row {
+            if value == workLimit { return nil }
+            best = max(best, value)
+        }
         return best >= 0 ? Int(best) : nil
     }
 

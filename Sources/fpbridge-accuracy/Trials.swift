@@ -1,3 +1,4 @@
+import FPMatching
 import FoundationEssentials
 
 /// One identification to play: an id, and the probe prints of its touches in order (the
@@ -14,12 +15,18 @@ struct TrialRunner {
     let samples: Int
     let jobs: Int
     let cache: ScoreCache
+    /// The impostor tail the new rule's threshold is computed from.
+    let tail: ImpostorTail
+
+    /// Sample comparisons one touch makes: each print's distinct samples, up to `samples`.
+    var comparisons: Int { gallery.reduce(0) { $0 + min($1.samples.count, samples) } }
 
     /// One line of output: what the rule decided for a trial at a target, after how many touches.
     struct Outcome {
         let trial: String
         let target: Double
         let decision: Decision
+        let rule: IdentificationRule
         let touches: Int
 
         var json: String {
@@ -28,7 +35,7 @@ struct TrialRunner {
             case .noMatch: ("noMatch", "null")
             case .anotherTouch: ("anotherTouch", "null")
             }
-            return #"{"trial":"\#(trial)","target":\#(target),"decision":"\#(kind)","index":\#(index),"touches":\#(touches)}"#
+            return #"{"trial":"\#(trial)","target":\#(target),"decision":"\#(kind)","index":\#(index),"rule":"\#(rule.rawValue)","touches":\#(touches)}"#
         }
     }
 
@@ -39,7 +46,9 @@ struct TrialRunner {
         for (trial, row) in zip(trials, first.rows) { rows[trial.touches[0]] = row }
         // touches[t][k]: the touches trial t has been given at target k; pending at the end means another touch.
         var given = Array(repeating: Array(repeating: 1, count: targets.count), count: trials.count)
-        var decisions = Array(repeating: Array(repeating: Decision.noMatch, count: targets.count), count: trials.count)
+        var decisions = Array(repeating: Array(repeating: (Decision.noMatch, IdentificationRule.belowThreshold), count: targets.count),
+                              count: trials.count)
+        let comparisons = self.comparisons
         var open = Set<[Int]>()
         for t in trials.indices { for k in targets.indices { open.insert([t, k]) } }
         while !open.isEmpty {
@@ -57,10 +66,10 @@ struct TrialRunner {
                 let lists = trials[t].touches.prefix(most).map { candidates(rows[$0]!) }
                 for pair in pairs {
                     let k = pair[1]
-                    let decision = NewRule.decide(Array(lists.prefix(given[t][k])), galleryCount: gallery.count,
-                                                  targetStrangerRate: targets[k])
-                    decisions[t][k] = decision
-                    if decision == .anotherTouch, given[t][k] < trials[t].touches.count {
+                    let decided = NewRule.decide(Array(lists.prefix(given[t][k])), comparisons: comparisons,
+                                                 targetStrangerRate: targets[k], tail: tail)
+                    decisions[t][k] = decided
+                    if decided.0 == .anotherTouch, given[t][k] < trials[t].touches.count {
                         given[t][k] += 1
                         still.insert(pair)
                     }
@@ -69,15 +78,17 @@ struct TrialRunner {
             open = still
         }
         return trials.indices.flatMap { t in
-            targets.indices.map { k in Outcome(trial: trials[t].id, target: targets[k], decision: decisions[t][k], touches: given[t][k]) }
+            targets.indices.map { k in
+                Outcome(trial: trials[t].id, target: targets[k], decision: decisions[t][k].0, rule: decisions[t][k].1, touches: given[t][k])
+            }
         }
     }
 
-    private func candidates(_ row: [Int16]) -> [Candidate] {
+    private func candidates(_ row: [Int16]) -> [ScoredCandidate] {
         gallery.indices.map { index in
             let base = index * SampleScores.slots
-            return Candidate(person: persons[index], galleryIndex: index,
-                             score: SampleScores.printScore(row[base..<base + SampleScores.slots]))
+            return ScoredCandidate(person: persons[index], galleryIndex: index,
+                                   score: SampleScores.printScore(row[base..<base + SampleScores.slots]))
         }
     }
 }
