@@ -106,10 +106,11 @@ extension AccuracyTool {
             try Matrix.write(first.rows, to: matrix)
             let runner = TrialRunner(gallery: prints, persons: persons, samples: common.samples, jobs: common.jobs, cache: cache,
                                      tail: try impostorTail())
-            let outcomes = try runner.run(played, first: first, targets: rates)
+            let (outcomes, later) = try runner.run(played, first: first, targets: rates)
             try Data((outcomes.map(\.json).joined(separator: "\n") + "\n").utf8).write(to: URL(fileURLWithPath: out))
             let threshold = IdentificationPolicy(targetStrangerRate: 0.001, tail: try impostorTail()).threshold(comparisons: runner.comparisons)
             print(common.summary(prints, probes: firstProbes.count, first).dropLast()
+                  + #","laterTouches":\#(later.probes),"laterTouchesCapped":\#(later.capped)"#
                   + #","rule":"\#(NewRule.name)","comparisons":\#(runner.comparisons),"thresholdAtDefaultTarget":\#(threshold)}"#)
         }
     }

@@ -21,6 +21,13 @@ struct TrialRunner {
     /// Sample comparisons one touch makes: each print's distinct samples, up to `samples`.
     var comparisons: Int { gallery.reduce(0) { $0 + min($1.samples.count, samples) } }
 
+    /// The touches after the first that some rule asked for: how many were scored, and how
+    /// many of their comparisons met the step cap (cached scores included).
+    struct LaterTouches {
+        var probes = 0
+        var capped = 0
+    }
+
     /// One line of output: what the rule decided for a trial at a target, after how many touches.
     struct Outcome {
         let trial: String
@@ -41,7 +48,7 @@ struct TrialRunner {
 
     /// Plays every trial at every target; `first` holds the trials' first-touch rows (in
     /// trial order). Rows of later touches are computed (and cached) when a rule asks.
-    func run(_ trials: [Trial], first: ScoreRows, targets: [Double]) throws -> [Outcome] {
+    func run(_ trials: [Trial], first: ScoreRows, targets: [Double]) throws -> (outcomes: [Outcome], later: LaterTouches) {
         var rows: [String: [Int16]] = [:]
         for (trial, row) in zip(trials, first.rows) { rows[trial.touches[0]] = row }
         // touches[t][k]: the touches trial t has been given at target k; pending at the end means another touch.
@@ -49,6 +56,7 @@ struct TrialRunner {
         var decisions = Array(repeating: Array(repeating: (Decision.noMatch, IdentificationRule.belowThreshold), count: targets.count),
                               count: trials.count)
         let comparisons = self.comparisons
+        var later = LaterTouches()
         var open = Set<[Int]>()
         for t in trials.indices { for k in targets.indices { open.insert([t, k]) } }
         while !open.isEmpty {
@@ -58,6 +66,8 @@ struct TrialRunner {
                 let computed = try ScoreRows.compute(probes: probes, gallery: gallery, samples: samples, jobs: jobs,
                                                      cache: cache, label: "touch \(given.flatMap { $0 }.max() ?? 1)")
                 for (path, row) in zip(needed, computed.rows) { rows[path] = row }
+                later.probes += needed.count
+                later.capped += computed.rows.reduce(0) { $0 + $1.count(where: { $0 == SampleScores.workLimit }) }
             }
             var still = Set<[Int]>()
             // Each trial's candidate lists are built once a round, for all its open targets.
@@ -77,11 +87,12 @@ struct TrialRunner {
             }
             open = still
         }
-        return trials.indices.flatMap { t in
+        let outcomes = trials.indices.flatMap { t in
             targets.indices.map { k in
                 Outcome(trial: trials[t].id, target: targets[k], decision: decisions[t][k].0, rule: decisions[t][k].1, touches: given[t][k])
             }
         }
+        return (outcomes, later)
     }
 
     private func candidates(_ row: [Int16]) -> [ScoredCandidate] {
