@@ -139,6 +139,14 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        // The accuracy benchmark's score matrices and 1:N decisions (bench/accuracy.py): bozorth3 over serialized prints, cached.
+        .executableTarget(
+            name: "fpbridge-accuracy",
+            dependencies: [
+                "FPCore", "FPMatching", "FPReaders",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
         // The login server's executable: fingerprint login and payment over HTTPS (or HTTP on loopback).
         .executableTarget(
             name: "fpbridge-server",

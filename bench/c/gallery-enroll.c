@@ -1,10 +1,13 @@
 /* gallery-enroll BUDGET-SECONDS < JOBS
  *
  * Enrolls synthetic fingers on libfprint's virtual_image reader, one process
- * for many fingers. Each line of JOBS is "IMAGE.pgm PRINT-OUT": the image is
- * played for each of the reader's enroll stages (5), and the print is saved
- * with fp_print_serialize (what the C floor loads and fpbridge stores).
- * Prints "ok PRINT-OUT" or "fail PRINT-OUT why" per job, as it goes.
+ * for many fingers. Each line of JOBS is "IMAGE.pgm... PRINT-OUT": one image
+ * is played for each of the reader's enroll stages (5), as virtual_image's
+ * prints are made; several images are played in turn, one a stage (again from
+ * the first if the reader asks for more, after a retry), so the print holds
+ * distinct samples as a real reader's does. The print is saved with
+ * fp_print_serialize (what the C floor loads and fpbridge stores).
+ * Prints "ok PRINT-OUT RETRIES" or "fail PRINT-OUT why" per job, as it goes.
  *
  * Stops taking jobs once BUDGET-SECONDS have passed (exit 0 all the same):
  * an image reader goes HOT after about 180 s of continuous work and stays hot
@@ -46,11 +49,14 @@ main (int argc, char **argv)
   while (gallery_seconds () < deadline && fgets (line, sizeof line, stdin))
     {
       g_auto(GStrv) fields = g_strsplit (g_strstrip (line), " ", -1);
-      if (g_strv_length (fields) != 2)
+      int images = (int) g_strv_length (fields) - 1;
+      if (images < 1 || images > GALLERY_MAX_FRAMES)
         continue;
-      int width, height;
-      g_autofree guint8 *pixels = gallery_read_pgm (fields[0], &width, &height);
-      gallery_set_frame (&reader, pixels, width, height);
+      const char *out = fields[images];
+      GalleryFrame frames[GALLERY_MAX_FRAMES];
+      for (int i = 0; i < images; i++)
+        frames[i].pixels = gallery_read_pgm (fields[i], &frames[i].width, &frames[i].height);
+      gallery_set_frames (&reader, frames, images);
       FpPrint *template = g_object_ref_sink (fp_print_new (reader.device));
       fp_print_set_finger (template, FP_FINGER_RIGHT_INDEX);
       fp_print_set_username (template, "bench");
@@ -64,14 +70,16 @@ main (int argc, char **argv)
       g_autoptr(FpPrint) enrolled = fp_device_enroll_finish (reader.device, reader.result, &error);
       g_clear_object (&reader.result);
       g_object_unref (attempt.cancellable);
+      for (int i = 0; i < images; i++)
+        g_free ((guint8 *) frames[i].pixels);
       if (!enrolled)
         {
-          printf ("fail %s %s\n", fields[1], error->message);
+          printf ("fail %s %s\n", out, error->message);
         }
       else
         {
-          floor_save_print (enrolled, fields[1]);
-          printf ("ok %s %d\n", fields[1], attempt.retries);
+          floor_save_print (enrolled, out);
+          printf ("ok %s %d\n", out, attempt.retries);
         }
       fflush (stdout);
     }

@@ -16,13 +16,25 @@
 #include <sys/un.h>
 #include <unistd.h>
 
+#define GALLERY_MAX_FRAMES 16
+
+/* One image to play: 8-bit grey, row-major. */
+typedef struct
+{
+  const guint8 *pixels;
+  int width, height;
+} GalleryFrame;
+
 typedef struct
 {
   FpDevice *device;
   int fd;                   /* our end of the reader's socket */
-  const guint8 *frame;      /* the image to play at the next request, or NULL */
-  gsize frame_size;
-  int width, height;
+  /* The images to play, in turn: request k gets frames[k % frame_count]. One frame
+   * (gallery_set_frame) makes virtual_image's usual print, one image in all 5 samples;
+   * several (gallery_set_frames) make a print of distinct samples, as a real reader's. */
+  GalleryFrame frames[GALLERY_MAX_FRAMES];
+  int frame_count;          /* 0: nothing to play */
+  const guint8 *frame;      /* frames[0].pixels, or NULL once the caller is done with it */
   int frames_sent;
   gboolean done;            /* the running operation has finished */
   GAsyncResult *result;
@@ -69,11 +81,13 @@ gallery_on_finger_status (GObject *object, GParamSpec *pspec, gpointer data)
   (void) pspec;
   GalleryReader *reader = data;
   FpFingerStatusFlags status = fp_device_get_finger_status (reader->device);
-  if (!(status & FP_FINGER_STATUS_NEEDED) || (status & FP_FINGER_STATUS_PRESENT) || !reader->frame)
+  if (!(status & FP_FINGER_STATUS_NEEDED) || (status & FP_FINGER_STATUS_PRESENT) || !reader->frame
+      || reader->frame_count == 0)
     return;
-  gint32 header[2] = { reader->width, reader->height };
+  const GalleryFrame *frame = &reader->frames[reader->frames_sent % reader->frame_count];
+  gint32 header[2] = { frame->width, frame->height };
   gallery_write_all (reader->fd, header, sizeof header);
-  gallery_write_all (reader->fd, reader->frame, reader->frame_size);
+  gallery_write_all (reader->fd, frame->pixels, (gsize) frame->width * (gsize) frame->height);
   reader->frames_sent++;
 }
 
@@ -121,14 +135,23 @@ gallery_wait (GalleryReader *reader)
   reader->done = FALSE;
 }
 
+/* Plays these frames in turn from the next request on (count at most GALLERY_MAX_FRAMES). */
+static inline void
+gallery_set_frames (GalleryReader *reader, const GalleryFrame *frames, int count)
+{
+  if (count < 1 || count > GALLERY_MAX_FRAMES)
+    floor_die ("gallery_set_frames: frame count", NULL);
+  memcpy (reader->frames, frames, sizeof frames[0] * (gsize) count);
+  reader->frame_count = count;
+  reader->frame = frames[0].pixels;
+  reader->frames_sent = 0;
+}
+
 static inline void
 gallery_set_frame (GalleryReader *reader, const guint8 *pixels, int width, int height)
 {
-  reader->frame = pixels;
-  reader->width = width;
-  reader->height = height;
-  reader->frame_size = (gsize) width * (gsize) height;
-  reader->frames_sent = 0;
+  GalleryFrame frame = { pixels, width, height };
+  gallery_set_frames (reader, &frame, 1);
 }
 
 static inline double

@@ -4,19 +4,20 @@ import FPMatching
 
 /// What the host matcher needs of a serialised libfprint print: who made it and, for an
 /// NBIS print, its samples' minutiae. Read with GLib's GVariant functions only (no
-/// libfprint object), so any thread may decode.
-struct NBISTemplate: Sendable {
+/// libfprint object), so any thread may decode. Package access: the accuracy benchmark's
+/// tool (fpbridge-accuracy) reads serialized prints with it.
+package struct NBISTemplate: Sendable {
     /// The driver that made the print (`fp_device_get_driver`).
-    let driver: String
+    package let driver: String
     /// The device id the print was made on (`fp_device_get_device_id`).
-    let deviceID: String
+    package let deviceID: String
     /// The print's samples, each as libfprint stores it; nil when the print is not an
     /// NBIS print (a raw, match-on-chip print).
-    let samples: [[NBISMinutia]]?
+    package let samples: [[NBISMinutia]]?
 
     /// Decodes bytes after ``LibfprintPrint/check(_:)``: a print that fails the check
     /// throws the check's error, so a damaged print is refused here as it is elsewhere.
-    init(_ data: PrintData) throws(ReaderError) {
+    package init(_ data: PrintData) throws(ReaderError) {
         self = try LibfprintPrint.withCheckedVariant(data, Self.init(checked:))
     }
 
