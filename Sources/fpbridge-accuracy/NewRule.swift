@@ -19,10 +19,12 @@ enum NewRule {
                        tail: ImpostorTail) -> (Decision, IdentificationRule) {
         let policy = IdentificationPolicy(targetStrangerRate: targetStrangerRate, tail: tail)
         let decision = IdentificationRules.decide(touches, comparisons: comparisons, policy: policy)
+        // The rules name only rules of theirs, so the typed rule is always there.
+        let rule = decision.confidence.decidingRule ?? .notConfirmed
         return switch decision {
-        case .identified(let galleryIndex, _, let confidence): (.identified(galleryIndex: galleryIndex), confidence.rule)
-        case .noMatch(let confidence): (.noMatch, confidence.rule)
-        case .anotherTouch(let confidence): (.anotherTouch, confidence.rule)
+        case .identified(let galleryIndex, _, _): (.identified(galleryIndex: galleryIndex), rule)
+        case .noMatch: (.noMatch, rule)
+        case .anotherTouch: (.anotherTouch, rule)
         }
     }
 }
