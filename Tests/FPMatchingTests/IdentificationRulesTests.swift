@@ -17,7 +17,10 @@ import Testing
         touch.first { ($0.score ?? 0) >= Bozorth3.defaultThreshold }?.galleryIndex
     }
 
-    let policy = IdentificationPolicy()
+    /// The rules' cases are laid out at a threshold of 63: a tail of this test's own (the
+    /// default's constants are the benchmark's fit, checked below), so that a new fit moves no case.
+    static let tail = ImpostorTail(referenceScore: 40, rateAtReference: 1.1e-4, pointsPerDecade: 9)
+    let policy = IdentificationPolicy(tail: IdentificationRulesTests.tail)
     /// A touch compared with 1,000 single-sample prints: the threshold is 63.
     let comparisons = 1_000
 
@@ -30,13 +33,23 @@ import Testing
         #expect(thresholds.first == Bozorth3.defaultThreshold)
         #expect(policy.threshold(comparisons: 10, readerThreshold: 60) == 60)
         // A stricter target asks for a higher score at the same size.
-        #expect(IdentificationPolicy(targetStrangerRate: 1e-5).threshold(comparisons: comparisons) > 63)
+        #expect(IdentificationPolicy(targetStrangerRate: 1e-5, tail: Self.tail).threshold(comparisons: comparisons) > 63)
         // By the model, a stranger's chance at the threshold is within the target.
         for size in sizes.dropFirst() {
             let threshold = Double(policy.threshold(comparisons: size))
             let chance = Double(size) * policy.tail.rate(atLeast: threshold)
             #expect(chance <= policy.targetStrangerRate / policy.safetyFactor * 1.0001)
         }
+    }
+
+    /// The shipped model is the accuracy benchmark's fit on its tuning seed, and the thresholds
+    /// it gives are the ones docs/kiosk.md and the benchmark's table name.
+    @Test func theDefaultThresholdsAreTheBenchmarksFit() {
+        let shipped = IdentificationPolicy()
+        #expect(shipped.tail == ImpostorTail(referenceScore: 40, rateAtReference: 2.50e-5, pointsPerDecade: 7.77))
+        #expect(shipped.targetStrangerRate == 0.001 && shipped.safetyFactor == 3 && shipped.confirmationBand == 10)
+        // 100, 1,000 and 10,000 prints of one and of five distinct samples.
+        #expect([100, 1_000, 500, 5_000, 50_000].map { shipped.threshold(comparisons: $0) } == [47, 55, 53, 61, 68])
     }
 
     @Test func outOfRangeSettingsAreClamped() {
@@ -148,7 +161,7 @@ import Testing
     }
 
     @Test func oneTouchPoliciesRefuseWhatTwoWouldConfirm() {
-        let single = IdentificationPolicy(maximumTouches: 1)
+        let single = IdentificationPolicy(tail: Self.tail, maximumTouches: 1)
         let near = Self.touch([("alice", 66)])
         #expect(IdentificationRules.decide([near], comparisons: comparisons, policy: single).confidence.decidingRule == .nearThreshold)
         if case .noMatch = IdentificationRules.decide([near], comparisons: comparisons, policy: single) {} else {
