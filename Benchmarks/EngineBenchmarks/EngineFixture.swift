@@ -58,9 +58,10 @@ final class EngineFixture: Sendable {
     }
 
     /// The gallery: alice's print file copied to other users, its "user" field changed to
-    /// theirs (a file must name the user its path names). The fake reader matches by the id
-    /// inside a print, so a scan of alice-1 matches; what identify costs before the match,
-    /// reading and checking every user's file, does not depend on what the files hold.
+    /// theirs (a file must name the user its path names) and its print to a finger of theirs
+    /// (`USER-1` in the fake reader's format): one finger under many names would be nobody's
+    /// under the 1:N rule (issue 50). A scan of alice-1 matches hers alone; what identify costs
+    /// before the match, reading and checking every user's file, does not depend on the ids.
     private func copyPrint(to users: [String]) throws {
         let store = PrintStore(directory: state)
         guard let print = try store.prints(user: "alice", reader: nil).first else { throw FixtureError("alice's print was not stored") }
@@ -70,6 +71,7 @@ final class EngineFixture: Sendable {
         }
         for user in users {
             fields["user"] = user
+            fields["print"] = Data("FPBFAKE1:\(user)-1".utf8).base64EncodedString()
             let path = try store.path(user: user, reader: print.reader, finger: print.finger)
             try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent,
                                                     withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
