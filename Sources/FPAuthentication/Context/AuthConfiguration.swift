@@ -18,7 +18,7 @@ public struct AuthConfiguration: Sendable, Hashable, Codable {
     public var identificationPermanentLockoutThreshold = 20
     /// The fraction of strangers (people never enrolled) an identification among many people
     /// may welcome as somebody, at whatever size the gallery has: the 1:N threshold is set from
-    /// it (``IdentificationPolicy``). One in 1,000 by default; 1e-9 to 0.1.
+    /// it (FPMatching's `IdentificationPolicy`). One in 1,000 by default; 1e-9 to 0.1.
     public var identificationStrangerRate: Double = 0.001
     /// Touches one identification may take when the first is too close to call: 2 (a second
     /// touch confirms), or 1 (too close is no).
