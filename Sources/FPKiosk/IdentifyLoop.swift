@@ -208,13 +208,9 @@ private final class SeenEvents: Sendable {
     var attemptsLeft: Int? { seen.withLock { $0.left } }
     /// Who matched, before the proof failed.
     var user: String? { seen.withLock { $0.user } }
-    /// How sure the last touch's decision was, in the log's words (empty when nobody scored it).
+    /// How sure the last touch's decision was, for the log line (empty when nobody scored it).
     var confidence: String {
-        guard let confidence = seen.withLock({ $0.confidence }) else { return "" }
-        let best = confidence.bestScore.map { "score \($0)" } ?? "no score"
-        let runnerUp = confidence.runnerUpScore.map { ", next best \($0)" } ?? ""
-        let touches = "\(confidence.touches) touch\(confidence.touches == 1 ? "" : "es")"
-        return " (\(confidence.rule): \(best) of \(confidence.threshold) needed\(runnerUp), \(touches))"
+        seen.withLock { $0.confidence }.map { " (\($0.summary))" } ?? ""
     }
 }
 

@@ -5,21 +5,15 @@ extension Bozorth3Print {
     /// The print's score for `probe`: the best of its distinct samples (every one is compared,
     /// so an enrollment's five impressions all count), as the project's 1:N rule reads it.
     ///
-    /// - Throws: ``Bozorth3/WorkLimitExceeded`` when a sample's comparison exceeded the step
-    ///   limit and no other sample scored higher than the limit leaves unknown: the print has
-    ///   no score then, and a decision must treat it as possibly the best.
+    /// - Throws: ``Bozorth3/WorkLimitExceeded`` at the first sample whose comparison exceeds
+    ///   the step limit: that sample could score higher than any other, so the print has no
+    ///   score, and a decision must treat it as possibly the best (the other samples are not
+    ///   compared: nothing they score could change that).
     func bestScore(_ probe: Bozorth3PairTable, with matcher: inout Bozorth3Matcher) throws(Bozorth3.WorkLimitExceeded) -> Int {
         var best = 0
-        var exceeded = false
         for sample in distinctSamples {
-            do throws(Bozorth3.WorkLimitExceeded) {
-                best = max(best, try matcher.score(probe: probe, stored: sample))
-            } catch {
-                exceeded = true
-            }
+            best = max(best, try matcher.score(probe: probe, stored: sample))
         }
-        // One sample without a score leaves the print's score unknown: it could be higher.
-        if exceeded { throw Bozorth3.WorkLimitExceeded() }
         return best
     }
 }

@@ -25,18 +25,9 @@ package enum EventPrinter {
         case .passcodeRequested(let left): "Enter your passcode (\(left) attempt\(left == 1 ? "" : "s") before passcode lockout)."
         case .passcodeRejected(let left): "  Wrong passcode; \(left) attempt\(left == 1 ? "" : "s") left before lockout."
         case .matched(let user, let finger): "  Matched \(user)\(finger.map { "'s \($0.rawValue)" } ?? "")."
-        case .identificationScored(let confidence): "  " + confidenceText(confidence)
+        case .identificationScored(let confidence): "  \(confidence.summary)."
         case .anotherTouch: "  Too close to tell: touch the reader once more with the same finger."
         }
-    }
-
-    /// How sure an identification was, in one line: `Best score 51 of the 63 needed, next 30 (below-threshold).`
-    package static func confidenceText(_ confidence: MatchConfidence) -> String {
-        let best = confidence.bestScore.map { "Best score \($0)" } ?? "No score"
-        let next = confidence.runnerUpScore.map { ", next best \($0)" } ?? ""
-        let unknown = confidence.uncomparable > 0 ? ", \(confidence.uncomparable) print\(confidence.uncomparable == 1 ? "" : "s") not comparable" : ""
-        let touches = confidence.touches > 1 ? ", touch \(confidence.touches)" : ""
-        return "\(best) (\(confidence.threshold) needed)\(next)\(unknown)\(touches): \(confidence.rule)."
     }
 
     /// Prints the events (an engine context's `events`) until the stream ends, when the context is

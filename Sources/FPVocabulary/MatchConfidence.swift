@@ -21,6 +21,16 @@ public struct MatchConfidence: Sendable, Hashable, Codable {
         return bestScore - runnerUpScore
     }
 
+    /// How sure, in one line for a person or a log: `Best score 51 (63 needed), next best 30:
+    /// below-threshold` (the CLI's prompt and the kiosk's log say it alike).
+    public var summary: String {
+        let best = bestScore.map { "Best score \($0)" } ?? "No score"
+        let next = runnerUpScore.map { ", next best \($0)" } ?? ""
+        let unknown = uncomparable > 0 ? ", \(uncomparable) print\(uncomparable == 1 ? "" : "s") not comparable" : ""
+        let touch = touches > 1 ? ", touch \(touches)" : ""
+        return "\(best) (\(threshold) needed)\(next)\(unknown)\(touch): \(rule)"
+    }
+
     /// A confidence from its parts.
     public init(bestScore: Int?, runnerUpScore: Int?, threshold: Int, rule: String, touches: Int, uncomparable: Int) {
         self.bestScore = bestScore

@@ -1,4 +1,5 @@
 import FPCore
+import FPMatching
 
 /// A reader in pure Swift, driven by a ``FakeScript``: headless demos, kiosk
 /// prototypes without hardware, and tests.
@@ -82,17 +83,12 @@ public actor FakeReader: PrintMatching {
         if settings.features.contains(.storage) { return .decided(try await identify(gallery, fingerTimeout: fingerTimeout)) }
         let ids = try gallery.map { print throws(ReaderError) in try FakePrintFormat.decode(print) }
         return try await operation("identify", feature: .identify) {
-            switch try await self.nextEvent(for: "identify", fingerDeadline: .now + fingerTimeout) {
-            case .scan(let id):
-                FingerPresence.report()
-                if self.settings.matchingMilliseconds > 0 { try await self.sleep(milliseconds: self.settings.matchingMilliseconds) }
-                let others = self.events[self.cursor - 1].scores
+            switch try await self.touch(for: "identify", fingerTimeout: fingerTimeout) {
+            case .finger(let id, let others):
                 let scores = ids.map { $0 == id ? Self.genuineScore : others[$0] ?? 0 }
-                return .scored(GalleryScores(scores: scores, comparisons: gallery.count, readerThreshold: 40))
-            case .retry(let reason): return .decided(.retry(reason))
-            case .cancel: return .decided(.userChoice(.cancel))
-            case .fallback: return .decided(.userChoice(.fallback))
-            case .error, .unplug, .wait: preconditionFailure("handled by nextEvent")
+                return .scored(GalleryScores(scores: scores, comparisons: gallery.count, readerThreshold: Bozorth3.defaultThreshold))
+            case .outcome(let outcome):
+                return .decided(outcome)
             }
         }
     }
@@ -178,19 +174,37 @@ public actor FakeReader: PrintMatching {
                        fingerTimeout: Duration) async throws -> MatchOutcome {
         let ids = try gallery.map { print throws(ReaderError) in try FakePrintFormat.decode(print) }
         return try await operation(name, feature: feature) {
-            switch try await self.nextEvent(for: name, fingerDeadline: .now + fingerTimeout) {
-            case .scan(let id):
-                // The finger is there: matching takes what it takes.
-                FingerPresence.report()
-                if self.settings.matchingMilliseconds > 0 { try await self.sleep(milliseconds: self.settings.matchingMilliseconds) }
+            switch try await self.touch(for: name, fingerTimeout: fingerTimeout) {
+            case .finger(let id, _):
                 let onChip = self.settings.features.contains(.storage)
                 let index = ids.indices.first { ids[$0] == id && (!onChip || self.chip.contains(gallery[$0])) }
                 return index.map { .match(galleryIndex: $0) } ?? .noMatch
-            case .retry(let reason): return .retry(reason)
-            case .cancel: return .userChoice(.cancel)
-            case .fallback: return .userChoice(.fallback)
-            case .error, .unplug, .wait: preconditionFailure("handled by nextEvent")
+            case .outcome(let outcome):
+                return outcome
             }
+        }
+    }
+
+    /// What the next event of a verify or an identify is.
+    private enum Touch {
+        /// A finger: its id and the line's scores against other fingers' prints.
+        case finger(String, [String: Int])
+        /// No finger: a retry, or a button the user pressed.
+        case outcome(MatchOutcome)
+    }
+
+    /// The next event of a verify or an identify; a finger is reported present and matching
+    /// takes the settings' time (the finger is there: matching takes what it takes).
+    private func touch(for name: String, fingerTimeout: Duration) async throws -> Touch {
+        switch try await nextEvent(for: name, fingerDeadline: .now + fingerTimeout) {
+        case .scan(let id):
+            FingerPresence.report()
+            if settings.matchingMilliseconds > 0 { try await sleep(milliseconds: settings.matchingMilliseconds) }
+            return .finger(id, events[cursor - 1].scores)
+        case .retry(let reason): return .outcome(.retry(reason))
+        case .cancel: return .outcome(.userChoice(.cancel))
+        case .fallback: return .outcome(.userChoice(.fallback))
+        case .error, .unplug, .wait: preconditionFailure("handled by nextEvent")
         }
     }
 

@@ -23,12 +23,10 @@ extension LoopDevice {
             }
             return outcome
         }
-        // An empty gallery: libfprint captures, detects the minutiae, applies its finger and
-        // retry rules, matches nothing and hands back the scan's print.
-        let (outcome, probe) = try await identifyInLibfprint([], fingerTimeout: fingerTimeout, keepingScan: true)
-        guard case .noMatch = outcome else { return outcome }
-        guard let scan = probe else {
-            throw ReaderError.general("the reader answered an identification without its scan")
+        let scan: PrintData
+        switch try await hostScan(fingerTimeout: fingerTimeout) {
+        case .scan(let taken): scan = taken
+        case .outcome(let outcome): return outcome
         }
         let clock = ContinuousClock()
         let started = clock.now
@@ -49,10 +47,10 @@ extension LoopDevice {
             return .decided(try await identify(gallery, fingerTimeout: fingerTimeout))
         }
         lastIdentification = nil
-        let (outcome, probe) = try await identifyInLibfprint([], fingerTimeout: fingerTimeout, keepingScan: true)
-        guard case .noMatch = outcome else { return .decided(outcome) }
-        guard let scan = probe else {
-            throw ReaderError.general("the reader answered an identification without its scan")
+        let scan: PrintData
+        switch try await hostScan(fingerTimeout: fingerTimeout) {
+        case .scan(let taken): scan = taken
+        case .outcome(let outcome): return .decided(outcome)
         }
         let clock = ContinuousClock()
         let started = clock.now
@@ -67,6 +65,18 @@ extension LoopDevice {
         lastIdentification = IdentificationCost(compared: gallery.count, galleryCount: gallery.count,
                                                 matchingSeconds: (clock.now - started).inSeconds)
         return .scored(GalleryScores(scores: scored.scores, comparisons: scored.comparisons, readerThreshold: plan.threshold))
+    }
+
+    /// One scan for the host matcher: libfprint's identify with an empty gallery captures,
+    /// detects the minutiae, applies its finger and retry rules, matches nothing and hands back
+    /// the scan's print; anything else it answers (a retry, a cancel) is the outcome.
+    private func hostScan(fingerTimeout: Duration) async throws -> HostScan {
+        let (outcome, probe) = try await identifyInLibfprint([], fingerTimeout: fingerTimeout, keepingScan: true)
+        guard case .noMatch = outcome else { return .outcome(outcome) }
+        guard let scan = probe else {
+            throw ReaderError.general("the reader answered an identification without its scan")
+        }
+        return .scan(scan)
     }
 
     /// The bozorth3 table of a scan's one sample.
@@ -114,6 +124,12 @@ extension LoopDevice {
         }
         return HostPlan(threshold: threshold, prints: entries)
     }
+}
+
+/// What ``LoopDevice/hostScan(fingerTimeout:)`` got: the scan, or what libfprint answered instead.
+private enum HostScan {
+    case scan(PrintData)
+    case outcome(MatchOutcome)
 }
 
 /// What the host matcher compares a scan with.
