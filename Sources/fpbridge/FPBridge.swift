@@ -12,7 +12,7 @@ struct FPBridge: AsyncParsableCommand {
         abstract: "Fingerprint readers on Linux with Touch ID's rules: attempt limits, lockout and passcode fallback.",
         discussion: """
         Readers: any reader libfprint drives, or the built-in fake reader (--reader fake:SCRIPTFILE), \
-        which plays a script of touches, one event per line: scan ID, retry too-short|center|remove|general, \
+        which plays a script of touches, one event per line: scan ID [OTHER=SCORE...], retry too-short|center|remove|general, \
         error NAME, unplug, wait MS, cancel, fallback; '#' starts a comment.
 
         EXIT STATUS
