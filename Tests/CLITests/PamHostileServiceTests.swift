@@ -25,7 +25,10 @@ import TestSupport
         let socket = directory.file("\(mode).sock")
         var command = ["/usr/bin/python3", Self.helper, socket, mode]
         if let user {
-            command = ["/usr/bin/setpriv", "--reuid=\(user)", "--regid=nogroup", "--clear-groups", "--"] + command
+            // A copy the other user can read: the clone may sit below a folder only its owner can enter.
+            let helper = try Fpbridge.copyForOtherUsers(Self.helper, in: directory)
+            _ = chmod(directory.path, 0o777)
+            command = ["/usr/bin/setpriv", "--reuid=\(user)", "--regid=nogroup", "--clear-groups", "--", "/usr/bin/python3", helper, socket, mode]
         }
         let server = try RunningClient(command, environment: ProcessInfo.processInfo.environment)
         defer { server.kill() }

@@ -39,9 +39,15 @@ public enum Fpbridge {
     /// A copy of ``executable`` that another uid can run, in `directory` (made 0755): the build
     /// folder may sit below a folder only its owner can enter (a clone in `mktemp -d`'s 0700 one).
     public static func executableForOtherUsers(in directory: TemporaryDirectory) throws -> String {
+        try copyForOtherUsers(executable, in: directory)
+    }
+
+    /// A copy of `path` (a program, a test helper script) that another uid can read and run, in
+    /// `directory` (made 0755), for the same reason as ``executableForOtherUsers(in:)``.
+    public static func copyForOtherUsers(_ path: String, in directory: TemporaryDirectory) throws -> String {
         chmod(directory.path, 0o755)
-        let copy = directory.file("fpbridge")
-        if !FileManager.default.fileExists(atPath: copy) { try FileManager.default.copyItem(atPath: executable, toPath: copy) }
+        let copy = directory.file(URL(fileURLWithPath: path).lastPathComponent)
+        if !FileManager.default.fileExists(atPath: copy) { try FileManager.default.copyItem(atPath: path, toPath: copy) }
         chmod(copy, 0o755)
         return copy
     }

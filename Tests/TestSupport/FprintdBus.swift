@@ -185,12 +185,19 @@ public final class FprintdBus: Sendable {
 
     /// Runs the test client (`Tests/Helpers/fprintd-client.py`) with these steps.
     public func client(_ steps: [String], launcher: [String] = [], timeout: TimeInterval = 90) async throws -> CommandResult {
-        try await run(["/usr/bin/python3", Self.clientScript] + steps, launcher: launcher, timeout: timeout)
+        try await run(["/usr/bin/python3", try clientScript(for: launcher)] + steps, launcher: launcher, timeout: timeout)
     }
 
     /// Starts the test client and returns at once; its lines are read with ``RunningClient``.
     public func startClient(_ steps: [String], launcher: [String] = []) throws -> RunningClient {
-        try RunningClient(launcher + ["/usr/bin/python3", Self.clientScript] + steps, environment: environment)
+        try RunningClient(launcher + ["/usr/bin/python3", try clientScript(for: launcher)] + steps, environment: environment)
+    }
+
+    /// The client script as `launcher` (setpriv to another uid, say) can read it: a copy in this
+    /// bus's folder when there is a launcher, since the clone may sit below a folder only its
+    /// owner can enter (`mktemp -d`'s 0700 one).
+    private func clientScript(for launcher: [String]) throws -> String {
+        launcher.isEmpty ? Self.clientScript : try Fpbridge.copyForOtherUsers(Self.clientScript, in: directory)
     }
 
     /// Starts a command on this bus and returns at once (a tool that waits for a finger).
