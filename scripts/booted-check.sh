@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The packages proven on a booted Debian 12: systemd as PID 1 under systemd-nspawn, the real
+# The packages proven on a booted Debian 12 or 13 (--release): systemd as PID 1 under systemd-nspawn, the real
 # dbus-daemon, polkitd, logind and PAM. Installs the .deb files with apt-get inside the booted
 # system and checks, in order:
 #   a  fpbridged active as its own user, owning net.reactivated.Fprint, fprintd not running;
@@ -22,14 +22,16 @@
 #   f  upgrade to a newer build keeps state; remove keeps it and gives fprintd back; purge
 #      leaves nothing; fprintd works again
 #
-#   bash scripts/booted-check.sh [--debs DIR] [--only abctdef] [--keep]
-#   bash scripts/booted-check.sh --reference     # the same tools and PAM against Debian's fprintd
+#   bash scripts/booted-check.sh [--release bookworm|trixie] [--debs DIR] [--only abctdef] [--keep]
+#   bash scripts/booted-check.sh [--release R] --reference   # the same tools and PAM against Debian's fprintd
+#   bash scripts/booted-check.sh [--release R] --prepare   # builds the cached root only (CI: beside the tests)
 #   bash scripts/booted-check.sh --clean         # stops and removes what --keep left running
 #
 # --debs: where fpbridge_*.deb, fpbridged_*.deb, fpbridge-kiosk_*.deb are (default: dist/;
 # the newest version of each is used). --keep: leave the container running at the end.
+# --release: bookworm (Debian 12, the default) or trixie (Debian 13); the same .deb files on both.
 # Root only (debootstrap, mounts, nspawn). The Debian root is cached in
-# ${FPBRIDGE_BOOTED_CACHE:-/var/cache/fpbridge-booted} (first build about 60 s, with network);
+# ${FPBRIDGE_BOOTED_CACHE:-/var/cache/fpbridge-booted}/RELEASE (first build about 60 s, with network);
 # each run boots an overlay over it, thrown away at the end. Exits 1 if any check failed.
 # Output: each step prints what it ran ("$ ...") and what it saw; a failure prints the unit's
 # journal and the bus log. scripts/booted/ holds the parts.
@@ -46,12 +48,15 @@ source $here/touch-or-type.sh
 debs_dir=dist
 only=abctdef
 reference=""
+prepare=""
 while [ $# -gt 0 ]; do
   case "$1" in
     --debs) debs_dir=$2; shift ;;
+    --release) set_release "${2:-}"; shift ;;
     --only) only=$2; shift ;;
     --keep) KEEP_RUN=1 ;;
     --reference) reference=1 ;;
+    --prepare) prepare=1 ;;
     --clean) clean_kept; exit 0 ;;
     *) sed -n '2,/^set -uo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 2 ;;
   esac
@@ -91,6 +96,14 @@ newer_build() {
 }
 
 T_START=$(now)
+say "release: $RELEASE_NAME ($RELEASE)"
+if [ -n "$prepare" ]; then
+  mkdir -p "$(dirname "$CACHE")"
+  exec 9>"$CACHE.lock"
+  flock -x 9
+  ensure_root
+  exit 0
+fi
 DEBS=()
 if [ -z "$reference" ]; then
   for p in fpbridge fpbridged; do

@@ -121,7 +121,10 @@ if [ -d "$r" ]; then
   case "$(dpkg-deb -f "$dir/fpbridged_${version}_${arch}.deb" Depends)" in *libpam0g*) ;; *) fail "fpbridged's Depends lacks libpam0g (the module's library)" ;; esac
   cmp -s systemd/fpbridge.sysusers "$r/usr/lib/sysusers.d/fpbridge.conf" || fail "the packaged sysusers file is not systemd/fpbridge.sysusers"
   depends=$(dpkg-deb -f "$dir/fpbridged_${version}_${arch}.deb" Depends)
-  for need in "fpbridge (= $version)" 'dbus' 'libpam-runtime' 'init-system-helpers' 'libfprint-2-2 (>= '; do
+  # Debian 13's name for libtss2-mu.so.0 beside Debian 12's (packaging/debian/shlibs.local): without
+  # it apt on Debian 13 refuses the package (issue 51).
+  for need in "fpbridge (= $version)" 'dbus' 'libpam-runtime' 'init-system-helpers' 'libfprint-2-2 (>= ' \
+      'libtss2-mu0 (>= 3.0.1) | libtss2-mu-4.0.1-0t64'; do
     case "$depends" in *"$need"*) ;; *) fail "fpbridged's Depends lacks '$need': $depends" ;; esac
   done
   # Computed, not written: the control template names no library the programs link.
@@ -148,7 +151,14 @@ for command in systemd-sysusers systemctl deb-systemd-invoke deb-systemd-helper 
 echo "$(basename "$0") $*" >>"$STUB_LOG"
 case "$(basename "$0") $*" in
   "systemctl is-active --quiet fprintd.service") [ "${FPRINTD_ACTIVE:-yes}" = yes ]; exit ;;
-  "dpkg-divert --listpackage"*) [ -z "${LOCAL_DIVERSION:-}" ] || echo LOCAL ;;
+  # dpkg-divert as the real one answers: --listpackage prints the diversion's owner (LOCAL for
+  # an administrator's, nothing when there is none); removing another owner's diversion as
+  # fpbridged's fails with status 2.
+  "dpkg-divert --listpackage"*) [ -z "${DIVERSION_OWNER:-}" ] || echo "$DIVERSION_OWNER" ;;
+  "dpkg-divert --package fpbridged "*"--remove "*)
+    if [ -n "${DIVERSION_OWNER:-}" ] && [ "$DIVERSION_OWNER" != fpbridged ]; then
+      echo "dpkg-divert: error: mismatch on package" >&2; exit 2
+    fi ;;
 esac
 exit 0
 EOF
@@ -160,9 +170,23 @@ run_script() {  # run_script CASE PACKAGE SCRIPT ARGS...: the log in $work/CASE.
   : >"$work/$name.log"
   set +e
   STUB_LOG="$work/$name.log" PATH="$stubs:/usr/sbin:/usr/bin:/sbin:/bin" \
-    FPRINTD_ACTIVE="${FPRINTD_ACTIVE:-yes}" LOCAL_DIVERSION="${LOCAL_DIVERSION:-}" unshare -m --propagation private sh -c '
+    FPRINTD_ACTIVE="${FPRINTD_ACTIVE:-yes}" DIVERSION_OWNER="${DIVERSION_OWNER-fpbridged}" \
+    USB_DEVICES="${USB_DEVICES:-}" RULES="$work/fpbridged/root/usr/lib/udev/rules.d/70-fpbridge.rules" PAM_STACK="${PAM_STACK:-}" unshare -m --propagation private sh -c '
     set -e
     mount -t tmpfs tmpfs /run && mount -t tmpfs tmpfs /var/lib && mountpoint -q /run && mountpoint -q /var/lib
+    # USB_DEVICES="1-1=VVVV:PPPP ...": the USB devices sysfs shows (a tmpfs over /sys/bus), and
+    # the package'"'"'s udev rules where it installs them.
+    if [ -n "$USB_DEVICES" ]; then
+      mkdir -p /usr/lib/udev/rules.d && mount -t tmpfs tmpfs /usr/lib/udev/rules.d
+      cp "$RULES" /usr/lib/udev/rules.d/
+      mount -t tmpfs tmpfs /sys/bus
+      for device in $USB_DEVICES; do
+        mkdir -p "/sys/bus/usb/devices/${device%%=*}"
+        id=${device#*=}; echo "${id%:*}" >"/sys/bus/usb/devices/${device%%=*}/idVendor"; echo "${id#*:}" >"/sys/bus/usb/devices/${device%%=*}/idProduct"
+      done
+    fi
+    # PAM_STACK=FILE: /etc/pam.d/common-auth as the scripts see it.
+    [ -z "$PAM_STACK" ] || mount --bind "$PAM_STACK" /etc/pam.d/common-auth
     case "$SYSTEMD" in yes) mkdir -p /run/systemd/system ;; esac
     case "$BUS" in yes) mkdir -p /run/dbus && python3 -c "import socket; socket.socket(socket.AF_UNIX).bind(\"/run/dbus/system_bus_socket\")" ;; esac
     case "$UDEV" in yes) mkdir -p /run/udev && python3 -c "import socket; socket.socket(socket.AF_UNIX).bind(\"/run/udev/control\")" ;; esac
@@ -177,7 +201,7 @@ run_script() {  # run_script CASE PACKAGE SCRIPT ARGS...: the log in $work/CASE.
 in_order() {
   local name=$1 last=0 pattern line; shift
   for pattern in "$@"; do
-    line=$(grep -n -E -- "$pattern" "$work/$name.log" | head -1 | cut -d: -f1)
+    line=$(grep -n -E -- "$pattern" "$work/$name.log" | head -1 | cut -d: -f1 || true)
     if [ -z "$line" ]; then fail "$name: '$pattern' was not run:"; sed 's/^/    /' "$work/$name.log"; return; fi
     if [ "$line" -le "$last" ]; then fail "$name: '$pattern' did not run after the step before it:"; sed 's/^/    /' "$work/$name.log"; return; fi
     last=$line
@@ -199,12 +223,16 @@ go() {  # go CASE SYSTEMD BUS UDEV PACKAGE SCRIPT ARGS...
 }
 
 if [ -d "$r" ]; then
-  go "fpbridged-postinst-booted" yes yes yes fpbridged postinst configure
+  # A reader the rules name (08ff:1600, AuthenTec) and a keyboard they do not (046d:c31c): only
+  # the reader is triggered.
+  reader_id=$(sed -n 's/^ATTR{idVendor}=="\([0-9a-f]*\)", ATTR{idProduct}=="\([0-9a-f]*\)".*/\1:\2/p' "$r/usr/lib/udev/rules.d/70-fpbridge.rules" | head -1)
+  USB_DEVICES="1-1=$reader_id 1-2=046d:c31c" go "fpbridged-postinst-booted" yes yes yes fpbridged postinst configure
   status_is fpbridged-postinst-booted 0
   in_order fpbridged-postinst-booted '^systemd-sysusers fpbridge.conf' '^deb-systemd-invoke reload dbus.service' \
-    '^udevadm control --reload-rules' '^udevadm trigger' '^pam-auth-update --package$' \
+    '^udevadm control --reload-rules' '^udevadm trigger --action=change /sys/bus/usb/devices/1-1$' '^pam-auth-update --package$' \
     '^deb-systemd-helper enable fpbridged.service' '^deb-systemd-invoke stop fprintd.service' \
     '^deb-systemd-invoke restart fpbridged.service'
+  not_run fpbridged-postinst-booted '^udevadm trigger .*1-2|^udevadm trigger --subsystem'
   # Run twice: a second configure (or an abort-upgrade) does the same again and succeeds.
   go "fpbridged-postinst-again" yes yes yes fpbridged postinst configure "$version"
   status_is fpbridged-postinst-again 0
@@ -226,14 +254,41 @@ if [ -d "$r" ]; then
   in_order fpbridged-preinst-install \
     '^dpkg-divert --package fpbridged --rename --divert /usr/share/dbus-1/system-services/net.reactivated.Fprint.service.fprintd --add /usr/share/dbus-1/system-services/net.reactivated.Fprint.service$' \
     '^dpkg-divert --package fpbridged --rename --divert /usr/share/polkit-1/actions/net.reactivated.fprint.device.policy.fprintd --add /usr/share/polkit-1/actions/net.reactivated.fprint.device.policy$'
-  LOCAL_DIVERSION=yes go "fpbridged-preinst-after-make-install" yes yes no fpbridged preinst install
+  DIVERSION_OWNER=LOCAL go "fpbridged-preinst-after-make-install" yes yes no fpbridged preinst install
   status_is fpbridged-preinst-after-make-install 1
   grep -q "make uninstall" "$work/fpbridged-preinst-after-make-install.out" || fail "the preinst refusing a local diversion does not say to run make uninstall"
   not_run fpbridged-preinst-after-make-install ' --add '
+  # dpkg then runs postrm abort-install: the administrator's diversion stays, and the script
+  # succeeds (it failed under set -e, leaving the package half-installed).
+  DIVERSION_OWNER=LOCAL go "fpbridged-postrm-abort-install-local" yes yes no fpbridged postrm abort-install
+  status_is fpbridged-postrm-abort-install-local 0
+  not_run fpbridged-postrm-abort-install-local ' --remove '
 
   go "fpbridged-prerm-remove" yes yes no fpbridged prerm remove
   status_is fpbridged-prerm-remove 0
   in_order fpbridged-prerm-remove '^pam-auth-update --package --remove fpbridge fpbridge-password$' '^deb-systemd-invoke stop fpbridged.service'
+  # A removal that fails after prerm (abort-remove): postinst puts back the profiles that were on.
+  printf 'auth\t[success=2 default=ignore]\tpam_fpbridge.so\nauth\t[success=1 default=ignore]\tpam_unix.so nullok try_first_pass\nauth\trequisite\tpam_deny.so\nauth\trequired\tpam_permit.so\nauth\toptional\tpam_fpbridge.so password-proved\n' >"$work/common-auth-both"
+  printf 'auth\t[success=1 default=ignore]\tpam_unix.so nullok\nauth\trequisite\tpam_deny.so\nauth\trequired\tpam_permit.so\nauth\toptional\tpam_fpbridge.so password-proved\n' >"$work/common-auth-recovery"
+  # prerm's record and postinst abort-remove in one namespace (the record is in /var/lib/fpbridge).
+  mkdir -p "$work/abort/control"
+  cat >"$work/abort/control/both" <<'SCRIPT'
+sh "$1/prerm" remove && sh "$1/postinst" abort-remove
+SCRIPT
+  for stack in both recovery; do
+    PAM_STACK="$work/common-auth-$stack" go "fpbridged-abort-remove-$stack" yes yes no abort both "$work/fpbridged/control"
+    status_is "fpbridged-abort-remove-$stack" 0
+  done
+  in_order fpbridged-abort-remove-both '^pam-auth-update --package --remove fpbridge fpbridge-password$' '^pam-auth-update --package$' '^pam-auth-update --package --enable fpbridge fpbridge-password$'
+  in_order fpbridged-abort-remove-recovery '^pam-auth-update --package --remove fpbridge fpbridge-password$' '^pam-auth-update --package --enable fpbridge-password$'
+  not_run fpbridged-abort-remove-recovery '^pam-auth-update --package --enable fpbridge fpbridge-password$'
+  # A removal that went through: postrm forgets the record, and a later install enables nothing.
+  cat >"$work/abort/control/removed" <<'SCRIPT'
+sh "$1/prerm" remove && sh "$1/postrm" remove && sh "$1/postinst" configure
+SCRIPT
+  PAM_STACK="$work/common-auth-both" go "fpbridged-removed-then-installed" yes yes no abort removed "$work/fpbridged/control"
+  status_is fpbridged-removed-then-installed 0
+  not_run fpbridged-removed-then-installed '^pam-auth-update --package --enable'
   go "fpbridged-prerm-upgrade" yes yes no fpbridged prerm upgrade "$version"
   status_is fpbridged-prerm-upgrade 0
   not_run fpbridged-prerm-upgrade 'stop|pam-auth-update'
@@ -247,7 +302,9 @@ if [ -d "$r" ]; then
   go "fpbridged-postrm-purge" yes yes no fpbridged postrm purge
   status_is fpbridged-postrm-purge 0
   in_order fpbridged-postrm-purge '--remove /usr/share/dbus-1/system-services/net.reactivated.Fprint.service$' \
-    '^deb-systemd-helper purge fpbridged.service' '^userdel fpbridge$' '^groupdel fpbridge-admin' '^groupdel fpbridge-kiosk' '^state removed'
+    '^deb-systemd-helper purge fpbridged.service' '^state removed'
+  # Debian keeps system accounts on purge (docs/packaging.md).
+  not_run fpbridged-postrm-purge '^userdel|^groupdel'
   go "fpbridged-postrm-upgrade" yes yes no fpbridged postrm upgrade "$version"
   status_is fpbridged-postrm-upgrade 0
   not_run fpbridged-postrm-upgrade '^dpkg-divert|^userdel|^groupdel|^state removed'
@@ -258,7 +315,8 @@ if [ -d "$k" ]; then
   in_order kiosk-postinst-booted '^systemd-sysusers fpbridge-kiosk.conf' '^deb-systemd-helper enable fpbridge-kiosk.service' '^deb-systemd-invoke restart fpbridge-kiosk.service'
   go "kiosk-postrm-purge" yes yes no fpbridge-kiosk postrm purge
   status_is kiosk-postrm-purge 0
-  in_order kiosk-postrm-purge '^deb-systemd-helper purge fpbridge-kiosk.service' '^deb-systemd-helper purge fpbridge-kiosk-browser.service' '^userdel fpbridge-kiosk$' '^userdel fpbridge-kiosk-browser$'
+  in_order kiosk-postrm-purge '^deb-systemd-helper purge fpbridge-kiosk.service' '^deb-systemd-helper purge fpbridge-kiosk-browser.service'
+  not_run kiosk-postrm-purge '^userdel|^groupdel'
 fi
 
 if [ "$failures" -gt 0 ]; then

@@ -62,6 +62,10 @@ work=$(mktemp -d /tmp/fpbridge-deb-XXXXXX)
 trap 'rm -rf "$work"' EXIT
 mkdir -p "$work/debian"
 cp "$packaging/control" "$packaging/changelog" "$work/debian/"
+# One set of packages for Debian 12 and 13 (docs/packaging.md, "One build for Debian 12 and 13"):
+# dpkg-shlibdeps reads debian/shlibs.local before the libraries' own symbols files, and it names
+# the one library that Debian 13 ships under a name that does not provide Debian 12's.
+cp "$packaging/shlibs.local" "$work/debian/"
 
 # swift-argument-parser's generate-manual, from the checkout the programs were built with (its own
 # scratch path: built once, about 20 s).

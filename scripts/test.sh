@@ -58,7 +58,13 @@ FPBRIDGE_TEST_BINARY="$(swift build --show-bin-path)/fpbridgePackageTests.xctest
 export FPBRIDGE_TEST_BINARY
 setsid nice -n 19 bash scripts/build-ahead.sh >"$pg_dir/build-ahead.log" 2>&1 &
 build_ahead=$!
-trap 'kill -- -$build_ahead 2>/dev/null || true; bash scripts/postgres.sh stop "$pg_dir/cluster"; rm -rf "$pg_dir"; print_stage_times' EXIT
+# The booted checks' Debian 12 and 13 roots (debootstrap and apt, mostly the network's time;
+# cached in /var/cache/fpbridge-booted), made beside the tests too.
+booted_sudo=""; [ "$(id -u)" -eq 0 ] || booted_sudo=sudo
+setsid nice -n 19 $booted_sudo bash -c 'bash scripts/booted-check.sh --release bookworm --prepare && bash scripts/booted-check.sh --release trixie --prepare' \
+  >"$pg_dir/booted-roots.log" 2>&1 &
+booted_roots=$!
+trap 'kill -- -$build_ahead -$booted_roots 2>/dev/null || true; bash scripts/postgres.sh stop "$pg_dir/cluster"; rm -rf "$pg_dir"; print_stage_times' EXIT
 python3 scripts/swift-test.py
 
 # GNOME Settings enrolling, listing and deleting a finger through fpbridged's D-Bus face, and a
@@ -87,14 +93,27 @@ next_stage "Debian packages (make deb with lintian, deb-check)"
 make deb
 bash scripts/deb-check.sh
 
-# Those packages installed with apt-get into a booted Debian 12 (systemd, dbus-daemon, polkitd,
-# logind, PAM under systemd-nspawn) and used as a desktop would: fprintd's tools, su, login,
-# sudo and pkexec, the lockout and its recovery, restart, reboot, upgrade, remove and purge. The
-# root is cached in /var/cache/fpbridge-booted (built the first time, about 60-90 s).
-next_stage "the packages on a booted Debian 12 (scripts/booted-check.sh)"
-# Root's work (debootstrap, mounts, systemd-nspawn): through sudo when this script is not root.
-booted_sudo=""; [ "$(id -u)" -eq 0 ] || booted_sudo=sudo
-$booted_sudo bash scripts/booted-check.sh --debs dist
+# Those packages installed with apt-get into a booted Debian 12 and a booted Debian 13 (systemd,
+# dbus-daemon, polkitd, logind, PAM under systemd-nspawn) and used as a desktop would: fprintd's
+# tools, su, login, sudo and pkexec, the lockout and its recovery, restart, reboot, upgrade,
+# remove and purge; and the same tools against each release's own fprintd (--reference). The
+# same .deb files on both (docs/packaging.md). Root's work (debootstrap, mounts, systemd-nspawn):
+# through sudo when this script is not root.
+next_stage "the booted roots, what was left of making them"
+if ! wait $booted_roots; then
+  echo "=== making the booted checks' roots failed; the end of its log ==="
+  tail -30 "$pg_dir/booted-roots.log"
+  exit 1
+fi
+grep -E "root built|cached root" "$pg_dir/booted-roots.log" || true
+next_stage "the packages on a booted Debian 12 (scripts/booted-check.sh --release bookworm)"
+booted_failed=""
+$booted_sudo bash scripts/booted-check.sh --release bookworm --reference || booted_failed+=" bookworm-reference"
+$booted_sudo bash scripts/booted-check.sh --release bookworm --debs dist || booted_failed+=" bookworm"
+next_stage "the packages on a booted Debian 13 (scripts/booted-check.sh --release trixie)"
+$booted_sudo bash scripts/booted-check.sh --release trixie --reference || booted_failed+=" trixie-reference"
+$booted_sudo bash scripts/booted-check.sh --release trixie --debs dist || booted_failed+=" trixie"
+if [ -n "$booted_failed" ]; then echo "=== booted checks failed:$booted_failed ==="; exit 1; fi
 
 # Hostile input against the real fpbridged over its socket: every answer 2xx/4xx in the
 # documented shape (api/fpbridged.openapi.yaml), slow and vanished clients, 100 at once.

@@ -35,8 +35,40 @@ public struct LockoutClock: Sendable, Hashable {
         return LockoutClock(wall: Date(), uptime: TimeInterval(time.tv_sec) + TimeInterval(time.tv_nsec) / 1e9, bootID: thisBoot)
     }
 
-    /// This boot's id, read once: it cannot change while the process runs.
+    /// This boot's id, read once: it cannot change while the process runs. The service manager's
+    /// when the unit passes it (``bootIDVariable``), else the kernel's.
     static let thisBoot: String? = {
+        if let given = getenv(bootIDVariable), let id = normalizedBootID(String(cString: given)) { return id }
+        return kernelBootID()
+    }()
+
+    /// `FPBRIDGE_BOOT_ID`: fpbridged.service sets it to systemd's `%b`, the boot id of the system
+    /// the service runs in. On a machine that is the kernel's; in a container it is the
+    /// container's own (systemd-nspawn gives each boot of it one), which the service's sandbox
+    /// would otherwise hide: `ProtectProc=` mounts a /proc of its own, where the file reads the
+    /// host kernel's id, and a container's reboot would never look like a boot (issue 51).
+    public static let bootIDVariable = "FPBRIDGE_BOOT_ID"
+
+    /// `text` as the kernel writes a boot id (36 characters, lower case, dashed), from that form
+    /// or systemd's 32 hex digits; nil for anything else (the kernel's id is used then).
+    public static func normalizedBootID(_ text: String) -> String? {
+        let given = Array(text.trimmed.lowercased().utf8)
+        let dashes = [8, 13, 18, 23]
+        let digits: [UInt8]
+        if given.count == 36, dashes.allSatisfy({ given[$0] == UInt8(ascii: "-") }) {
+            digits = given.enumerated().filter { !dashes.contains($0.offset) }.map(\.element)
+        } else if given.count == 32 {
+            digits = given
+        } else {
+            return nil
+        }
+        guard digits.allSatisfy({ (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }) else { return nil }
+        let hex = String(decoding: digits, as: UTF8.self)
+        let cuts = [0, 8, 12, 16, 20, 32].map { hex.utf8.index(hex.utf8.startIndex, offsetBy: $0) }
+        return (0..<5).map { String(hex[cuts[$0]..<cuts[$0 + 1]]) }.joined(separator: "-")
+    }
+
+    static func kernelBootID() -> String? {
         let fd = open("/proc/sys/kernel/random/boot_id", O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { return nil }
         defer { close(fd) }
@@ -45,7 +77,7 @@ public struct LockoutClock: Sendable, Hashable {
         guard count > 0 else { return nil }
         let text = String(decoding: buffer[0..<count], as: UTF8.self).trimmed
         return text.isEmpty ? nil : text
-    }()
+    }
 
     /// A deadline `seconds` from now, on both clocks.
     public func deadline(after seconds: TimeInterval) -> LockoutDeadline {

@@ -64,6 +64,33 @@ import TestSupport
         #expect(after.status == 0 && after.stdout.contains("verify-match"), "\(after.stdout)")
     }
 
+    /// Issue 51: in a container the kernel's boot id never changes at the container's reboot,
+    /// and the service's own /proc (ProtectProc=) shows only the kernel's; the unit passes
+    /// systemd's `%b` as FPBRIDGE_BOOT_ID. Two boot ids given to two runs of the service on one
+    /// state are two boots: the password given in the first is asked again in the second, and
+    /// not again when the first boot's id comes back (as the kernel's would within one boot).
+    @Test func theBootIDTheServiceManagerGivesDecidesTheBootRule() async throws {
+        let directory = TemporaryDirectory()
+        let state = try directory.privateDirectory("state")
+        try Data(#"{"passwordAfterBoot": true}"#.utf8).write(to: URL(fileURLWithPath: state + "/config.json"))
+        func rule(bootID: String, password: Bool = false) async throws -> Any? {
+            let service = try await ServiceProcess(environment: ["FPBRIDGE_BOOT_ID": bootID], stateDirectory: state)
+            defer { service.stop() }
+            if password {
+                let proved = try await service.request("POST", "/v1/password-proved", body: #"{"user":"root"}"#)
+                #expect(proved.status == 200, "\(proved.body)")
+            }
+            let status = try await Fpbridge.run(["--json", "status"], environment: service.clientEnvironment)
+            return (status.json["password"] as? [String: Any])?["rule"] ?? "no password in \(status.stdout)"
+        }
+        let first = "0f2b8c5e7d2a4c1b9e8f6a5b4c3d2e1f", second = "9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d"
+        #expect(try await rule(bootID: first, password: true) is NSNull, "the password was given in this boot")
+        #expect(try await rule(bootID: second) as? String == "boot", "another boot id is another boot")
+        #expect(try await rule(bootID: second, password: true) is NSNull)
+        #expect(try await rule(bootID: "9A8B7C6D5E4F4A3B8C2D1E0F9A8B7C6D") is NSNull, "systemd's form of the same id is the same boot")
+        #expect(try await rule(bootID: "not a boot id") as? String == "boot", "a malformed id is not taken: the kernel's is, another boot than the last")
+    }
+
     @Test func aSystemModeServiceHasTheRulesOnAndStatusSaysWhichAndWhenTheyEnd() async throws {
         let directory = TemporaryDirectory()
         let state = try directory.privateDirectory("state")

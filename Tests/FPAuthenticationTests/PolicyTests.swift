@@ -51,6 +51,9 @@ import Testing
         let context = try await harness.context("scan alice-1")
         await #expect(throws: AuthError.self) { try await context.evaluate(.biometrics, reason: "x", prompt: ListedPasscodes([])) }
         #expect(await context.canEvaluate(.biometrics).error?.code == .biometryLockout)
+        // Issue 51: on a desktop nobody set a passcode; the message names what lifts it there too.
+        let message = await context.canEvaluate(.biometrics).error?.message ?? ""
+        #expect(message.hasSuffix("the login password or the fpbridge passcode unlocks it"), "\(message)")
     }
 
     @Test func retriesNeverCountAndSuccessResets() async throws {

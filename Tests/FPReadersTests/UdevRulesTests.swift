@@ -33,14 +33,40 @@ struct UdevRulesTests {
             #expect(rule?.contains("TAG+=\"uaccess\"") == true, "\(entry.id) (\(entry.driver)) has no uaccess rule")
             #expect(rule?.contains("GROUP=\"\(UdevRules.defaultGroup)\"") == true, "\(entry.id) has no group rule")
         }
-        let supported = Set(list.supported.map(\.id))
+        let supported = Set(list.supported.map(\.id)).union(try newerIDs().map(\.id))
         for id in list.unsupported where !supported.contains(id) {
             #expect(rules[id] == nil, "\(id) is known unsupported and must get no rule")
         }
     }
 
+    func newerIDs() throws -> [SupportedDeviceList.Entry] {
+        let path = Self.repository + "/udev/libfprint-newer-ids.txt"
+        return try SupportedDeviceList.parseNewerIDs(String(decoding: try Data(contentsOf: URL(fileURLWithPath: path)), as: UTF8.self), path: path)
+    }
+
+    /// Issue 51: the packages are built on Debian 12 and installed on Debian 13 too, whose libfprint
+    /// drives readers Debian 12's does not; fpbridged opens a reader only through the rule's group.
+    @Test func theIDsOnlyDebian13sLibfprintSupportsHaveRulesToo() throws {
+        let newer = try newerIDs()
+        #expect(newer.count >= 20, "udev/libfprint-newer-ids.txt looks truncated: \(newer.count) ids")
+        let rules = ruleIDs(try committedRules())
+        for entry in newer {
+            #expect(rules[entry.id]?.contains("GROUP=\"\(UdevRules.defaultGroup)\"") == true, "\(entry.id) (\(entry.driver), Debian 13) has no rule")
+        }
+        #expect(UdevRules.ruledIDs(try committedRules()) == Set(rules.keys), "ruledIDs reads what the test reads")
+    }
+
+    @Test func aMalformedNewerIDListIsNamedByLine() {
+        #expect(throws: ReaderError.self) { try SupportedDeviceList.parseNewerIDs("# ok\n2541:0236 focaltech_moc\n2541-0237 focaltech\n", path: "x") }
+        do {
+            _ = try SupportedDeviceList.parseNewerIDs("2541:0236 focaltech_moc\nnonsense\n", path: "ids.txt")
+        } catch {
+            #expect("\(error)".contains("ids.txt:2"), "\(error)")
+        }
+    }
+
     @Test func theCommittedRulesAreWhatTheGeneratorMakesNow() throws {
-        let generated = UdevRules.generate(from: try SupportedDeviceList.load())
+        let generated = UdevRules.generate(from: try SupportedDeviceList.load().adding(try newerIDs(), from: "udev/libfprint-newer-ids.txt"))
         let meaningful = { (text: String) in text.split(separator: "\n").filter { !$0.hasPrefix("#") } }
         #expect(meaningful(generated) == meaningful(try committedRules()),
                 "udev/\(UdevRules.fileName) is stale: run scripts/generate-udev-rules.sh")

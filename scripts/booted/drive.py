@@ -158,6 +158,12 @@ def main():
     command = args[split + 1:]
 
     desk = ["-p", "PAMName=login", "-E", "XDG_SEAT=seat0", "-E", "XDG_SESSION_CLASS=user"] if options.desk else []
+    if command[:1] == ["login"]:
+        # login starts as getty leaves it: leading a session on its terminal. Debian 13's login
+        # (util-linux) makes itself a process group of its own, which under the shell below is a
+        # background group, so its first tcsetattr stopped it (SIGTTOU) and nothing was printed;
+        # Debian 12's (shadow) does not. setsid --ctty gives it the terminal in the foreground.
+        command = ["setsid", "--ctty", "--wait", *command]
     argv = ["nsenter", "-t", options.leader, "-a", "/usr/bin/env", "-i", f"PATH={GUEST_PATH}",
             "LANG=C.UTF-8", f"TERM={options.term}", "systemd-run", "-q", "--pty", "--wait", "-G",
             f"-p", f"User={options.user}", *desk, "-E", "LANG=C.UTF-8", "-E", f"TERM={options.term}", "--",

@@ -1,11 +1,22 @@
-# The cached Debian 12 root (sourced by scripts/booted-check.sh).
+# The cached Debian root of the release under check (sourced by scripts/booted-check.sh).
 #
+# RELEASE is bookworm (Debian 12) or trixie (Debian 13); each has its own cache folder.
 # $CACHE/root is made once by debootstrap and the packages below, then only read (it is the
 # lower layer of each run's overlay). $CACHE/key names what it was made from: a different list,
 # mirror or user setup rebuilds it. The .deb files' own dependencies are added on top with
 # `apt-get satisfy` when they change ($CACHE/deps-key), without a rebuild.
 
-CACHE=${FPBRIDGE_BOOTED_CACHE:-/var/cache/fpbridge-booted}
+# set_release NAME: the release under check, its name in messages and its cache.
+set_release() {
+  RELEASE=$1
+  case $RELEASE in
+    bookworm) RELEASE_NAME="Debian 12" ;;
+    trixie) RELEASE_NAME="Debian 13" ;;
+    *) echo "booted-check: unknown release '$RELEASE' (bookworm for Debian 12, trixie for Debian 13)" >&2; exit 2 ;;
+  esac
+  CACHE=${FPBRIDGE_BOOTED_CACHE:-/var/cache/fpbridge-booted}/$RELEASE
+}
+set_release "${RELEASE:-bookworm}"
 # What debootstrap installs. libpam-systemd must be named: polkitd depends on
 # `default-logind | logind`, which debootstrap cannot resolve.
 BASE_PACKAGES=systemd,systemd-sysv,libpam-systemd,dbus,polkitd,pkexec,libpam-runtime,login,passwd,util-linux
@@ -20,25 +31,30 @@ ALICE_PASSWORD=alice-pw-7
 BOB_PASSWORD=bob-pw-7
 GUEST_HOSTNAME=fpbridge-booted
 
-# The Debian mirror the host's apt uses (FPBRIDGE_BOOTED_MIRROR overrides).
+# The Debian mirror the host's apt uses (FPBRIDGE_BOOTED_MIRROR overrides): the one that
+# serves the host's release serves the other too.
 host_mirror() {
   if [ -n "${FPBRIDGE_BOOTED_MIRROR:-}" ]; then echo "$FPBRIDGE_BOOTED_MIRROR"; return; fi
   local m
   m=$(cat /etc/apt/sources.list /etc/apt/sources.list.d/*.list 2>/dev/null |
-      awk '$1 == "deb" && $3 ~ /^bookworm$/ { print $2; exit }')
-  [ -n "$m" ] || m=$(awk '/^URIs:/ { u = $2 } /^Suites:/ && / bookworm( |$)/ { print u; exit }' \
+      awk '$1 == "deb" && $3 ~ /^(bookworm|trixie)$/ && $2 !~ /security/ { print $2; exit }')
+  [ -n "$m" ] || m=$(awk '/^URIs:/ { u = $2 } /^Suites:/ && / (bookworm|trixie)( |$)/ && u !~ /security/ { print u; exit }' \
       /etc/apt/sources.list.d/*.sources 2>/dev/null)
   echo "${m:-http://deb.debian.org/debian}"
 }
 
-# The tree's apt sources: the host's Debian ones (same versions as the host the .debs were
-# built on), else the mirror's bookworm.
+# The tree's apt sources: the host's Debian ones when the host runs the release under check
+# (the versions the .debs were built against), else the mirror's release and its updates.
 tree_sources() {
   local f found=""
   for f in /etc/apt/sources.list.d/*.sources; do
-    if [ -f "$f" ] && grep -q 'bookworm' "$f"; then cat "$f"; echo; found=1; fi
+    if [ -f "$f" ] && grep -q "$RELEASE" "$f"; then cat "$f"; echo; found=1; fi
   done
-  [ -n "$found" ] || printf 'Types: deb\nURIs: %s\nSuites: bookworm bookworm-updates\nComponents: main\n' "$(host_mirror)"
+  [ -z "$found" ] || return 0
+  printf 'Types: deb\nURIs: %s\nSuites: %s %s-updates\nComponents: main\n' "$(host_mirror)" "$RELEASE" "$RELEASE"
+  local security
+  security=$(awk '/^URIs:/ && /security/ { print $2; exit }' /etc/apt/sources.list.d/*.sources 2>/dev/null)
+  [ -z "$security" ] || printf '\nTypes: deb\nURIs: %s\nSuites: %s-security\nComponents: main\n' "$security" "$RELEASE"
 }
 
 in_tree() { # in_tree ROOT CMD...: a command in the tree, with /proc, in a private mount namespace
@@ -58,7 +74,7 @@ tree_apt() { # tree_apt ROOT apt-get-args...: apt in the tree, nothing started (
 }
 
 root_key() {
-  { echo "v3 $BASE_PACKAGES | $EXTRA_PACKAGES | $(host_mirror) | $ALICE_PASSWORD $BOB_PASSWORD | $GUEST_HOSTNAME"
+  { echo "v3 $RELEASE $BASE_PACKAGES | $EXTRA_PACKAGES | $(host_mirror) | $ALICE_PASSWORD $BOB_PASSWORD | $GUEST_HOSTNAME"
     tree_sources; declare -f setup_tree; } | sha256sum | cut -c1-16
 }
 
@@ -85,16 +101,21 @@ setup_tree() {
 # ensure_root: $CACHE/root exists and matches root_key (builds it when not).
 ensure_root() {
   mkdir -p "$CACHE"
+  # The layout before issue 51 kept one release's root in the cache folder itself.
+  if [ -d "${CACHE%/*}/root" ] && [ -f "${CACHE%/*}/key" ]; then
+    say "removing the cache's old layout (${CACHE%/*}/root: one release, before both were checked)"
+    rm -rf "${CACHE%/*}/root" "${CACHE%/*}/key" "${CACHE%/*}/deps-key"
+  fi
   local key; key=$(root_key)
   if [ -d "$CACHE/root" ] && [ "$(cat "$CACHE/key" 2>/dev/null)" = "$key" ]; then
     say "cached root $CACHE/root (key $key)"
     return
   fi
   local t0; t0=$(now)
-  say "building the Debian 12 root in $CACHE (key $key; about 75 s)"
+  say "building the $RELEASE_NAME root in $CACHE (key $key; about 75 s)"
   rm -rf "$CACHE/root.new" "$CACHE/root" "$CACHE/key" "$CACHE/deps-key"
-  say "$ debootstrap --variant=minbase --include=$BASE_PACKAGES bookworm $CACHE/root.new $(host_mirror)"
-  debootstrap --variant=minbase --include="$BASE_PACKAGES" bookworm "$CACHE/root.new" "$(host_mirror)" \
+  say "$ debootstrap --variant=minbase --include=$BASE_PACKAGES $RELEASE $CACHE/root.new $(host_mirror)"
+  debootstrap --variant=minbase --include="$BASE_PACKAGES" "$RELEASE" "$CACHE/root.new" "$(host_mirror)" \
     >"$CACHE/debootstrap.log" 2>&1 || { tail -20 "$CACHE/debootstrap.log"; die "debootstrap failed ($CACHE/debootstrap.log)"; }
   rm -f "$CACHE/root.new/etc/apt/sources.list"
   tree_sources >"$CACHE/root.new/etc/apt/sources.list.d/debian.sources"

@@ -35,7 +35,9 @@ struct LockoutRules {
         }
         if counter.biometryLockedOut {
             let unlock = switch scope {
-            case .user: "enter the passcode to unlock"
+            // On a desktop nobody set a passcode: the login password is what is asked, and it lifts
+            // the lockout as the passcode does (issue 51).
+            case .user: "the login password or the fpbridge passcode unlocks it"
             case .reader: "the passcode of a user enrolled on this reader unlocks it"
             }
             return AuthError(.biometryLockout, "biometry is locked out for \(scope) after too many failed matches; \(unlock)")
@@ -68,7 +70,7 @@ struct LockoutRules {
             counter.biometryLockedOut = true
             beginLockout(&counter)
             return AuthError(.biometryLockout, "biometry is now locked out for \(scope) after \(failures) failed matches in a row; "
-                             + "enter the passcode to unlock")
+                             + "the login password or the fpbridge passcode unlocks it")
         case .reader:
             if failures >= configuration.identificationPermanentLockoutThreshold {
                 counter.biometryLockedOut = true

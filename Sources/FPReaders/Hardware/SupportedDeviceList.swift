@@ -67,6 +67,35 @@ public struct SupportedDeviceList: Sendable, Hashable {
         return SupportedDeviceList(supported: supported, unsupported: unsupported, path: path)
     }
 
+    /// This list with the ids of a newer libfprint added (``parseNewerIDs(_:path:)``): the packages
+    /// are built on the older release and installed on both, and a reader that only the newer
+    /// release's libfprint drives still needs its rule there. An id already supported keeps its
+    /// entry; an added id is no longer counted as unsupported.
+    public func adding(_ newer: [Entry], from source: String) -> SupportedDeviceList {
+        let known = Set(supported.map(\.id))
+        let added = newer.filter { !known.contains($0.id) }
+        let addedIDs = Set(added.map(\.id))
+        return SupportedDeviceList(supported: supported + added, unsupported: unsupported.filter { !addedIDs.contains($0) },
+                                   path: added.isEmpty ? path : path + " and " + source)
+    }
+
+    /// `udev/libfprint-newer-ids.txt`: one `vvvv:pppp driver` a line, `#` comments. Fails, naming
+    /// the line, on anything else.
+    public static func parseNewerIDs(_ text: String, path: String) throws(ReaderError) -> [Entry] {
+        var entries: [Entry] = []
+        for (number, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            let line = (raw.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first ?? "").trimmed
+            guard !line.isEmpty else { continue }
+            let fields = line.split(separator: " ", omittingEmptySubsequences: true)
+            guard fields.count == 2, let id = USBDeviceID(String(fields[0])),
+                  fields[1].utf8.allSatisfy({ (0x61...0x7a).contains($0) || (0x30...0x39).contains($0) || $0 == 0x5f }) else {
+                throw .general("\(path):\(number + 1): expected 'vvvv:pppp driver', got '\(line.prefix(60))'")
+            }
+            entries.append(Entry(id: id, driver: String(fields[1])))
+        }
+        return entries
+    }
+
     /// The driver for `id`, if libfprint supports it.
     public func driver(for id: USBDeviceID) -> String? {
         supported.first { $0.id == id }?.driver

@@ -24,6 +24,17 @@ public enum UdevRules {
 
     private static func isLowercase(_ byte: UInt8) -> Bool { (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) }
 
+    /// The ids a rules text gives access to (its `ATTR{idVendor}==…, ATTR{idProduct}==…` lines).
+    public static func ruledIDs(_ rules: String) -> Set<USBDeviceID> {
+        var found = Set<USBDeviceID>()
+        for line in rules.split(separator: "\n") where line.hasPrefix("ATTR{idVendor}==\"") {
+            let vendor = line.dropFirst("ATTR{idVendor}==\"".count).prefix(4)
+            guard let range = line.firstRange(of: "ATTR{idProduct}==\"") else { continue }
+            if let id = USBDeviceID("\(vendor):\(line[range.upperBound...].prefix(4))") { found.insert(id) }
+        }
+        return found
+    }
+
     /// The rules text for `list`, one rule per supported id, grouped by driver.
     public static func generate(from list: SupportedDeviceList, group: String = defaultGroup) -> String {
         var lines = [

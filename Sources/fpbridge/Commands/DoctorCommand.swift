@@ -9,11 +9,17 @@ struct DoctorCommand: AsyncParsableCommand {
         discussion: """
         Reports libfprint's version, fingerprint readers on the USB bus (supported or not, openable \
         by you or not), whether the udev rules are installed and you are in their group, variables \
-        that switch on libfprint's virtual readers, and each reader's temperature. Exit status 0 \
-        when nothing stands in a reader's way, 3 when a problem was found. Nothing is opened or changed.
+        that switch on libfprint's virtual readers, each reader's temperature, and whether a \
+        correct password in the login stack reaches the line that lifts fpbridge's lockout (a \
+        'sufficient' line before it, as pam_faillock's manual writes, keeps it from running). \
+        Exit status 0 when nothing stands in the way, 3 when a problem was found. Nothing is \
+        opened or changed.
         """)
 
     @OptionGroup var options: GlobalOptions
+
+    @Option(name: .customLong("pam-stack"), help: ArgumentHelp("The PAM stack file to check.", valueName: "path"))
+    var pamStack = "/etc/pam.d/common-auth"
 
     func run() async throws {
         var checks = DoctorChecks()
@@ -23,6 +29,7 @@ struct DoctorCommand: AsyncParsableCommand {
         checks.bus(list, rulesInstalled: rulesInstalled)
         checks.virtualReaders()
         await checks.libfprintReaders()
+        checks.pamStack(pamStack)
         var fields = checks.facts
         fields["findings"] = .array(checks.findings.map(\.json))
         let problems = checks.findings.filter { $0.level == .problem }

@@ -21,6 +21,11 @@ struct UdevRulesCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("libfprint's hwdb file (default: the installed one).", valueName: "path"))
     var hwdb: String?
 
+    @Option(help: ArgumentHelp("Ids a newer libfprint supports, one 'vvvv:pppp driver' a line, given rules too "
+                               + "(udev/libfprint-newer-ids.txt: Debian 13's, for packages built on Debian 12).",
+                               valueName: "path"))
+    var newer: String?
+
     @Option(help: ArgumentHelp("The group given access.", valueName: "name"))
     var group = UdevRules.defaultGroup
 
@@ -31,8 +36,16 @@ struct UdevRulesCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let list: SupportedDeviceList
+        var list: SupportedDeviceList
         do { list = try SupportedDeviceList.load(path: hwdb) } catch { throw AuthError(error) }
+        if let newer {
+            guard let data = FileManager.default.contents(atPath: newer) else {
+                throw AuthError(.invalidInput, "--newer \(newer): cannot read it")
+            }
+            do {
+                list = list.adding(try SupportedDeviceList.parseNewerIDs(String(decoding: data, as: UTF8.self), path: newer), from: newer)
+            } catch { throw AuthError(error) }
+        }
         let rules = UdevRules.generate(from: list, group: group)
         options.console.success(String(rules.dropLast()),
                                 ["rules": .string(rules), "source": .string(list.path),

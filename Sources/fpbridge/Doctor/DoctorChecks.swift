@@ -72,13 +72,17 @@ struct DoctorChecks {
                                           fix: "sudo make install (installs udev/\(UdevRules.fileName) and reloads udev)"))
             return false
         }
-        let current = list.map { UdevRules.generate(from: $0) }
-        let installed = FileManager.default.contents(atPath: path).map { String(decoding: $0, as: UTF8.self) }
-        let upToDate = current == nil || current == installed
-        facts["udevRules"] = ["installed": true, "path": .string(path), "upToDate": .bool(upToDate)]
-        findings.append(upToDate
+        // Every id the installed libfprint supports needs a rule; more is fine (the packages carry
+        // the rules of Debian 13's newer libfprint on Debian 12 too).
+        let installed = FileManager.default.contents(atPath: path).map { String(decoding: $0, as: UTF8.self) } ?? ""
+        let ruled = UdevRules.ruledIDs(installed)
+        let missing = list?.supported.filter { !ruled.contains($0.id) } ?? []
+        facts["udevRules"] = ["installed": true, "path": .string(path), "upToDate": .bool(missing.isEmpty),
+                              "missingIds": .array(missing.map { .string($0.id.description) })]
+        findings.append(missing.isEmpty
             ? DoctorFinding(level: .ok, topic: "udev", message: "rules installed at \(path)")
-            : DoctorFinding(level: .note, topic: "udev", message: "rules at \(path) do not match the installed libfprint's list",
+            : DoctorFinding(level: .note, topic: "udev", message: "rules at \(path) lack \(missing.count) id(s) the installed libfprint supports "
+                                + "(\(missing.prefix(5).map(\.id.description).joined(separator: ", "))\(missing.count > 5 ? ", …" : ""))",
                             fix: "scripts/generate-udev-rules.sh && sudo make install"))
         return true
     }
@@ -107,6 +111,37 @@ struct DoctorChecks {
             findings.append(DoctorFinding(level: .note, topic: "environment", message: "\(name)=\(value) is set"
                                           + (name.hasPrefix("FP_VIRTUAL") ? ": libfprint shows a virtual reader" : "")))
         }
+    }
+
+    /// Whether a correct password reaches the line that lifts the lockout (``PamStack``).
+    mutating func pamStack(_ path: String) {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            facts["pamStack"] = ["path": .string(path), "read": false]
+            findings.append(DoctorFinding(level: .note, topic: "pam", message: "\(path) cannot be read, so the login stack was not checked"))
+            return
+        }
+        let stack = PamStack(String(decoding: data, as: UTF8.self))
+        let skipping = stack.linesThatSkipTheRecovery
+        facts["pamStack"] = ["path": .string(path), "read": true, "passwordLiftsLockout": .bool(stack.passwordProved != nil && skipping.isEmpty),
+                             "skippingLines": .array(skipping.map { JSONValue.int($0.number) })]
+        guard let recovery = stack.passwordProved else {
+            if stack.asksFinger {
+                findings.append(DoctorFinding(level: .note, topic: "pam", message: "\(path) asks the finger, but a correct password does not lift fpbridge's lockout",
+                                              fix: "sudo pam-auth-update --enable fpbridge-password"))
+            }
+            return
+        }
+        guard skipping.isEmpty else {
+            let named = skipping.map { "line \($0.number) '\($0.text)'" }.joined(separator: ", ")
+            findings.append(DoctorFinding(
+                level: .problem, topic: "pam",
+                message: "\(path): \(named) ends the stack on success before line \(recovery.number) (pam_fpbridge.so password-proved), "
+                    + "so a correct password no longer lifts fpbridge's lockout",
+                fix: "move that line below pam_fpbridge.so password-proved; for pam_faillock.so authsucc, 'optional' in place of "
+                    + "'sufficient' also works (it still clears faillock's count; docs/desktop.md, \"pam_faillock\")"))
+            return
+        }
+        findings.append(DoctorFinding(level: .ok, topic: "pam", message: "\(path): a correct password reaches line \(recovery.number), which lifts fpbridge's lockout"))
     }
 
     /// The readers libfprint itself lists, with their temperature.
