@@ -241,7 +241,7 @@ let package = Package(
         .executableTarget(
             name: "fpbridged",
             dependencies: [
-                "FPService", "CProcessSecurity",
+                "FPService", "FPStore", "CProcessSecurity",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]

@@ -267,7 +267,8 @@ if [ -d "$r" ]; then
   go "fpbridged-prerm-remove" yes yes no fpbridged prerm remove
   status_is fpbridged-prerm-remove 0
   in_order fpbridged-prerm-remove '^pam-auth-update --package --remove fpbridge fpbridge-password$' '^deb-systemd-invoke stop fpbridged.service'
-  # A removal that fails after prerm (abort-remove): postinst puts back the profiles that were on.
+  # A prerm that fails after taking the profiles off (dpkg then runs postinst abort-remove): postinst
+  # puts back the profiles that were on (prerm is run to its end here, then abort-remove).
   printf 'auth\t[success=2 default=ignore]\tpam_fpbridge.so\nauth\t[success=1 default=ignore]\tpam_unix.so nullok try_first_pass\nauth\trequisite\tpam_deny.so\nauth\trequired\tpam_permit.so\nauth\toptional\tpam_fpbridge.so password-proved\n' >"$work/common-auth-both"
   printf 'auth\t[success=1 default=ignore]\tpam_unix.so nullok\nauth\trequisite\tpam_deny.so\nauth\trequired\tpam_permit.so\nauth\toptional\tpam_fpbridge.so password-proved\n' >"$work/common-auth-recovery"
   # prerm's record and postinst abort-remove in one namespace (the record is in /var/lib/fpbridge).
@@ -289,6 +290,16 @@ SCRIPT
   PAM_STACK="$work/common-auth-both" go "fpbridged-removed-then-installed" yes yes no abort removed "$work/fpbridged/control"
   status_is fpbridged-removed-then-installed 0
   not_run fpbridged-removed-then-installed '^pam-auth-update --package --enable'
+  # A note an earlier removal left (its postrm never ran) does not speak for a prerm that finds
+  # no profile on: abort-remove then enables nothing.
+  cat >"$work/abort/control/stale" <<'SCRIPT'
+mkdir -p /var/lib/fpbridge && echo fpbridge >/var/lib/fpbridge/pam-profiles-before-remove
+sh "$1/prerm" remove && sh "$1/postinst" abort-remove
+SCRIPT
+  printf 'auth\t[success=1 default=ignore]\tpam_unix.so nullok\nauth\trequisite\tpam_deny.so\nauth\trequired\tpam_permit.so\n' >"$work/common-auth-none"
+  PAM_STACK="$work/common-auth-none" go "fpbridged-abort-remove-stale-note" yes yes no abort stale "$work/fpbridged/control"
+  status_is fpbridged-abort-remove-stale-note 0
+  not_run fpbridged-abort-remove-stale-note '^pam-auth-update --package --enable'
   go "fpbridged-prerm-upgrade" yes yes no fpbridged prerm upgrade "$version"
   status_is fpbridged-prerm-upgrade 0
   not_run fpbridged-prerm-upgrade 'stop|pam-auth-update'

@@ -61,10 +61,13 @@ build_ahead=$!
 # The booted checks' Debian 12 and 13 roots (debootstrap and apt, mostly the network's time;
 # cached in /var/cache/fpbridge-booted), made beside the tests too.
 booted_sudo=""; [ "$(id -u)" -eq 0 ] || booted_sudo=sudo
+# Not root: sudo asks here, at the start, not in a background job that has no terminal.
+[ -z "$booted_sudo" ] || sudo -v || { echo "scripts/test.sh: the booted checks need root: sudo failed" >&2; exit 1; }
 setsid nice -n 19 $booted_sudo bash -c 'bash scripts/booted-check.sh --release bookworm --prepare && bash scripts/booted-check.sh --release trixie --prepare' \
   >"$pg_dir/booted-roots.log" 2>&1 &
 booted_roots=$!
-trap 'kill -- -$build_ahead -$booted_roots 2>/dev/null || true; bash scripts/postgres.sh stop "$pg_dir/cluster"; rm -rf "$pg_dir"; print_stage_times' EXIT
+# Each background job's group is signalled only while it may still run (a finished one's id is cleared).
+trap 'for job in $build_ahead $booted_roots; do kill -- -$job 2>/dev/null || true; done; bash scripts/postgres.sh stop "$pg_dir/cluster"; rm -rf "$pg_dir"; print_stage_times' EXIT
 python3 scripts/swift-test.py
 
 # GNOME Settings enrolling, listing and deleting a finger through fpbridged's D-Bus face, and a
@@ -79,6 +82,7 @@ if ! wait $build_ahead; then
   grep -vE "^\[[0-9]+/[0-9]+\]|^Compiling|^Building|^Write|prohibited flag" "$pg_dir/build-ahead.log" | tail -40
   exit 1
 fi
+build_ahead=""
 grep "^build-ahead:" "$pg_dir/build-ahead.log"
 
 # The release build (what `make install` installs) doing the main job once: the optimizer can
@@ -105,14 +109,29 @@ if ! wait $booted_roots; then
   tail -30 "$pg_dir/booted-roots.log"
   exit 1
 fi
+booted_roots=""
 grep -E "root built|cached root" "$pg_dir/booted-roots.log" || true
-next_stage "the packages on a booted Debian 12 (scripts/booted-check.sh --release bookworm)"
+# The two releases side by side (each mostly waits on its guest: about 3 minutes alone, and
+# about as long together on the 2-core machine); each one's log is printed whole when both ended.
+next_stage "the packages on a booted Debian 12 and a booted Debian 13, side by side (scripts/booted-check.sh)"
+booted_check_release() {  # booted_check_release RELEASE: the reference run, then the packages'
+  local status=0
+  $booted_sudo bash scripts/booted-check.sh --release "$1" --reference || status=1
+  $booted_sudo bash scripts/booted-check.sh --release "$1" --debs dist || status=$((status + 2))
+  return $status
+}
+booted_check_release bookworm >"$pg_dir/booted-bookworm.log" 2>&1 &
+booted_12=$!
+booted_check_release trixie >"$pg_dir/booted-trixie.log" 2>&1 &
+booted_13=$!
 booted_failed=""
-$booted_sudo bash scripts/booted-check.sh --release bookworm --reference || booted_failed+=" bookworm-reference"
-$booted_sudo bash scripts/booted-check.sh --release bookworm --debs dist || booted_failed+=" bookworm"
-next_stage "the packages on a booted Debian 13 (scripts/booted-check.sh --release trixie)"
-$booted_sudo bash scripts/booted-check.sh --release trixie --reference || booted_failed+=" trixie-reference"
-$booted_sudo bash scripts/booted-check.sh --release trixie --debs dist || booted_failed+=" trixie"
+for release in bookworm trixie; do
+  pid=$booted_12; [ "$release" = trixie ] && pid=$booted_13
+  status=0; wait "$pid" || status=$?
+  echo "=== scripts/booted-check.sh --release $release (reference, then the packages): exit $status ==="
+  cat "$pg_dir/booted-$release.log"
+  case $status in 0) ;; 1) booted_failed+=" $release-reference" ;; 2) booted_failed+=" $release" ;; *) booted_failed+=" $release-reference $release" ;; esac
+done
 if [ -n "$booted_failed" ]; then echo "=== booted checks failed:$booted_failed ==="; exit 1; fi
 
 # Hostile input against the real fpbridged over its socket: every answer 2xx/4xx in the

@@ -26,10 +26,12 @@ public enum IdentificationRules {
     ///   - comparisons: sample comparisons one touch made (``Bozorth3Search/Scores/comparisons``).
     ///   - readerThreshold: the reader's 1:1 threshold, the lowest the threshold may be.
     ///   - policy: the target and the caution (``IdentificationPolicy``).
+    ///   - recentFailedTouches: the reader's failed identifications of about the last hour, which
+    ///     raise the threshold past the policy's ``IdentificationPolicy/strangerTouchesPerHour``.
     /// - Returns: who it is, nobody, or a request for another touch; with how sure it is.
     public static func decide(_ touches: [[ScoredCandidate]], comparisons: Int, readerThreshold: Int = Bozorth3.defaultThreshold,
-                              policy: IdentificationPolicy = IdentificationPolicy()) -> IdentificationDecision {
-        let threshold = policy.threshold(comparisons: comparisons, readerThreshold: readerThreshold)
+                              policy: IdentificationPolicy = IdentificationPolicy(), recentFailedTouches: Double = 0) -> IdentificationDecision {
+        let threshold = policy.threshold(comparisons: comparisons, readerThreshold: readerThreshold, recentFailedTouches: recentFailedTouches)
         guard let last = touches.last else {
             return .noMatch(MatchConfidence(bestScore: nil, runnerUpScore: nil, threshold: threshold,
                                                      rule: .belowThreshold, touches: 0, uncomparable: 0))

@@ -48,6 +48,13 @@ public struct AttemptCounter: Sendable, Hashable, Codable {
     /// The ``epoch`` at which the current lockout began; nil when none has (or it began before
     /// epochs were kept, and ``lockoutBeganAt`` orders it).
     public var lockoutEpoch: Int?
+    /// A reader's failed identifications of the last hour or so, decaying (issue 50): a
+    /// success or a correct PIN never lowers it, so touches a guesser makes between passers-by
+    /// still add up. `LockoutRules` (FPAuthentication) reads and raises it; it is at its value
+    /// at ``strangerTouchesAt``.
+    public var strangerTouches: Double = 0
+    /// When ``strangerTouches`` was last raised, on both clocks.
+    public var strangerTouchesAt: LockoutDeadline?
     /// Wrong passcodes since the last correct one.
     public var passcodeFailures = 0
     /// While this deadline is ahead, no passcode is even checked.
@@ -77,6 +84,7 @@ public struct AttemptCounter: Sendable, Hashable, Codable {
     private enum CodingKeys: String, CodingKey {
         case biometricFailures, biometryLockedOut, biometryLockedUntil, biometryLockedUntilUptime, lockoutBeganAt
         case epoch, lockoutEpoch, passcodeFailures, passcodeLockedUntil, passcodeLockedUntilUptime, bootID
+        case strangerTouches = "stranger"
     }
 
     /// The largest epoch a file may hold; anything above is damage, not history.
@@ -97,6 +105,13 @@ public struct AttemptCounter: Sendable, Hashable, Codable {
         let bootID = try container.decodeIfPresent(String.self, forKey: .bootID)
         biometryLockedUntil = try Self.deadline(container, .biometryLockedUntil, .biometryLockedUntilUptime, bootID: bootID)
         passcodeLockedUntil = try Self.deadline(container, .passcodeLockedUntil, .passcodeLockedUntilUptime, bootID: bootID)
+        if let text = try container.decodeIfPresent(String.self, forKey: .strangerTouches) {
+            guard let (touches, at) = Self.strangerTouches(text, bootID: bootID) else {
+                throw DecodingError.dataCorruptedError(forKey: .strangerTouches, in: container,
+                                                       debugDescription: "stranger is '\(text.prefix(60))', not 'COUNT WALL UPTIME' with COUNT 0...\(Self.maximumCount)")
+            }
+            (strangerTouches, strangerTouchesAt) = (touches, at)
+        }
     }
 
     /// Writes the counter; a deadline's boot-clock time only for the boot running now (one
@@ -120,7 +135,41 @@ public struct AttemptCounter: Sendable, Hashable, Codable {
                 bootClockUsed = true
             }
         }
+        // A reader's count, in one short field: the file's JSON must stay within its first 512
+        // bytes. Only a reader's counter has one, and a reader's never has the passcode's
+        // deadline (passcodes are per user), so both never take their room in one file.
+        if strangerTouches > 0, passcodeLockedUntil == nil, let at = strangerTouchesAt {
+            let onBootClock = at.uptime != nil && boot != nil && at.bootID == boot
+            try container.encode(Self.strangerText(strangerTouches, at, onBootClock: onBootClock), forKey: .strangerTouches)
+            bootClockUsed = bootClockUsed || onBootClock
+        }
         if bootClockUsed { try container.encode(boot, forKey: .bootID) }
+    }
+
+    /// `COUNT WALL UPTIME`: the count, the moment on the wall clock (seconds since 1970) and on
+    /// the boot's (`-` when it is not this boot's), each to the millisecond.
+    private static func strangerText(_ touches: Double, _ at: LockoutDeadline, onBootClock: Bool) -> String {
+        func milli(_ value: Double) -> String {
+            let whole = (value * 1000).rounded()
+            let integer = Int64(whole / 1000), fraction = Int64(whole) - integer * 1000
+            let digits = String(fraction)
+            return "\(integer)." + String(repeating: "0", count: 3 - digits.count) + digits
+        }
+        return "\(milli(touches)) \(milli(at.wall.timeIntervalSince1970)) \(onBootClock ? milli(at.uptime ?? 0) : "-")"
+    }
+
+    private static func strangerTouches(_ text: String, bootID: String?) -> (Double, LockoutDeadline)? {
+        let parts = text.split(separator: " ").map(String.init)
+        guard parts.count == 3, let touches = Double(parts[0]), touches.isFinite, (0...Double(maximumCount)).contains(touches),
+              let wall = Double(parts[1]), wall.isFinite, (0...1e11).contains(wall) else { return nil }
+        var uptime: Double?
+        if parts[2] != "-" {
+            guard let value = Double(parts[2]), value.isFinite, value >= 0 else { return nil }
+            uptime = value
+        }
+        // A moment in the future is not damage here: it proves nothing, and the rules then keep
+        // the count whole (LockoutRules.recentStrangerTouches).
+        return (touches, LockoutDeadline(wall: Date(timeIntervalSince1970: wall), uptime: uptime, bootID: uptime == nil ? nil : bootID))
     }
 
     /// No wait is longer than a year; a deadline further out is damage, not a lockout.

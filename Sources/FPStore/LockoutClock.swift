@@ -1,5 +1,6 @@
 import FPCore
 import FoundationEssentials
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -35,19 +36,29 @@ public struct LockoutClock: Sendable, Hashable {
         return LockoutClock(wall: Date(), uptime: TimeInterval(time.tv_sec) + TimeInterval(time.tv_nsec) / 1e9, bootID: thisBoot)
     }
 
-    /// This boot's id, read once: it cannot change while the process runs. The service manager's
-    /// when the unit passes it (``bootIDVariable``), else the kernel's.
-    static let thisBoot: String? = {
-        if let given = getenv(bootIDVariable), let id = normalizedBootID(String(cString: given)) { return id }
-        return kernelBootID()
-    }()
+    /// This boot's id: the one the service manager gave (``useServiceBootID(_:)``), else the
+    /// kernel's, read once (it cannot change while the process runs).
+    static var thisBoot: String? {
+        serviceBootID.withLock { $0 } ?? kernelBoot
+    }
 
-    /// `FPBRIDGE_BOOT_ID`: fpbridged.service sets it to systemd's `%b`, the boot id of the system
+    private static let kernelBoot: String? = kernelBootID()
+    private static let serviceBootID = Mutex<String?>(nil)
+
+    /// fpbridged's `--boot-id`: fpbridged.service passes systemd's `%b`, the boot id of the system
     /// the service runs in. On a machine that is the kernel's; in a container it is the
-    /// container's own (systemd-nspawn gives each boot of it one), which the service's sandbox
-    /// would otherwise hide: `ProtectProc=` mounts a /proc of its own, where the file reads the
-    /// host kernel's id, and a container's reboot would never look like a boot (issue 51).
-    public static let bootIDVariable = "FPBRIDGE_BOOT_ID"
+    /// container's own (systemd-nspawn gives each of its boots one), which the service's sandbox
+    /// would otherwise hide: `ProtectProc=` mounts a /proc of its own, where the file shows the
+    /// host kernel's id, and a container's reboot never looked like a boot (issue 51). A command
+    /// option and not the environment: `pam_exec` hands a PAM environment, which a user can
+    /// fill, to the programs it starts. Called once at start, before any clock is read; returns
+    /// false (and changes nothing) for a value that is not a boot id.
+    @discardableResult
+    public static func useServiceBootID(_ text: String) -> Bool {
+        guard let id = normalizedBootID(text) else { return false }
+        serviceBootID.withLock { $0 = id }
+        return true
+    }
 
     /// `text` as the kernel writes a boot id (36 characters, lower case, dashed), from that form
     /// or systemd's 32 hex digits; nil for anything else (the kernel's id is used then).

@@ -1,6 +1,7 @@
 import ArgumentParser
 import FPLocalAPIEngine
 import FPService
+import FPStore
 import Foundation
 import Logging
 
@@ -59,6 +60,12 @@ struct FPBridged: AsyncParsableCommand {
             + "(its endorsement certificate). Without this option the identity key is a software key in the state directory."))
     var tpm: String?
 
+    @Option(help: ArgumentHelp(
+        "The boot id of the system the service runs in (fpbridged.service: systemd's %b), for iOS's rule after a boot.",
+        discussion: "Without it the kernel's is read from /proc; in a container the sandbox's own /proc shows the host's, "
+            + "which the container's reboot never changes. 32 hex digits, or the kernel's dashed form."))
+    var bootID: String?
+
     @Flag(help: "Allow the fake reader and state directories chosen by clients (tests only; status says so).")
     var testMode = false
 
@@ -76,6 +83,9 @@ struct FPBridged: AsyncParsableCommand {
             throw ValidationError("the fake reader is refused unless --test-mode is given")
         }
         guard stateDir.hasPrefix("/") else { throw ValidationError("--state-dir must be an absolute path") }
+        if let bootID, !LockoutClock.useServiceBootID(bootID) {
+            throw ValidationError("--boot-id '\(bootID.prefix(40))' is not a boot id (32 hex digits, as systemd's %b gives)")
+        }
         guard (0...3600).contains(readerIdleSeconds) else { throw ValidationError("--reader-idle-seconds must be 0 to 3600") }
         guard (1...10_000).contains(connectionsPerUser) else { throw ValidationError("--connections-per-user must be 1 to 10000") }
         guard (1...3600).contains(claimYieldSeconds) else { throw ValidationError("--claim-yield-seconds must be 1 to 3600") }

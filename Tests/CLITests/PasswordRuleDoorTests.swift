@@ -66,7 +66,7 @@ import TestSupport
 
     /// Issue 51: in a container the kernel's boot id never changes at the container's reboot,
     /// and the service's own /proc (ProtectProc=) shows only the kernel's; the unit passes
-    /// systemd's `%b` as FPBRIDGE_BOOT_ID. Two boot ids given to two runs of the service on one
+    /// systemd's `%b` as `--boot-id`. Two boot ids given to two runs of the service on one
     /// state are two boots: the password given in the first is asked again in the second, and
     /// not again when the first boot's id comes back (as the kernel's would within one boot).
     @Test func theBootIDTheServiceManagerGivesDecidesTheBootRule() async throws {
@@ -74,7 +74,7 @@ import TestSupport
         let state = try directory.privateDirectory("state")
         try Data(#"{"passwordAfterBoot": true}"#.utf8).write(to: URL(fileURLWithPath: state + "/config.json"))
         func rule(bootID: String, password: Bool = false) async throws -> Any? {
-            let service = try await ServiceProcess(environment: ["FPBRIDGE_BOOT_ID": bootID], stateDirectory: state)
+            let service = try await ServiceProcess(arguments: ["--boot-id", bootID], stateDirectory: state)
             defer { service.stop() }
             if password {
                 let proved = try await service.request("POST", "/v1/password-proved", body: #"{"user":"root"}"#)
@@ -88,7 +88,13 @@ import TestSupport
         #expect(try await rule(bootID: second) as? String == "boot", "another boot id is another boot")
         #expect(try await rule(bootID: second, password: true) is NSNull)
         #expect(try await rule(bootID: "9A8B7C6D5E4F4A3B8C2D1E0F9A8B7C6D") is NSNull, "systemd's form of the same id is the same boot")
-        #expect(try await rule(bootID: "not a boot id") as? String == "boot", "a malformed id is not taken: the kernel's is, another boot than the last")
+        let refused = try await ServiceProcess.runToEnd(["--test-mode", "--state-dir", state, "--boot-id", "not a boot id"])
+        #expect(refused.status != 0 && refused.stderr.contains("--boot-id 'not a boot id' is not a boot id"), "\(refused.stderr)")
+        // The environment is not read: pam_exec hands programs a PAM environment a user can fill.
+        let service = try await ServiceProcess(environment: ["FPBRIDGE_BOOT_ID": first], stateDirectory: state)
+        let status = try await Fpbridge.run(["--json", "status"], environment: service.clientEnvironment.merging(["FPBRIDGE_BOOT_ID": first]) { $1 })
+        service.stop()
+        #expect((status.json["password"] as? [String: Any])?["rule"] as? String == "boot", "the kernel's id, not the environment's: \(status.stdout)")
     }
 
     @Test func aSystemModeServiceHasTheRulesOnAndStatusSaysWhichAndWhenTheyEnd() async throws {

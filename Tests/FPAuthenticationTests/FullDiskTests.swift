@@ -118,5 +118,33 @@ struct FullDiskTests {
         let read = try store.load(.user("alice"))
         #expect(read.biometricFailures == AttemptCounter.maximumCount && read.epoch == AttemptCounter.maximumEpoch)
         #expect(read.passcodeLockedUntil?.uptime != nil, "the boot clock's deadline is kept: \(text)")
+
+        // A reader's counter at its longest: its recent failed identifications (issue 50) take
+        // the room a user's passcode deadline takes in a user's.
+        var reader = counter
+        reader.passcodeFailures = 0
+        reader.passcodeLockedUntil = nil
+        reader.strangerTouches = Double(AttemptCounter.maximumCount) - 0.000123
+        reader.strangerTouchesAt = LockoutClock(wall: Date().addingTimeInterval(86_400 * 300), uptime: 86_400 * 36_499.987654321,
+                                                bootID: LockoutClock.now().bootID).moment
+        let scope = CounterScope.reader(driver: String(repeating: "d", count: 40), deviceID: "0")
+        try store.transaction { counters in counters[scope] = reader }
+        let readerText = String(decoding: try Data(contentsOf: URL(fileURLWithPath: store.path(for: scope))), as: UTF8.self)
+        #expect(readerText.trimmingCharacters(in: .whitespacesAndNewlines).utf8.count < 512, "\(readerText)")
+        let readBack = try store.load(scope)
+        #expect(readBack.strangerTouches == reader.strangerTouches.rounded(toPlaces: 3) && readBack.strangerTouchesAt?.uptime != nil, "\(readerText)")
+        // On a user's counter with a passcode deadline there is no room, and no such count is kept.
+        var both = counter
+        both.strangerTouches = 5
+        both.strangerTouchesAt = LockoutClock.now().moment
+        try store.transaction { counters in counters[.user("alice")] = both }
+        #expect(try store.load(.user("alice")).strangerTouches == 0)
+    }
+}
+
+private extension Double {
+    func rounded(toPlaces places: Int) -> Double {
+        let scale = (0..<places).reduce(1.0) { value, _ in value * 10 }
+        return (self * scale).rounded() / scale
     }
 }

@@ -53,7 +53,7 @@ import Testing
         #expect(await context.canEvaluate(.biometrics).error?.code == .biometryLockout)
         // Issue 51: on a desktop nobody set a passcode; the message names what lifts it there too.
         let message = await context.canEvaluate(.biometrics).error?.message ?? ""
-        #expect(message.hasSuffix("the login password or the fpbridge passcode unlocks it"), "\(message)")
+        #expect(message.hasSuffix("the fpbridge passcode unlocks it, and so does the login password where the fpbridge-password PAM profile is on"), "\(message)")
     }
 
     @Test func retriesNeverCountAndSuccessResets() async throws {

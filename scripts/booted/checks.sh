@@ -315,8 +315,9 @@ check_f_upgrade_remove_purge() {
   check "alice's prints stayed over the upgrade" drive root expect:"right-index-finger" exit:0 -- fprintd-list alice
   check "bob's finger verifies after the upgrade" verify_as bob $BOB verify-match
 
-  # A removal that fails after prerm (dpkg then runs postinst abort-remove): the PAM profiles the
-  # prerm took off come back, with the real pam-auth-update (issue 51), and the service with them.
+  # A prerm that fails after taking the PAM profiles off (dpkg then runs postinst abort-remove):
+  # they come back, with the real pam-auth-update (issue 51), and the service with them. The
+  # prerm is run to its end here; dpkg's own failure path runs the same postinst step.
   local stack_before; stack_before=$(guest_root grep pam_fpbridge /etc/pam.d/common-auth)
   run_shown root sh -c '/var/lib/dpkg/info/fpbridged.prerm remove && grep -c pam_fpbridge /etc/pam.d/common-auth; /var/lib/dpkg/info/fpbridged.postinst abort-remove'
   local stack_after; stack_after=$(guest_root grep pam_fpbridge /etc/pam.d/common-auth)

@@ -124,7 +124,7 @@ ensure_root() {
   tree_apt "$CACHE/root.new" install --no-install-recommends $EXTRA_PACKAGES >>"$CACHE/apt.log" 2>&1 ||
     { tail -20 "$CACHE/apt.log"; die "apt-get install in the tree failed ($CACHE/apt.log)"; }
   tree_apt "$CACHE/root.new" clean >/dev/null 2>&1 || true
-  setup_tree "$CACHE/root.new"
+  setup_tree "$CACHE/root.new" || die "setting up the users and services of the tree failed (nothing cached)"
   mv "$CACHE/root.new" "$CACHE/root"
   echo "$key" >"$CACHE/key"
   say "root built in $(elapsed "$t0") s ($(du -sh "$CACHE/root" | cut -f1))"

@@ -23,6 +23,11 @@ public struct AuthConfiguration: Sendable, Hashable, Codable {
     /// Touches one identification may take when the first is too close to call: 2 (a second
     /// touch confirms), or 1 (too close is no).
     public var identificationTouches = 2
+    /// Failed identifications on one reader in about an hour that the stranger rate is meant to
+    /// face; past them the 1:N threshold rises, so that a guesser's touches together win no
+    /// more than this many at the rate could (a passer-by's success lowers nothing). 10 by
+    /// default; 1 to 100,000.
+    public var identificationStrangerTouchesPerHour = 10
     /// Consecutive wrong passcodes before the passcode is locked for a while.
     public var passcodeAttemptsBeforeLockout = 6
     /// Waits after the 6th, 7th, 8th, … wrong passcode, in seconds; the last repeats.
@@ -78,6 +83,7 @@ public struct AuthConfiguration: Sendable, Hashable, Codable {
                                                             defaults.identificationPermanentLockoutThreshold)
         identificationStrangerRate = try value(.identificationStrangerRate, defaults.identificationStrangerRate)
         identificationTouches = try value(.identificationTouches, defaults.identificationTouches)
+        identificationStrangerTouchesPerHour = try value(.identificationStrangerTouchesPerHour, defaults.identificationStrangerTouchesPerHour)
         passcodeAttemptsBeforeLockout = try value(.passcodeAttemptsBeforeLockout, defaults.passcodeAttemptsBeforeLockout)
         passcodeLockoutSeconds = try value(.passcodeLockoutSeconds, defaults.passcodeLockoutSeconds)
         scanTimeoutSeconds = try value(.scanTimeoutSeconds, defaults.scanTimeoutSeconds)
@@ -96,7 +102,7 @@ public struct AuthConfiguration: Sendable, Hashable, Codable {
     private enum CodingKeys: String, CodingKey {
         case maxFailedMatchesPerEvaluation, biometricLockoutThreshold, identificationLockoutThreshold
         case identificationLockoutSeconds, identificationPermanentLockoutThreshold, passcodeAttemptsBeforeLockout
-        case identificationStrangerRate, identificationTouches
+        case identificationStrangerRate, identificationTouches, identificationStrangerTouchesPerHour
         case passcodeLockoutSeconds, scanTimeoutSeconds, passcodeTimeoutSeconds, passcodeHashRounds, minimumPasscodeLength
         case passwordAfterBoot, passwordAfterIdle, passwordAfterIdleHours, passwordAfterAge, passwordAfterAgeHours
         case passwordAfterAgeBiometryHours
@@ -139,6 +145,7 @@ public struct AuthConfiguration: Sendable, Hashable, Codable {
             ?? outside(identificationPermanentLockoutThreshold, identificationLockoutThreshold...10_000,
                        "identificationPermanentLockoutThreshold")
             ?? outside(identificationTouches, 1...2, "identificationTouches")
+            ?? outside(identificationStrangerTouchesPerHour, 1...100_000, "identificationStrangerTouchesPerHour")
             ?? outside(passcodeAttemptsBeforeLockout, 1...1000, "passcodeAttemptsBeforeLockout")
             ?? outside(minimumPasscodeLength, 1...1024, "minimumPasscodeLength")
             ?? waits(identificationLockoutSeconds, "identificationLockoutSeconds")
@@ -168,7 +175,8 @@ public struct AuthConfiguration: Sendable, Hashable, Codable {
 
     /// The 1:N decision's policy these settings give.
     var identificationPolicy: IdentificationPolicy {
-        IdentificationPolicy(targetStrangerRate: identificationStrangerRate, maximumTouches: identificationTouches)
+        IdentificationPolicy(targetStrangerRate: identificationStrangerRate, maximumTouches: identificationTouches,
+                             strangerTouchesPerHour: Double(identificationStrangerTouchesPerHour))
     }
 
     /// The wait after the given number of consecutive wrong passcodes, nil below the limit.

@@ -104,8 +104,11 @@ struct BiometricSession {
                 touches.append(zip(gallery.records, scores.scores).enumerated().map { index, pair in
                     ScoredCandidate(person: pair.0.user, galleryIndex: index, score: pair.1)
                 })
+                // The reader's failed identifications of the last hour raise the threshold; a
+                // user's own fingers (a verify among them) have no such count.
+                let recent: Double = if case .reader = counterScope { rules.recentStrangerTouches(context.counter(counterScope)) } else { 0 }
                 let decision = IdentificationRules.decide(touches, comparisons: scores.comparisons, readerThreshold: scores.readerThreshold,
-                                                          policy: configuration.identificationPolicy)
+                                                          policy: configuration.identificationPolicy, recentFailedTouches: recent)
                 context.emit(.identificationScored(decision.confidence))
                 switch decision {
                 case .identified(let index, _, _):

@@ -37,7 +37,7 @@ struct LockoutRules {
             let unlock = switch scope {
             // On a desktop nobody set a passcode: the login password is what is asked, and it lifts
             // the lockout as the passcode does (issue 51).
-            case .user: "the login password or the fpbridge passcode unlocks it"
+            case .user: "the fpbridge passcode unlocks it, and so does the login password where the fpbridge-password PAM profile is on"
             case .reader: "the passcode of a user enrolled on this reader unlocks it"
             }
             return AuthError(.biometryLockout, "biometry is locked out for \(scope) after too many failed matches; \(unlock)")
@@ -70,8 +70,9 @@ struct LockoutRules {
             counter.biometryLockedOut = true
             beginLockout(&counter)
             return AuthError(.biometryLockout, "biometry is now locked out for \(scope) after \(failures) failed matches in a row; "
-                             + "the login password or the fpbridge passcode unlocks it")
+                             + "the fpbridge passcode unlocks it, and so does the login password where the fpbridge-password PAM profile is on")
         case .reader:
+            countStrangerTouch(&counter)
             if failures >= configuration.identificationPermanentLockoutThreshold {
                 counter.biometryLockedOut = true
                 beginLockout(&counter)
@@ -114,10 +115,13 @@ struct LockoutRules {
         clearBiometric(&counter)
     }
 
-    /// A correct passcode clears everything but the epoch.
+    /// A correct passcode clears everything but the epoch and a reader's recent failed
+    /// identifications (LockoutRules+Strangers.swift: a right PIN must not refill a guesser's budget).
     static func cleared(_ counter: AttemptCounter) -> AttemptCounter {
         var cleared = AttemptCounter()
         cleared.epoch = counter.epoch
+        cleared.strangerTouches = counter.strangerTouches
+        cleared.strangerTouchesAt = counter.strangerTouchesAt
         return cleared
     }
 

@@ -120,7 +120,7 @@ struct DoctorChecks {
             findings.append(DoctorFinding(level: .note, topic: "pam", message: "\(path) cannot be read, so the login stack was not checked"))
             return
         }
-        let stack = PamStack(String(decoding: data, as: UTF8.self))
+        let stack = PamStack(String(decoding: data, as: UTF8.self), path: path)
         let skipping = stack.linesThatSkipTheRecovery
         facts["pamStack"] = ["path": .string(path), "read": true, "passwordLiftsLockout": .bool(stack.passwordProved != nil && skipping.isEmpty),
                              "skippingLines": .array(skipping.map { JSONValue.int($0.number) })]
@@ -132,10 +132,10 @@ struct DoctorChecks {
             return
         }
         guard skipping.isEmpty else {
-            let named = skipping.map { "line \($0.number) '\($0.text)'" }.joined(separator: ", ")
+            let named = skipping.map { ($0.source == path ? "" : $0.source + " ") + "line \($0.number) '\($0.text)'" }.joined(separator: ", ")
             findings.append(DoctorFinding(
                 level: .problem, topic: "pam",
-                message: "\(path): \(named) ends the stack on success before line \(recovery.number) (pam_fpbridge.so password-proved), "
+                message: "\(path): \(named) ends the stack on success before line \(recovery.number) (\(recovery.text)), "
                     + "so a correct password no longer lifts fpbridge's lockout",
                 fix: "move that line below pam_fpbridge.so password-proved; for pam_faillock.so authsucc, 'optional' in place of "
                     + "'sufficient' also works (it still clears faillock's count; docs/desktop.md, \"pam_faillock\")"))

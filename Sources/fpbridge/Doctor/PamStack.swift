@@ -8,52 +8,89 @@ import FoundationEssentials
 /// lifts the lockout, and nothing says so: pam_faillock's own manual page puts
 /// `auth sufficient pam_faillock.so authsucc` there (issue 51).
 struct PamStack: Sendable {
-    /// One `auth` line: its number in the file, the control and the module with its arguments.
+    /// One `auth` line: where it is, the control and the module with its arguments.
     struct Line: Sendable {
+        /// The file it is in (another than the one checked when it came through `@include`).
+        let source: String
         let number: Int
         let control: String
         let module: String
         let arguments: [String]
         let text: String
+
+        /// The lockout's recovery: the module's own line, or `pam_exec` running
+        /// `fpbridge pam-password-proved` (docs/desktop.md, without the package).
+        var isRecovery: Bool {
+            (module.hasSuffix("pam_fpbridge.so") && arguments.contains("password-proved"))
+                || (module.hasSuffix("pam_exec.so") && arguments.contains("pam-password-proved"))
+        }
+
+        /// A finger's line: its success skipping the recovery is right (a finger is no password).
+        var isFinger: Bool {
+            (module.hasSuffix("pam_fpbridge.so") && !arguments.contains("password-proved")) || module.hasSuffix("pam_fprintd.so")
+        }
     }
 
     let lines: [Line]
 
-    /// Parses `text`: comments, blank lines and other facilities' lines are left out; a
-    /// bracketed control (`[success=1 default=ignore]`) is one field.
-    init(_ text: String) {
+    /// Parses `text`, read from `path`: comments, blank lines and other facilities' lines are
+    /// left out; a bracketed control (`[success=1 default=ignore]`) is one field; `@include NAME`
+    /// and `auth include NAME` put NAME's lines (from the same folder) in their place, as PAM does.
+    init(_ text: String, path: String) {
+        self.lines = Self.parse(text, path: path, depth: 0)
+    }
+
+    private static func parse(_ text: String, path: String, depth: Int) -> [Line] {
         var lines: [Line] = []
+        let folder = path.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
+        func included(_ name: String) -> [Line] {
+            // Four levels is more than any distribution's stack; a loop stops there.
+            guard depth < 4 else { return [] }
+            let file = name.hasPrefix("/") ? name : folder + "/" + name
+            guard let data = FileManager.default.contents(atPath: file) else { return [] }
+            return parse(String(decoding: data, as: UTF8.self), path: file, depth: depth + 1)
+        }
         for (index, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
             let content = raw.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? ""
             var fields = content.split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
-            guard fields.first == "auth" || fields.first == "-auth", fields.count >= 3 else { continue }
+            if fields.first == "@include", fields.count >= 2 {
+                lines += included(fields[1])
+                continue
+            }
+            guard fields.first?.lowercased() == "auth" || fields.first?.lowercased() == "-auth", fields.count >= 3 else { continue }
             fields.removeFirst()
             var control = fields.removeFirst()
             if control.hasPrefix("[") {
                 while !control.hasSuffix("]"), !fields.isEmpty { control += " " + fields.removeFirst() }
             }
+            control = control.lowercased()
             guard let module = fields.first else { continue }
-            lines.append(Line(number: index + 1, control: control, module: module, arguments: Array(fields.dropFirst()),
-                              text: String(raw).trimmed))
+            if control == "include" {
+                lines += included(module)
+                continue
+            }
+            lines.append(Line(source: path, number: index + 1, control: control, module: module,
+                              arguments: Array(fields.dropFirst()), text: String(raw).trimmed))
         }
-        self.lines = lines
+        return lines
     }
 
     /// The lockout's recovery line, if the stack has it.
     var passwordProved: Line? {
-        lines.first { $0.module.hasSuffix("pam_fpbridge.so") && $0.arguments.contains("password-proved") }
+        lines.first(where: \.isRecovery)
     }
 
     /// Whether the stack asks the finger through fpbridge's face or module.
     var asksFinger: Bool {
-        lines.contains { $0.module.hasSuffix("pam_fpbridge.so") && !$0.arguments.contains("password-proved") }
-            || lines.contains { $0.module.hasSuffix("pam_fprintd.so") }
+        lines.contains(where: \.isFinger)
     }
 
-    /// The lines before the recovery line whose success ends the stack or jumps past it.
+    /// The lines before the recovery line whose success ends the stack or jumps past it; a
+    /// finger's line is left out (its success must skip the recovery).
     var linesThatSkipTheRecovery: [Line] {
-        guard let target = passwordProved, let end = lines.firstIndex(where: { $0.number == target.number }) else { return [] }
+        guard let end = lines.firstIndex(where: \.isRecovery) else { return [] }
         return lines[..<end].enumerated().filter { offset, line in
+            guard !line.isFinger else { return false }
             let success = Self.successAction(line.control)
             if success == "done" { return true }
             if let jump = Int(success ?? ""), offset + jump >= end { return true }
@@ -61,20 +98,22 @@ struct PamStack: Sendable {
         }.map(\.element)
     }
 
-    /// What a module's success does under `control`: "done" (the stack ends), a jump count,
-    /// or nil (the stack goes on).
+    /// What a module's success does under `control` (lower case): "done" (the stack ends), a
+    /// jump count, or nil (the stack goes on). A bracket without `success=` takes its `default=`,
+    /// as PAM does.
     static func successAction(_ control: String) -> String? {
         switch control {
         case "sufficient": return "done"
         case "required", "requisite", "optional", "include", "substack": return nil
         default:
             guard control.hasPrefix("[") else { return nil }
-            let pairs = control.dropFirst().dropLast().split(separator: " ")
-            for pair in pairs {
+            var values: [String: String] = [:]
+            for pair in control.dropFirst().dropLast().split(separator: " ") {
                 let parts = pair.split(separator: "=", maxSplits: 1).map(String.init)
-                if parts.count == 2, parts[0] == "success" { return parts[1] == "done" ? "done" : (Int(parts[1]) != nil ? parts[1] : nil) }
+                if parts.count == 2 { values[parts[0]] = parts[1] }
             }
-            return nil
+            guard let action = values["success"] ?? values["default"] else { return nil }
+            return action == "done" ? "done" : (Int(action) != nil ? action : nil)
         }
     }
 }
