@@ -231,7 +231,7 @@ if [ -d "$r" ]; then
   in_order fpbridged-postinst-booted '^systemd-sysusers fpbridge.conf' '^deb-systemd-invoke reload dbus.service' \
     '^udevadm control --reload-rules' '^udevadm trigger --action=change /sys/bus/usb/devices/1-1$' '^pam-auth-update --package$' \
     '^deb-systemd-helper enable fpbridged.service' '^deb-systemd-invoke stop fprintd.service' \
-    '^deb-systemd-invoke restart fpbridged.service'
+    '^systemctl --system daemon-reload' '^deb-systemd-invoke restart fpbridged.service'
   not_run fpbridged-postinst-booted '^udevadm trigger .*1-2|^udevadm trigger --subsystem'
   # Run twice: a second configure (or an abort-upgrade) does the same again and succeeds.
   go "fpbridged-postinst-again" yes yes yes fpbridged postinst configure "$version"
