@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 import TestSupport
 
@@ -31,8 +32,9 @@ extension VirtualReaderHarness {
         let imagesAtPrompts = driver == "virtual_image" && arguments.first != "enroll" && images.count > 1
         let prompts = arguments.first == "enroll" || (driver == "virtual_image" && !imagesAtPrompts) ? nil : PromptSignal(Bench.scanPrompt)
         let watchPrompt = prompts?.watcher()
+        let ended = Ended()
         let command = Task {
-            defer { prompts?.finish() }
+            defer { prompts?.finish(); ended.mark() }
             return try await Fpbridge.run(["--json", "--reader", "libfprint:\(driver)", "--state-dir", state, "--user", user]
                                           + arguments, environment: environment, input: input, timeout: 60,
                                           onStderr: watchPrompt)
@@ -42,7 +44,14 @@ extension VirtualReaderHarness {
                 // No prompt: the command ended without scanning again; the scan would stay unused.
                 guard await prompts.next(within: 30) else { break }
             }
-            try await VirtualReaderDriver.send(socket, [command])
+            do {
+                try await VirtualReaderDriver.send(socket, [command])
+            } catch {
+                // The command ended before taking every scan (a refusal, say) and closed the
+                // reader: the rest have nobody to go to, and its result says what happened.
+                guard ended.value else { throw error }
+                break
+            }
         }
         if imagesAtPrompts, let prompts {
             for image in images {
@@ -81,4 +90,11 @@ extension VirtualReaderHarness {
                             while: Array(repeating: "SCAN p1", count: 5))
         #expect(enroll.status == 0, "\(enroll.stderr)")
     }
+}
+
+/// Whether the command under test has ended, read by the loop that plays its scans.
+private final class Ended: Sendable {
+    private let flag = Mutex(false)
+    var value: Bool { flag.withLock { $0 } }
+    func mark() { flag.withLock { $0 = true } }
 }
