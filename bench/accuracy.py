@@ -231,12 +231,13 @@ def measure(arguments, population, size, samples, work, tail):
         new_by_target[target] = counts(found_n, correct_n, touches)
         new_det.append((target, new_by_target[target]["strangersWelcomed"]["rate"] or 0.0,
                         1 - (new_by_target[target]["rightPersonAfterSecondTouch"]["rate"] or 0.0)))
+    badge = measure_badge(arguments, trials, fingers, gallery_file, samples, work, tail, counts, owners, truth, is_genuine)
     mated = [int(best[r, index_of[f]]) for r, (k, f, _) in enumerate(trials) if k == "g"]
     mated_samples = [int(v) for r, (k, f, _) in enumerate(trials) if k == "g" for v in matrix[r, index_of[f]] if v >= 0]
     capped_probes = int((matrix == -1).any(axis=(1, 2)).sum())
     return {"size": size, "samplesScored": samples, "genuineTrials": int(is_genuine.sum()),
             "strangerTrials": int((~is_genuine).sum()), "firstTouchUnscannable": unscannable,
-            "enrollRefused": len(population.refused), "old": old, "new": new_by_target[DEFAULT_TARGET],
+            "enrollRefused": len(population.refused), "old": old, "new": new_by_target[DEFAULT_TARGET], "badge": badge,
             "newByTarget": {str(k): v for k, v in new_by_target.items()}, "rule": summary.get("rule"),
             "threshold": summary.get("thresholdAtDefaultTarget"), "comparisonsPerTouch": summary.get("comparisons"),
             "tail": tail[1] if tail else "FPMatching's ImpostorTail.bozorth3",
@@ -247,6 +248,29 @@ def measure(arguments, population, size, samples, work, tail):
                         "probesMeetingIt": capped_probes, "metThisRun": summary["capped"], "computedThisRun": summary["computed"],
                         "laterTouches": summary.get("laterTouches"), "laterTouchComparisonsMeetingIt": summary.get("laterTouchesCapped")},
             "genuine": distribution(mated, mated_samples), "seconds": round(seconds), "det": {"old": old_det, "new": new_det}}
+
+
+def measure_badge(arguments, trials, fingers, gallery_file, samples, work, tail, counts, owners, truth, is_genuine):
+    """Badge and finger on the same probes: each touch compared with one named person's prints
+    alone (fpbridged's claimedUser), at that small gallery's threshold. An enrolled finger names
+    its own person; a stranger names an enrolled person picked by a fixed rule (a guesser with
+    somebody's badge number). The same NewRule decides; only the candidates and comparisons differ."""
+    size = len(fingers)
+    claims = [person(f) if k == "g" else person(fingers[(f * 7919) % size]) for k, f, _ in trials]
+    trial_file = os.path.join(work, f"badge-trials-{size}.txt")
+    write_lines(trial_file, [f"b{k}{f} claim={c} {' '.join(t)}" for (k, f, t), c in zip(trials, claims)])
+    matrix_file, decision_file = os.path.join(work, f"badge-first-{size}.i16"), os.path.join(work, f"badge-decisions-{size}.jsonl")
+    tool(arguments, "decide", "--gallery", gallery_file, "--trials", trial_file, "--samples", str(samples),
+         "--targets", str(DEFAULT_TARGET), "--matrix", matrix_file, "--out", decision_file, *tail)
+    with open(decision_file) as file:
+        decided = {d["trial"]: d for d in map(json.loads, file)}
+    chosen = [decided[f"b{k}{f}"] for k, f, _ in trials]
+    found = np.array([d["decision"] == "identified" for d in chosen])
+    picked = np.array([d["index"] if d["index"] is not None else 0 for d in chosen])
+    correct = found & (owners[picked] == truth)
+    row = counts(found, correct, np.array([d["touches"] for d in chosen]))
+    row["decidedBy"] = rules_count({trial[1:]: d for trial, d in decided.items()}, trials)
+    return row
 
 
 def rules_count(decided, trials):
@@ -327,6 +351,11 @@ def report(results):
         lines.append(f"  new rule ({r['rule']}, target {DEFAULT_TARGET}): strangers welcomed {stats.rate_text(n['strangersWelcomed'])}; "
                      f"wrong person {stats.rate_text(n['wrongPerson'])}; right person, first touch {stats.rate_text(n['rightPersonFirstTouch'])}; "
                      f"after a second touch {stats.rate_text(n['rightPersonAfterSecondTouch'])}; second touch asked {stats.rate_text(n['secondTouchAsked'])}")
+        b = r["badge"]
+        lines.append(f"  badge and finger (the named person's prints alone; strangers name somebody enrolled): strangers welcomed "
+                     f"{stats.rate_text(b['strangersWelcomed'])}; right person, first touch {stats.rate_text(b['rightPersonFirstTouch'])}; "
+                     f"after a second touch {stats.rate_text(b['rightPersonAfterSecondTouch'])}; second touch asked "
+                     f"{stats.rate_text(b['secondTouchAsked'])}; decided by {b['decidedBy']}")
         cap = r["stepCap"]
         lines.append(f"  step cap met by {cap['firstTouchComparisonsMeetingIt']} of {cap['firstTouchComparisons']:,} first-touch "
                      f"comparisons ({cap['probesMeetingIt']} probes), and by {cap['laterTouchComparisonsMeetingIt']} comparisons of the "
@@ -353,6 +382,9 @@ def markdown(results):
         n = r["new"]
         rows.append(f"| {r['size']:,} | new: threshold {r['threshold']} | {cell(n['strangersWelcomed'])} | {cell(n['wrongPerson'])} | "
                     f"{cell(n['rightPersonFirstTouch'])} | {cell(n['rightPersonAfterSecondTouch'])} | {cell(n['secondTouchAsked'])} |")
+        b = r["badge"]
+        rows.append(f"| {r['size']:,} | badge and finger | {cell(b['strangersWelcomed'])} (a badge not theirs) | - | "
+                    f"{cell(b['rightPersonFirstTouch'])} | {cell(b['rightPersonAfterSecondTouch'])} | {cell(b['secondTouchAsked'])} |")
     return "\n".join(rows)
 
 

@@ -24,12 +24,21 @@ package struct IdentifyLoop: Sendable {
     package var absence = ServiceAbsence()
     /// A tap ended the last rest: the next turn may spend the margin on the person at the screen.
     private let tapped = TapMemory()
+    /// Badge and finger: whether a touch needs a name first, and the name the pad handed over.
+    package let desk: BadgeDesk
+    /// How long a named touch waits for the finger: the person pressed "Use finger" a moment ago.
+    package var claimedScanSeconds: Double = 15
+    /// How long the page asks for a name before the loop looks again (a press of "Use finger"
+    /// or a tap of the screen ends it sooner).
+    package var badgeFirstSeconds: Double = 30
 
-    package init(backend: any KioskBackend, board: KioskBoard, clock: any KioskClock, wake: WakeSignal) {
+    package init(backend: any KioskBackend, board: KioskBoard, clock: any KioskClock, wake: WakeSignal,
+                 desk: BadgeDesk = BadgeDesk()) {
         self.backend = backend
         self.board = board
         self.clock = clock
         self.wake = wake
+        self.desk = desk
     }
 
     /// Runs until the task is cancelled.
@@ -63,17 +72,40 @@ package struct IdentifyLoop: Sendable {
             board.show(KioskSnapshot(.resting, message: wakeable ? "restingTap" : "resting", countdown: seconds))
             if await pause(seconds, wakeable: true) { tapped.remember() }
         case .scan(let timeout):
-            await scan(timeout: timeout)
+            guard desk.needed else { return await scan(timeout: timeout) }
+            let now = clock.now
+            if let claim = desk.take(at: now) {
+                await scan(timeout: min(timeout, claimedScanSeconds), claim: claim)
+            } else if desk.openTryDue(at: now) {
+                // Asked again now and then: fpbridged may allow everyone again (prints removed).
+                await scan(timeout: timeout)
+            } else {
+                board.show(KioskSnapshot(.badgeFirst, message: "badgeFirst"))
+                await pause(badgeFirstSeconds, wakeable: true)
+            }
         }
     }
 
-    private func scan(timeout: Double) async {
+    /// A touch compared with the named person's prints only (badge and finger).
+    private func scan(timeout: Double, claim: BadgeDesk.Claim) async {
+        guard case .user(let user) = claim else {
+            // An unknown badge number: the same answer as a person with no print here, and no scan.
+            log("badge and finger: a badge number the list does not hold")
+            board.showResult(KioskSnapshot(.notRecognised, message: "badgeNoFinger"))
+            await pause(notRecognisedSeconds, wakeable: false)
+            return
+        }
+        log("badge and finger: a touch compared with \(user)'s prints only")
+        await scan(timeout: timeout, claimedUser: user)
+    }
+
+    private func scan(timeout: Double, claimedUser: String? = nil) async {
         // Kept as it is while a person's finger is being read (the stream says so first).
         board.show(KioskSnapshot(.ready, message: "touchReader"))
         let seen = SeenEvents()
         let board = board
         do {
-            let identified = try await backend.identify(timeoutSeconds: timeout) { event in
+            let identified = try await backend.identify(timeoutSeconds: timeout, claimedUser: claimedUser) { event in
                 switch event {
                 case .fingerDetected: board.show(KioskSnapshot(.reading, message: "reading"))
                 case .noMatch(_, let beforeLockout): seen.record(attemptsLeft: beforeLockout)
@@ -83,6 +115,7 @@ package struct IdentifyLoop: Sendable {
                 default: break
                 }
             }
+            if claimedUser == nil { desk.learned(false, at: clock.now) }
             let user = identified.user
             log("identified \(user)\(seen.confidence)\(identified.session == nil ? "" : ", signed in at the login server")")
             board.showResult(KioskSnapshot(.welcome, message: "welcome", parameters: ["user": user], user: user,
@@ -90,6 +123,16 @@ package struct IdentifyLoop: Sendable {
             await pause(welcomeSeconds, wakeable: false)
         } catch is CancellationError {
             return
+        } catch let error as AuthError where error.cause == .claimNeeded {
+            // Too many prints here for an identification among everyone: names first.
+            log("identify: \(error.code.name): \(error.message)")
+            desk.learned(true, at: clock.now)
+            board.show(KioskSnapshot(.badgeFirst, message: "badgeFirst"))
+        } catch let error as AuthError where claimedUser != nil && [.biometryNotEnrolled, .invalidInput].contains(error.code) {
+            // No usable print for that name (or no such name): the PIN is the way in.
+            log("badge and finger: \(error.code.name): \(error.message)")
+            board.showResult(KioskSnapshot(.notRecognised, message: "badgeNoFinger"))
+            await pause(notRecognisedSeconds, wakeable: false)
         } catch let error as AuthError where [.notFound, .keyInvalidated].contains(error.code) {
             // Identified, but with no usable login key for the server: not a stranger, and no
             // attempt counted; the person binds this kiosk's server again, or uses the PIN.
@@ -98,6 +141,8 @@ package struct IdentifyLoop: Sendable {
             await pause(welcomeSeconds, wakeable: false)
         } catch let error as AuthError {
             log("identify: \(error.code.name): \(error.message)\(seen.confidence)")
+            // An identification among everyone ran: a touch alone is enough again.
+            if claimedUser == nil, [.authenticationFailed, .timedOut].contains(error.code) { desk.learned(false, at: clock.now) }
             await failed(error, attemptsLeft: seen.attemptsLeft)
         } catch let error as LoginServerError {
             log("login server: \(error)")

@@ -7,8 +7,9 @@ package protocol KioskBackend: Sendable {
     /// `GET /v1/reader`: presence and heat.
     func reader() async throws -> ReaderReport.Reader
     /// `identify` with `timeoutSeconds`, not waiting for a busy reader; `event` gets the stream's
-    /// events. With a login server, the user's session there too.
-    func identify(timeoutSeconds: Double, event: @escaping @Sendable (AuthEvent) -> Void) async throws -> Identified
+    /// events. With a login server, the user's session there too. `claimedUser`: the person
+    /// named themselves (badge and finger), and only their prints are compared.
+    func identify(timeoutSeconds: Double, claimedUser: String?, event: @escaping @Sendable (AuthEvent) -> Void) async throws -> Identified
     /// `POST /v1/passcode-check`: the user when the PIN is right, with a login server their
     /// session there too; throws the service's error. `unmapped`: what was typed names no
     /// account (an unknown badge), answered and counted by fpbridged as a wrong PIN.

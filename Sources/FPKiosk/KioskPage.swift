@@ -2,7 +2,8 @@ import Foundation
 
 /// The kiosk page's HTML. Its DOM ids are a contract with the browser tests (docs/kiosk.md):
 /// `body[data-state]`, `#message`, `#countdown`, the PIN pad's `#pin-user`, `#pin-code`,
-/// `#pin-submit`, `#pin-next`, `#pin-message`, `.pin-key`, `#lang` and `#session`. The words are
+/// `#pin-submit`, `#pin-next`, `#pin-message`, `.pin-key`, `#badge-touch` (shown while the
+/// state is `badgeFirst`), `#lang` and `#session`. The words are
 /// filled in by the script from its string table, in English or Chinese.
 enum KioskPage {
     /// `badges`: the user id is a badge number (`--badges`), typed with digits; `embedOrigin`:
@@ -54,7 +55,7 @@ enum KioskPage {
               <input id="pin-code" name="pin" type="password" inputmode="numeric" autocomplete="off">
               <div id="pin-keys" role="group" aria-labelledby="pin-label-keys">
                 <span id="pin-label-keys" class="visually-hidden" data-text="keysLabel">Digits</span>
-                \#(keys)<button id="pin-submit" type="submit" data-text="submit">Sign in</button>
+                \#(keys)<button id="pin-submit" type="submit" data-text="submit">Sign in</button><button id="badge-touch" type="button" data-text="badgeTouch" hidden>Use finger</button>
               </div>
               <p id="pin-message" role="status" aria-live="polite"></p>
             </form>

@@ -33,6 +33,7 @@ struct KioskRoutes: Sendable {
             return Response(status: .noContent)
         }
         router.post("/pin") { request, _ in try await pin(request) }
+        router.post("/badge") { request, _ in try await badge(request) }
         router.post("/demo/touch") { request, _ in try await touch(request) }
     }
 
@@ -69,6 +70,25 @@ struct KioskRoutes: Sendable {
             warn("the PIN pad cannot check PINs (\(answer.message)): \(answer.parameters["detail"] ?? "no detail")")
         }
         return KioskReply.json(answer, status: answer.ok ? .ok : Self.status(answer))
+    }
+
+    private struct BadgeRequest: Decodable {
+        var user: String
+    }
+
+    /// "Use finger": who the next touch is compared with; the loop is woken to arm it.
+    private func badge(_ request: Request) async throws -> Response {
+        guard let body: BadgeRequest = try await decode(request) else {
+            return KioskReply.failure(.badRequest, "Send {\"user\": \"…\"} as JSON.")
+        }
+        let answer = pinPad.claim(user: body.user)
+        if answer.ok { wake.wake() }
+        let status: HTTPResponse.Status = switch answer.message {
+        case "touchReader": .accepted
+        case "badgeMissing": .badRequest
+        default: .conflict
+        }
+        return KioskReply.json(answer, status: status)
     }
 
     private static func status(_ answer: PinPad.Answer) -> HTTPResponse.Status {

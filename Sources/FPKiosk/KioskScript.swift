@@ -147,6 +147,8 @@ enum KioskScript {
         // A lockout interrupts: it is announced at once, the rest when the reader is idle.
         message.setAttribute('aria-live', shown.state === 'lockedOut' ? 'assertive' : 'polite');
         put(message, text(shown.message, shown.parameters));
+        // The person names themselves first (the badge number) when the kiosk asks for it.
+        byId('badge-touch').hidden = shown.state !== 'badgeFirst';
         renderCountdown();
         renderSession();
         renderPinAnswer();
@@ -299,6 +301,28 @@ enum KioskScript {
               answer = { ok: false, message: 'pinTrouble', parameters: { detail: answer.message || text('noAnswer') } };
             }
             answered(answer);
+          })
+          .catch(function () { answered({ ok: false, message: 'pinTrouble', parameters: { detail: text('noAnswer') } }); });
+      });
+
+      // "Use finger": the typed user id (or badge number) names whose prints the next touch is
+      // compared with; the kiosk arms the reader for that person and the result comes as any
+      // finger's does, on the event stream.
+      byId('badge-touch').addEventListener('click', function () {
+        var user = pinUser.value.trim();
+        pinCode.value = '';
+        if (!user) { answered({ ok: false, message: 'badgeMissing', parameters: {} }); return; }
+        pinMessage.className = '';
+        pinRetryEnds = null;
+        fetch('/badge', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ user: user }) })
+          .then(function (response) { return response.json(); })
+          .then(function (answer) {
+            if (typeof answer.message !== 'string' || !(answer.message in strings.en)) {
+              answer = { ok: false, message: 'pinTrouble', parameters: { detail: answer.message || text('noAnswer') } };
+            }
+            answered(answer);
+            // Taken: the number is not left on screen for the next person.
+            if (answer.ok) { pinUser.value = ''; choose(pinUser); }
           })
           .catch(function () { answered({ ok: false, message: 'pinTrouble', parameters: { detail: text('noAnswer') } }); });
       });

@@ -16,6 +16,8 @@ package struct KioskServer: Sendable {
     package let embedOrigin: EmbedOrigin?
     /// `--page-dir`: the stylesheet, words and logo the page is served with.
     package let assets: KioskPageAssets
+    /// `--badge-first`: every touch is named first (badge and finger), whatever the gallery's size.
+    package var badgeFirst = false
 
     package init(listen: ListenAddress, backend: any KioskBackend, demo: DemoTouch? = nil,
                  clock: any KioskClock = SystemKioskClock(), pageUsers: PageUsers, badges: BadgeList? = nil,
@@ -34,18 +36,18 @@ package struct KioskServer: Sendable {
     /// (`HEAD`, which the router answers for every `GET`, left out): what
     /// api/fpbridge-kiosk.openapi.yaml documents, and a test holds the two equal.
     package func routes() -> [String] {
-        router(board: KioskBoard(clock: clock), wake: WakeSignal(), logger: Logger(label: "fpbridge-kiosk")).routes
+        router(board: KioskBoard(clock: clock), wake: WakeSignal(), desk: BadgeDesk(), logger: Logger(label: "fpbridge-kiosk")).routes
             .filter { $0.method != .head }.map { "\($0.method) \($0.path)" }.sorted()
     }
 
     /// The router: the checks every request passes, then the routes.
-    private func router(board: KioskBoard, wake: WakeSignal, logger: Logger) -> Router<KioskRequestContext> {
+    private func router(board: KioskBoard, wake: WakeSignal, desk: BadgeDesk, logger: Logger) -> Router<KioskRequestContext> {
         let router = Router(context: KioskRequestContext.self)
         router.add(middleware: PlainErrorMiddleware())
         // Before anything else looks at the request: another user learns nothing but the refusal.
         router.add(middleware: PageUserMiddleware(pageUsers: pageUsers))
         router.add(middleware: SameOriginMiddleware())
-        var routes = KioskRoutes(board: board, wake: wake, pinPad: PinPad(backend: backend, board: board, badges: badges),
+        var routes = KioskRoutes(board: board, wake: wake, pinPad: PinPad(backend: backend, board: board, badges: badges, desk: desk, clock: clock),
                                  demo: demo, embedOrigin: embedOrigin)
         routes.assets = assets
         routes.warn = { logger.warning("\($0)") }
@@ -57,12 +59,13 @@ package struct KioskServer: Sendable {
     package func run(logger: Logger, ready: @escaping @Sendable (String) -> Void = { _ in }) async throws {
         let board = KioskBoard(clock: clock)
         let wake = WakeSignal()
+        let desk = BadgeDesk(always: badgeFirst)
         let loop = {
-            var loop = IdentifyLoop(backend: backend, board: board, clock: clock, wake: wake)
+            var loop = IdentifyLoop(backend: backend, board: board, clock: clock, wake: wake, desk: desk)
             loop.log = { logger.info("\($0)") }
             return loop
         }()
-        let router = self.router(board: board, wake: wake, logger: logger)
+        let router = self.router(board: board, wake: wake, desk: desk, logger: logger)
         let listen = listen
         let app = Application(
             router: router,

@@ -18,6 +18,10 @@ package enum KioskState: String, Codable, Sendable, CaseIterable {
     /// An administrator enrolls a finger at this reader (`fpbridge enroll --at-kiosk`):
     /// identification waits, and the page shows the scans done.
     case enrolling
+    /// The person names themselves first (a badge number, or the user id without `--badges`)
+    /// and presses "Use finger"; only their prints are compared with the touch. Past the
+    /// service's `identificationOpenGalleryLimit` prints, or always with `--badge-first`.
+    case badgeFirst
     /// No reader, the reader pulled out, fpbridged restarting (`serviceRestarting`) or not answering.
     case unavailable
 }

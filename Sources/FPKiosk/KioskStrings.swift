@@ -60,6 +60,15 @@ enum KioskStrings {
         "pinServerTrouble": "Signing in is not possible right now. Try again in a moment",
         "enrolling": "An administrator is enrolling a finger. Fingerprints are back when it ends. Use your PIN meanwhile",
         "enrollingStage": "An administrator is enrolling a finger: {stage} of {stages} scans done",
+        "badgeFirst": "Type your user ID and press Use finger, then touch the reader. Or use your PIN",
+        "badgeFirstBadge": "Type your badge number and press Use finger, then touch the reader. Or use your PIN",
+        "badgeTouch": "Use finger",
+        "badgeMissing": "Enter your user ID first",
+        "badgeMissingBadge": "Enter your badge number first",
+        "badgeNoFinger": "No fingerprint for this user ID here. Use your PIN",
+        "badgeNoFingerBadge": "No fingerprint for this badge number here. Use your PIN",
+        "badgeNotNeeded": "Just touch the reader: no badge number is needed now",
+        "badgeBusy": "One moment: the reader is busy",
         "languageName": "English",
     ]
 
@@ -117,6 +126,15 @@ enum KioskStrings {
         "pinServerTrouble": "暂时无法登录，请稍后再试",
         "enrolling": "管理员正在录入指纹，结束后即可使用指纹。期间请使用 PIN 码",
         "enrollingStage": "管理员正在录入指纹：已完成 {stage}/{stages} 次",
+        "badgeFirst": "请输入用户名并点击“使用指纹”，然后触摸传感器。或使用 PIN 码",
+        "badgeFirstBadge": "请输入工牌号并点击“使用指纹”，然后触摸传感器。或使用 PIN 码",
+        "badgeTouch": "使用指纹",
+        "badgeMissing": "请先输入用户名",
+        "badgeMissingBadge": "请先输入工牌号",
+        "badgeNoFinger": "此用户名在本机没有指纹。请使用 PIN 码",
+        "badgeNoFingerBadge": "此工牌号在本机没有指纹。请使用 PIN 码",
+        "badgeNotNeeded": "直接触摸传感器即可，现在无需输入工牌号",
+        "badgeBusy": "请稍候：传感器正忙",
         "languageName": "中文",
     ]
 }

@@ -60,6 +60,10 @@ enum KioskStyle {
     }
     button:active { background: #3a4758; }
     #pin-submit { background: #1f6feb; border-color: #1f6feb; color: #ffffff; font-weight: 600; font-size: 24px; }
+    /* Badge and finger: "Use finger" shares the last row with "Sign in" while the page asks for it. */
+    #badge-touch { grid-column: 3 / -1; font-weight: 600; font-size: 24px; white-space: nowrap; padding: 0 4px;
+      border-color: var(--state); }
+    #pin-keys:has(#badge-touch:not([hidden])) #pin-submit { grid-column: 1 / 3; }
     #lang { font-size: 22px; min-height: 52px; padding: 0 20px; }
     :focus-visible { outline: 4px solid var(--focus); outline-offset: 3px; }
     #pin-message { font-size: clamp(24px, 3.6vh, 32px); font-weight: 600; line-height: 1.3; min-height: 2.6em; margin: 1.5vh 0 0; }
@@ -95,7 +99,7 @@ enum KioskStyle {
       #pin-keys, #pin-message { grid-column: 1 / -1; }
       #pin-keys { gap: 6px; margin-top: 8px; }
       #pin-keys button { font-size: 24px; min-height: clamp(36px, 8vh, 48px); }
-      #pin-submit { font-size: 20px; }
+      #pin-submit, #badge-touch { font-size: 20px; }
       #pin-message { font-size: 18px; margin-top: 6px; min-height: 2.6em; }
     }
     """#

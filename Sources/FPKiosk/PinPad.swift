@@ -8,11 +8,33 @@ package struct PinPad: Sendable {
     package let board: KioskBoard
     /// `--badges`: the user id is a badge number, mapped to a user name here.
     package let badges: BadgeList?
+    /// Where "Use finger" hands the identify loop who the next touch is compared with.
+    package let desk: BadgeDesk
+    package let clock: any KioskClock
 
-    package init(backend: any KioskBackend, board: KioskBoard, badges: BadgeList? = nil) {
+    package init(backend: any KioskBackend, board: KioskBoard, badges: BadgeList? = nil, desk: BadgeDesk = BadgeDesk(),
+                 clock: any KioskClock = SystemKioskClock()) {
         self.backend = backend
         self.board = board
         self.badges = badges
+        self.desk = desk
+        self.clock = clock
+    }
+
+    /// "Use finger": the typed user id (with `--badges`, the badge number) names whose prints
+    /// the next touch is compared with (``BadgeDesk``). Answered at once, `touchReader` when
+    /// the loop takes it; the touch's result comes on the event stream as any finger's does.
+    /// An unknown badge number is taken too, and its touch answered as a person with no print
+    /// here is: the pad tells neither apart.
+    package func claim(user: String) -> Answer {
+        let typed = user.trimmingCharacters(in: .whitespaces)
+        guard !typed.isEmpty else { return Answer(ok: false, message: "badgeMissing") }
+        let claim: BadgeDesk.Claim = if let badges { badges.name(for: typed).map { .user($0) } ?? .unknownBadge } else { .user(typed) }
+        switch desk.offer(claim, at: clock.now) {
+        case .taken: return Answer(ok: true, message: "touchReader")
+        case .notNeeded: return Answer(ok: false, message: "badgeNotNeeded")
+        case .busy: return Answer(ok: false, message: "badgeBusy")
+        }
     }
 
     /// The answer to the page: accepted with the user, or why not, as a message key of the

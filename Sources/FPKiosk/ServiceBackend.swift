@@ -23,9 +23,10 @@ package struct ServiceBackend: KioskBackend {
         return answer.reader
     }
 
-    package func identify(timeoutSeconds: Double, event: @escaping @Sendable (AuthEvent) -> Void) async throws -> Identified {
+    package func identify(timeoutSeconds: Double, claimedUser: String?, event: @escaping @Sendable (AuthEvent) -> Void) async throws -> Identified {
         var request = EvaluationRequest(operation: .identify)
         request.timeoutSeconds = timeoutSeconds
+        request.claimedUser = claimedUser
         var challenge: KioskChallenge?
         if let server {
             // A fresh challenge for every armed scan: one lives about two minutes and is spent by a login.

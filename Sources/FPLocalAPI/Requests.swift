@@ -32,6 +32,10 @@ package struct EvaluationRequest: TargetedRequest {
     package var wait: Bool?
     /// For `identify-and-prove` (and only for it): what the identified user's key signs.
     package var proof: ProofRequestWire?
+    /// For `identify` and `identify-and-prove` (and only for them): the one person the touch
+    /// is compared with, who named themselves (a badge at the kiosk). Needed past the state's
+    /// `identificationOpenGalleryLimit` prints (`claim-needed`).
+    package var claimedUser: String?
     package var user: String?
     package var reader: String?
     package var stateDirectory: String?

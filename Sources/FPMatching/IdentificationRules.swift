@@ -8,7 +8,7 @@ import FPCore
 /// further up the list. Here:
 /// - every print is scored and the **best person** is the candidate (a person's prints are one
 ///   candidate, so her own fingers never compete with each other);
-/// - the threshold rises with the comparisons made (``IdentificationPolicy/threshold(comparisons:readerThreshold:)``);
+/// - the threshold rises with the comparisons made (``IdentificationPolicy/threshold(comparisons:readerThreshold:recentFailedTouches:)``);
 /// - a best score within ``IdentificationPolicy/confirmationBand`` of the threshold, anybody
 ///   else at or above the threshold, or a print that could not be compared and might be the
 ///   best, asks for **another touch** instead of a yes;

@@ -19,7 +19,8 @@ extension ServiceRoutes {
         let configuration = try Self.scanConfiguration(body, target)
         let policy = try Self.policy(body.policy)
         let reason = body.reason ?? "Authenticate"
-        let options = BiometricOptions(fingers: body.fingers.map(Set.init), maxFailedMatches: body.attempts)
+        let options = BiometricOptions(fingers: body.fingers.map(Set.init), maxFailedMatches: body.attempts,
+                                       claimedUser: try Self.claimedUser(body))
         let needsReader = [.verify, .identify].contains(body.operation)
         return try stream.response(caller: caller, channel: channel) { operation, send in
             defer { readers.claims.disarm(operation) }
@@ -38,6 +39,18 @@ extension ServiceRoutes {
             }
             return try JSONValue(encoding: EvaluationResult(success))
         }
+    }
+
+    /// The request's `claimedUser`, checked: for an identification only, and a valid user name.
+    static func claimedUser(_ body: EvaluationRequest) throws -> String? {
+        guard let claimed = body.claimedUser else { return nil }
+        guard [.identify, .identifyAndProve].contains(body.operation) else {
+            throw ServiceRefusal.badRequest("'claimedUser' is for identify and identify-and-prove only; a verify names its 'user'")
+        }
+        do { try PathComponent.validateUser(claimed) } catch {
+            throw ServiceRefusal.badRequest("invalid claimedUser '\(claimed)': \(error)")
+        }
+        return claimed
     }
 
     /// The engine context of an evaluation request, attached to its operation (for the buttons),

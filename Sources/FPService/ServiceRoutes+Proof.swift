@@ -28,7 +28,7 @@ extension ServiceRoutes {
         }
         let configuration = try Self.scanConfiguration(body, target)
         let reason = body.reason ?? "Log in to \(request.origin)"
-        let options = BiometricOptions(maxFailedMatches: body.attempts)
+        let options = BiometricOptions(maxFailedMatches: body.attempts, claimedUser: try Self.claimedUser(body))
         return try stream.response(caller: caller, channel: channel) { operation, send in
             defer { readers.claims.disarm(operation) }
             // The reader is held for the identification's scans; the signature after it needs none.

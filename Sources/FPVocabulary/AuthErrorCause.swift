@@ -20,4 +20,9 @@ public enum AuthErrorCause: String, Sendable, Hashable, Codable, CaseIterable {
     /// An administrator is enrolling a finger at the kiosk's reader: identification waits until
     /// that enrollment ends, and `GET /v1/reader` shows its progress meanwhile.
     case kioskEnrolling = "kiosk-enrolling"
+    /// An identification among everyone on a reader that holds more prints than
+    /// `identificationOpenGalleryLimit`: at that size the 1:N threshold costs the right person
+    /// too many touches, so the person names themselves first (the kiosk's badge,
+    /// `fpbridge identify --claimed USER`) and only their prints are compared.
+    case claimNeeded = "claim-needed"
 }

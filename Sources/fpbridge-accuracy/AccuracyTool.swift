@@ -78,7 +78,7 @@ extension AccuracyTool {
             abstract: "Play trials through the new 1:N rule; write its decisions (JSON lines) and the first touches' matrix.")
 
         @OptionGroup var common: CommonOptions
-        @Option(help: "The trials: 'ID TOUCH-1-PRINT [TOUCH-2-PRINT ...]' a line.")
+        @Option(help: "The trials: 'ID [claim=PERSON] TOUCH-1-PRINT [TOUCH-2-PRINT ...]' a line (claim: compared with that person's prints alone, as a badge names them).")
         var trials: String
         @Option(help: "Target stranger rates, comma-separated: one decision per trial and target.")
         var targets = "0.001"
@@ -93,8 +93,12 @@ extension AccuracyTool {
             let (persons, prints, cache) = try common.load()
             let played = try Lines.read(trials).map { line in
                 let parts = line.split(separator: " ", omittingEmptySubsequences: true).map(String.init)
-                guard parts.count >= 2 else { throw ToolError("\(trials): expected 'ID TOUCH...', got '\(line)'") }
-                return Trial(id: parts[0], touches: Array(parts.dropFirst()))
+                let claim = parts.count > 1 && parts[1].hasPrefix("claim=") ? String(parts[1].dropFirst(6)) : nil
+                let touches = Array(parts.dropFirst(claim == nil ? 1 : 2))
+                guard !parts.isEmpty, !touches.isEmpty, claim?.isEmpty != true else {
+                    throw ToolError("\(trials): expected 'ID [claim=PERSON] TOUCH...', got '\(line)'")
+                }
+                return Trial(id: parts[0], touches: touches, claim: claim)
             }
             let rates = try targets.split(separator: ",").map { text in
                 guard let rate = Double(text), rate > 0, rate < 1 else { throw ToolError("--targets: '\(text)' is no rate") }

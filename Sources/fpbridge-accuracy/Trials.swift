@@ -2,10 +2,12 @@ import FPMatching
 import FoundationEssentials
 
 /// One identification to play: an id, and the probe prints of its touches in order (the
-/// first touch, then the next impression when the rule asks for another touch).
+/// first touch, then the next impression when the rule asks for another touch). `claim`: the
+/// person the touch is compared with alone (badge and finger), nil for everyone.
 struct Trial: Sendable {
     let id: String
     let touches: [String]
+    var claim: String? = nil
 }
 
 /// The new rule over every trial at every target stranger rate, touches fed as the rule asks.
@@ -19,7 +21,14 @@ struct TrialRunner {
     let tail: ImpostorTail
 
     /// Sample comparisons one touch makes: each print's distinct samples, up to `samples`.
-    var comparisons: Int { gallery.reduce(0) { $0 + min($1.samples.count, samples) } }
+    var comparisons: Int { comparisons(claim: nil) }
+
+    /// Those of the claimed person's prints alone, or of every print.
+    func comparisons(claim: String?) -> Int {
+        zip(gallery, persons).reduce(0) { sum, pair in
+            claim == nil || pair.1 == claim ? sum + min(pair.0.samples.count, samples) : sum
+        }
+    }
 
     /// The touches after the first that some rule asked for: how many were scored, and how
     /// many of their comparisons met the step cap (cached scores included).
@@ -55,7 +64,7 @@ struct TrialRunner {
         var given = Array(repeating: Array(repeating: 1, count: targets.count), count: trials.count)
         var decisions = Array(repeating: Array(repeating: (Decision.noMatch, IdentificationRule.belowThreshold), count: targets.count),
                               count: trials.count)
-        let comparisons = self.comparisons
+        let comparisons = trials.map { self.comparisons(claim: $0.claim) }
         var later = LaterTouches()
         var open = Set<[Int]>()
         for t in trials.indices { for k in targets.indices { open.insert([t, k]) } }
@@ -73,10 +82,10 @@ struct TrialRunner {
             // Each trial's candidate lists are built once a round, for all its open targets.
             for (t, pairs) in Dictionary(grouping: open, by: { $0[0] }) {
                 let most = pairs.map { given[t][$0[1]] }.max()!
-                let lists = trials[t].touches.prefix(most).map { candidates(rows[$0]!) }
+                let lists = trials[t].touches.prefix(most).map { candidates(rows[$0]!, claim: trials[t].claim) }
                 for pair in pairs {
                     let k = pair[1]
-                    let decided = NewRule.decide(Array(lists.prefix(given[t][k])), comparisons: comparisons,
+                    let decided = NewRule.decide(Array(lists.prefix(given[t][k])), comparisons: comparisons[t],
                                                  targetStrangerRate: targets[k], tail: tail)
                     decisions[t][k] = decided
                     if decided.0 == .anotherTouch, given[t][k] < trials[t].touches.count {
@@ -95,8 +104,10 @@ struct TrialRunner {
         return (outcomes, later)
     }
 
-    private func candidates(_ row: [Int16]) -> [ScoredCandidate] {
-        gallery.indices.map { index in
+    /// Every print's candidate, or only the claimed person's prints (as fpbridged builds a
+    /// claimed identification's gallery).
+    private func candidates(_ row: [Int16], claim: String?) -> [ScoredCandidate] {
+        gallery.indices.filter { claim == nil || persons[$0] == claim }.map { index in
             let base = index * SampleScores.slots
             return ScoredCandidate(person: persons[index], galleryIndex: index,
                                    score: SampleScores.printScore(row[base..<base + SampleScores.slots]))

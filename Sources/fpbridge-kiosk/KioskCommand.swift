@@ -22,6 +22,11 @@ struct KioskCommand: AsyncParsableCommand {
         directory's stylesheet, logo and words (strings.LANG.json, another language too) replace \
         the built-in ones; --export-page writes the built-in ones as a starting point.
 
+        Badge and finger: when the reader holds more prints than fpbridged's \
+        identificationOpenGalleryLimit (2000 by default), or always with --badge-first, the page asks \
+        for the user id (the badge number with --badges) and "Use finger" before each touch, and the \
+        touch is compared with that person's prints only (docs/kiosk.md, "Badge and finger").
+
         Only processes of the kiosk's own user and of the users --page-user names get an answer \
         (the owner of each loopback connection is read from /proc/self/net/tcp and tcp6); every \
         other local user is refused with 403 on every route.
@@ -33,6 +38,7 @@ struct KioskCommand: AsyncParsableCommand {
                          --server a welcome also carries session, to the pages watching at that moment only
           POST /pin      {"user": "...", "pin": "..."}: checked by fpbridged at once (with --server,
                          a right PIN's answer carries the session)
+          POST /badge    {"user": "..."}: "Use finger", the next touch compared with that person only
           POST /wake     a touch of the screen: a resting reader is armed at once when its heat allows
 
         EXIT STATUS
@@ -56,6 +62,9 @@ struct KioskCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Badge numbers for the PIN pad's user id: a file of lines 'NUMBER NAME', owned by root or the kiosk's user and writable by nobody else. An unknown number is answered as a wrong PIN.",
                                valueName: "file"))
     var badges: String?
+
+    @Flag(help: "Ask for the user id (the badge number with --badges) before every touch, and compare the touch with that person's prints only, whatever the number of prints.")
+    var badgeFirst = false
 
     @Option(help: ArgumentHelp("The origin of your application's page that frames the kiosk's page (https://HOST[:PORT]; http:// only on loopback): only it may frame the page, and it is handed each welcome's login-server session by postMessage. Needs --server.",
                                valueName: "origin"))
@@ -127,8 +136,9 @@ struct KioskCommand: AsyncParsableCommand {
         let demo = demoTouchSocket.map { DemoTouch(socket: $0, prints: demoPrints, fingers: fingers) }
         var logger = Logger(label: "fpbridge-kiosk")
         logger.logLevel = verbose ? .info : .warning
-        let server = KioskServer(listen: address, backend: ServiceBackend(socket: service, server: loginServer), demo: demo,
+        var server = KioskServer(listen: address, backend: ServiceBackend(socket: service, server: loginServer), demo: demo,
                                  pageUsers: pageUsers, badges: badgeList, embedOrigin: embed, assets: assets)
+        server.badgeFirst = badgeFirst
         let serving = Task {
             try await server.run(logger: logger) { url in
                 // The one line on stdout: scripts and tests read the URL from it.

@@ -30,6 +30,9 @@ One phase per run (the Swift test between runs restarts fpbridged, unplugs reade
              longest words up at once: everything on one screen, nothing scrolled
   restart    armed (then DIR/armed, and the test stops fpbridged): "the reader is restarting" in
              English and Chinese (then DIR/seen, and the test starts it again); ready again by itself
+  badge      with --badge-first, --badges and a login server: the badge number and "Use finger", then
+             alice's finger welcomes her with a session (printed as finger-session); another finger
+             under her number is refused; an unknown number is told it has no fingerprint here
   session    with a login server: alice's touch welcomes her with #session[data-session] (printed); a
              stranger's touch next leaves nothing of her sign-in in the page's DOM
   pad        with a login server and --badges: an unknown badge is a wrong PIN; badge 1001 and its
@@ -136,6 +139,11 @@ class Page:
             code.send_keys(pin)
             code.send_keys(Keys.ENTER)
         return self.answer()
+
+    def digits(self, digits):
+        """Digits typed on the pad's keys into the field they go to."""
+        for digit in digits:
+            self.driver.find_element(By.CSS_SELECTOR, f'.pin-key[data-key="{digit}"]').click()
 
     def pad(self, user, pin):
         """Both fields by touch alone: the pad's digits, "next", the PIN's digits, "Sign in"."""
@@ -472,6 +480,52 @@ def main():
             check(page.attribute("#session", "data-session") is None and page.attribute("#session", "data-user") is None,
                   "alice's session or name stays in #session's data under the stranger's result")
             check(token not in page.driver.page_source, "alice's session token is still somewhere in the page's DOM")
+        elif phase == "badge":
+            # --badge-first with --badges and --server: the badge number on the pad's keys, "Use
+            # finger", then the finger; the touch is compared with that person's prints alone.
+            page.open()
+            page.wait_state("badgeFirst")
+            check(page.text("#message").startswith("Type your badge number and press Use finger"),
+                  f"badgeFirst says {page.text('#message')!r}")
+            button = page.driver.find_element(By.ID, "badge-touch")
+            check(button.is_displayed() and button.text == "Use finger", f"#badge-touch: {button.text!r}")
+            page.shot("badge-first")
+            page.watch_answers()
+            button.click()
+            check(page.answer() == "Enter your badge number first", "Use finger with no number")
+            page.digits("1001")
+            button.click()
+            page.wait_state("ready")
+            check(not button.is_displayed(), "Use finger stays up while the reader is armed")
+            check(page.attribute("#pin-user", "value") == "", "the badge number stays in its field")
+            page.shot("badge-armed")
+            touch(arguments.reader_socket, image("whorl"))
+            page.wait_state("welcome")
+            check(page.text("#message") == "Welcome, alice", f"badge 1001's finger says {page.text('#message')!r}")
+            token = page.attribute("#session", "data-session")
+            check(page.attribute("#session", "data-user") == "alice" and bool(token), "no session for alice on the page")
+            print(f"finger-session {token}", flush=True)
+            page.shot("badge-welcome")
+            page.wait_state("badgeFirst")
+            # Somebody else's finger under alice's number: refused, as a stranger is.
+            page.digits("1001")
+            button.click()
+            page.wait_state("ready")
+            touch(arguments.reader_socket, image("arch"))
+            page.wait_state("notRecognised")
+            check(page.attribute("#session", "data-user") is None, "alice's sign-in stays under the refusal")
+            page.shot("badge-refused")
+            page.wait_state("badgeFirst")
+            # A number nobody has: the words of a person with no print here, without a scan.
+            page.digits("9999")
+            button.click()
+            page.wait_state("notRecognised")
+            check(page.text("#message") == "No fingerprint for this badge number here. Use your PIN",
+                  f"an unknown badge says {page.text('#message')!r}")
+            page.shot("badge-unknown")
+            page.open("?lang=zh")
+            page.wait_state("badgeFirst")
+            check(page.text("#badge-touch") == "使用指纹", f"#badge-touch in Chinese: {page.text('#badge-touch')!r}")
         elif phase == "pad":
             page.open()
             page.wait_state("ready")
@@ -593,16 +647,20 @@ def main():
                           ? 'Too many wrong PINs at this kiosk. The PIN pad is back in 60 s'
                           : '本机 PIN 码错误次数过多，60 秒后恢复';
                         var session = document.getElementById('session');
-                        session.hidden = false; session.textContent = 'Signed in: alice';""")
+                        session.hidden = false; session.textContent = 'Signed in: alice';
+                        document.getElementById('badge-touch').hidden = false;""")
                     fits = page.driver.execute_script("""
                         var d = document.documentElement, submit = document.getElementById('pin-submit').getBoundingClientRect(),
-                            message = document.getElementById('pin-message').getBoundingClientRect();
-                        var keys = Array.from(document.querySelectorAll('#pin-keys button:not(#pin-submit)'))
+                            message = document.getElementById('pin-message').getBoundingClientRect(),
+                            badge = document.getElementById('badge-touch').getBoundingClientRect();
+                        var keys = Array.from(document.querySelectorAll('#pin-keys button:not(#pin-submit):not(#badge-touch)'))
                             .map(function (key) { return Math.round(key.getBoundingClientRect().height); });
                         return { scrollH: d.scrollHeight, scrollW: d.scrollWidth, h: window.innerHeight, w: window.innerWidth,
-                                 submit: submit.bottom, pinMessage: message.bottom, keys: keys };""")
+                                 submit: submit.bottom, pinMessage: message.bottom, keys: keys,
+                                 badge: badge.bottom, badgeRow: Math.abs(badge.top - submit.top) < 1 };""")
                     check(fits["scrollH"] <= fits["h"] and fits["scrollW"] <= fits["w"]
-                          and fits["submit"] <= fits["h"] and fits["pinMessage"] <= fits["h"],
+                          and fits["submit"] <= fits["h"] and fits["pinMessage"] <= fits["h"]
+                          and fits["badge"] <= fits["h"] and fits["badgeRow"],
                           f"{width}x{height} {lang}: the page does not fit: {fits}")
                     # Every key of the pad one height: a word wrapped in one (下一步) made its row taller.
                     check(len(fits["keys"]) == 12 and len(set(fits["keys"])) == 1,

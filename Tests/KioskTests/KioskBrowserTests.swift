@@ -72,6 +72,17 @@ struct KioskBrowserTests {
                 "the page's session: \(me.body)")
     }
 
+    /// Badge and finger (issue 50) in the browser: `--badge-first`, the badge number on the pad
+    /// and "Use finger", then alice's finger: a login-server session of kind `kiosk` (a finger's),
+    /// from identify-and-prove over her prints alone.
+    @Test func theBadgeNumberAndUseFingerSignAliceInByHerFinger() async throws {
+        let sessions = try await Self.sessionsThroughThePage(["badge"], badges: "# badge user\n1001 alice\n",
+                                                            arguments: ["--badge-first"])
+        let me = try #require(sessions["finger-session"], "no finger-session printed: \(sessions.keys.sorted())")
+        #expect(me.status == 200 && me.json["username"] as? String == "alice" && me.json["kind"] as? String == "kiosk",
+                "the page's session: \(me.body)")
+    }
+
     /// alice enrolled and bound to a login server, a kiosk with `--server` (and `--badges`
     /// holding `badges`, and `arguments`), the browser's `phases` in turn; then `GET /v1/me` with
     /// each session they printed (`LABEL TOKEN`), by label.

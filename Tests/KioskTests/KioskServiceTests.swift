@@ -60,6 +60,50 @@ struct KioskServiceTests {
         #expect(!kiosk.log.contains("2468") && !kiosk.log.contains("1111"), "no PIN in the kiosk's log")
     }
 
+    /// Badge and finger (issue 50), end to end: fpbridged's state allows no identification among
+    /// everyone (`identificationOpenGalleryLimit` 0), so the kiosk turns the page to badgeFirst
+    /// from fpbridged's refusal; "Use finger" with a name arms a scan of that person's prints
+    /// alone: alice's finger welcomes her, bob's finger under her name is refused (and counted
+    /// on the reader, not on alice), and a name with no print is told so without a scan.
+    @Test func pastTheOpenLimitThePageAsksForTheNameAndTheTouchIsComparedWithThatPersonAlone() async throws {
+        let rig = try KioskRig()
+        try Data(#"{"identificationOpenGalleryLimit": 0}"#.utf8).write(to: URL(fileURLWithPath: rig.state + "/config.json"))
+        try await rig.startService()
+        try await rig.enroll("alice", image: SharedData.print("whorl"))
+        try await rig.enroll("bob", image: SharedData.print("loop-right"))
+        let kiosk = try await KioskProcess(service: rig.socket, launcher: KioskRig.asKioskMember)
+        #expect(try await kiosk.next("badgeFirst") != nil, "\(kiosk.snapshots) \(kiosk.log)")
+
+        func named(_ user: String, touch image: String?, until state: String) async throws -> [String: Any]? {
+            let mark = kiosk.snapshots.count
+            let taken = try await kiosk.post("/badge", #"{"user": "\#(user)"}"#)
+            #expect(taken.status == 202 && taken.body["message"] as? String == "touchReader", "\(taken)")
+            if let image {
+                guard try await kiosk.next("ready", skipping: mark) != nil else { return nil }
+                try await rig.touch(SharedData.print(image))
+            }
+            let result = try await kiosk.next(state, skipping: mark)
+            _ = try await kiosk.next("badgeFirst", skipping: mark)
+            return result
+        }
+        let welcome = try await named("alice", touch: "whorl", until: "welcome")
+        #expect(welcome?["user"] as? String == "alice", "\(kiosk.snapshots) \(rig.serviceLog)")
+        let refused = try await named("alice", touch: "loop-right", until: "notRecognised")
+        #expect(refused != nil, "bob's finger under alice's name: \(kiosk.snapshots)")
+        let noPrint = try await named("carol", touch: nil, until: "notRecognised")
+        #expect(noPrint?["message"] as? String == "badgeNoFinger", "\(String(describing: noPrint))")
+
+        let status = try await Fpbridge.run(["--json", "--state-dir", rig.state, "--user", "alice", "status"],
+                                            environment: ["FPBRIDGE_SERVICE": rig.socket])
+        let biometry = status.json["biometry"] as? [String: Any]
+        #expect(biometry?["failures"] as? Int == 0, "bob's touch under alice's name cost alice nothing: \(status.stdout)")
+        let reader = status.json["reader"] as? [String: Any]
+        let identification = reader?["identification"] as? [String: Any]
+        #expect(identification?["failures"] as? Int == 1, "it counted on the reader: \(status.stdout)")
+        let notNeeded = try await kiosk.post("/badge", #"{"user": ""}"#)
+        #expect(notNeeded.status == 400 && notNeeded.body["message"] as? String == "badgeMissing", "\(notNeeded)")
+    }
+
     @Test func aReaderPulledOutOrAServiceGoneIsUnavailableAndTheKioskComesBack() async throws {
         let rig = try KioskRig()
         try await rig.startService()

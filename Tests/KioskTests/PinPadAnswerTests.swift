@@ -14,7 +14,7 @@ import TestSupport
         func reader() async throws -> ReaderReport.Reader {
             ReaderReport.Reader(identity: "fake/0", name: nil, present: true, temperature: nil, heat: nil)
         }
-        func identify(timeoutSeconds: Double, event: @escaping @Sendable (AuthEvent) -> Void) async throws -> Identified { throw error }
+        func identify(timeoutSeconds: Double, claimedUser: String?, event: @escaping @Sendable (AuthEvent) -> Void) async throws -> Identified { throw error }
         func checkPasscode(user: String, passcode: String, unmapped: Bool) async throws -> Identified { throw error }
     }
 
@@ -39,7 +39,7 @@ import TestSupport
         func reader() async throws -> ReaderReport.Reader {
             ReaderReport.Reader(identity: "fake/0", name: nil, present: true, temperature: nil, heat: nil)
         }
-        func identify(timeoutSeconds: Double, event: @escaping @Sendable (AuthEvent) -> Void) async throws -> Identified {
+        func identify(timeoutSeconds: Double, claimedUser: String?, event: @escaping @Sendable (AuthEvent) -> Void) async throws -> Identified {
             throw AuthError(.timedOut, "no finger")
         }
         func checkPasscode(user: String, passcode: String, unmapped: Bool) async throws -> Identified {

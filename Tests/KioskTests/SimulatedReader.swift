@@ -52,7 +52,7 @@ final class IdleImageReader: KioskBackend {
         }
     }
 
-    func identify(timeoutSeconds: Double, event: @escaping @Sendable (AuthEvent) -> Void) async throws -> Identified {
+    func identify(timeoutSeconds: Double, claimedUser: String?, event: @escaping @Sendable (AuthEvent) -> Void) async throws -> Identified {
         let (seconds, error) = state.withLock { state -> (Double, AuthError) in
             cooled(&state)
             if state.heat.hot { return (0, AuthError(.readerTooHot, "too hot", retryAfter: state.heat.usableInSeconds)) }
@@ -86,10 +86,13 @@ final class ScriptedReader: KioskBackend {
 
     private let outcomes: Mutex<[Outcome]>
     private let asked = Mutex<[Double]>([])
+    private let named = Mutex<[String?]>([])
     let report: ReaderReport.Reader
 
     /// The timeout of each identify asked for, in order.
     var timeouts: [Double] { asked.withLock { $0 } }
+    /// The claimed user of each identify asked for (nil: among everyone), in order.
+    var claims: [String?] { named.withLock { $0 } }
 
     /// A reader that never overheats, as the fake reader and match-on-chip ones report.
     init(_ outcomes: [Outcome],
@@ -100,8 +103,9 @@ final class ScriptedReader: KioskBackend {
 
     func reader() async throws -> ReaderReport.Reader { report }
 
-    func identify(timeoutSeconds: Double, event: @escaping @Sendable (AuthEvent) -> Void) async throws -> Identified {
+    func identify(timeoutSeconds: Double, claimedUser: String?, event: @escaping @Sendable (AuthEvent) -> Void) async throws -> Identified {
         asked.withLock { $0.append(timeoutSeconds) }
+        named.withLock { $0.append(claimedUser) }
         let next = outcomes.withLock { $0.isEmpty ? nil : $0.removeFirst() }
         event(.fingerDetected)
         switch next {
@@ -141,7 +145,7 @@ final class StoppingService: KioskBackend {
         return ReaderReport.Reader(identity: "fake/0", name: nil, present: true, temperature: nil, heat: nil)
     }
 
-    func identify(timeoutSeconds: Double, event: @escaping @Sendable (AuthEvent) -> Void) async throws -> Identified {
+    func identify(timeoutSeconds: Double, claimedUser: String?, event: @escaping @Sendable (AuthEvent) -> Void) async throws -> Identified {
         throw identifyError
     }
 

@@ -49,7 +49,16 @@ struct BiometricSession {
         case .identify:
             counterScope = .reader(driver: info.identity.driver, deviceID: info.identity.deviceID)
             if let problem = context.lockoutProblem(counterScope) { throw problem }
-            gallery = try Gallery.identification(environment, reader: info.identity)
+            gallery = try Gallery.identification(environment, reader: info.identity, claimed: options.claimedUser)
+            let limit = configuration.identificationOpenGalleryLimit
+            if options.claimedUser == nil, gallery.records.count > limit {
+                // Refused before any scan or count: at this size the threshold costs the right
+                // person too many touches (AuthConfiguration.identificationOpenGalleryLimit).
+                throw AuthError(.notPermitted, "\(gallery.records.count) prints on \(info.identity) are more than "
+                                + "identificationOpenGalleryLimit (\(limit)) for an identification among everyone: "
+                                + "the person names themselves first (the kiosk's badge, fpbridge identify --claimed USER)",
+                                cause: .claimNeeded)
+            }
         }
         try context.reserveCounter(counterScope, passcode: false)
         for skipped in gallery.skipped { context.emit(.printSkipped(skipped.description)) }

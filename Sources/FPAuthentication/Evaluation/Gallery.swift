@@ -21,10 +21,10 @@ struct Gallery {
         return Gallery(records: records, skipped: [])
     }
 
-    /// Everyone's prints on this reader, except users who are locked out (a
-    /// locked-out user is never identified) and damaged files (one user's bad
-    /// file must not stop everyone else).
-    static func identification(_ environment: AuthEnvironment, reader: ReaderIdentity) throws -> Gallery {
+    /// Everyone's prints on this reader (only `claimed`'s, when the person named themselves),
+    /// except users who are locked out (a locked-out user is never identified) and damaged
+    /// files (one user's bad file must not stop everyone else).
+    static func identification(_ environment: AuthEnvironment, reader: ReaderIdentity, claimed: String? = nil) throws -> Gallery {
         let store = environment.prints
         let rules = environment.lockoutRules
         var gallery = Gallery(records: [], skipped: [])
@@ -33,7 +33,7 @@ struct Gallery {
         // thousands enrolled, those checks were most of a request's work before the scan.
         let pass = try StatePass(store.directory)
         let counters = environment.counters
-        for user in try store.userNames() {
+        for user in try store.userNames() where claimed == nil || claimed == user {
             let entries = try store.checkedEntries(user: user, reader: reader, in: pass)
             guard !entries.isEmpty else { continue }
             anyEnrolled = true
@@ -46,6 +46,12 @@ struct Gallery {
                 case .damaged(let error): gallery.skipped.append(error)
                 }
             }
+        }
+        if gallery.records.isEmpty, let claimed {
+            // One answer for no such user, no print and a locked-out user: the kiosk says the
+            // same ("use your PIN") for each, and an unknown badge never reaches here.
+            throw AuthError(.biometryNotEnrolled, "\(claimed) has no print on \(reader) that can be used now "
+                            + "(none enrolled, the user is locked out, or the files are damaged)")
         }
         if gallery.records.isEmpty {
             throw AuthError(.biometryNotEnrolled, anyEnrolled
