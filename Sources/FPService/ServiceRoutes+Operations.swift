@@ -48,7 +48,7 @@ extension ServiceRoutes {
             throw ServiceRefusal.badRequest("'claimedUser' is for identify and identify-and-prove only; a verify names its 'user'")
         }
         do { try PathComponent.validateUser(claimed) } catch {
-            throw ServiceRefusal.badRequest("invalid claimedUser '\(claimed)': \(error)")
+            throw ServiceRefusal.badRequest("claimedUser: \(error)")
         }
         return claimed
     }

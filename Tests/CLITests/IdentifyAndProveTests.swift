@@ -94,6 +94,22 @@ private let asStranger = asKiosk
         #expect(try await counter(service, "bob") == 1)
     }
 
+    /// Badge and finger with a login server: identify-and-prove under alice's badge compares her
+    /// prints alone and signs with her key; under bob's, her finger signs nothing.
+    @Test func aClaimedTouchSignsWithTheNamedPersonsKeyOnly() async throws {
+        let kiosk = try await ServiceProcess(arguments: ["--kiosk-group", "nogroup"], stateDirectory: state)
+        _ = try await enrollWithKey(kiosk, user: "alice", print: "a")
+        _ = try await enrollWithKey(kiosk, user: "bob", print: "b")
+        let asBob = try await prove(kiosk, "scan a", extra: #","claimedUser":"bob","attempts":1"#)
+        #expect((asBob.lines.last?["error"] as? [String: Any])?["name"] as? String == "authenticationFailed", "\(asBob.body)")
+        #expect(try await counter(kiosk, "alice") == 0)
+        #expect(try await counter(kiosk, "bob") == 0)
+        let asAlice = try await prove(kiosk, "scan a", extra: #","claimedUser":"alice""#)
+        #expect(asAlice.status == 200 && (asAlice.lines.last?["value"] as? [String: Any])?["user"] as? String == "alice",
+                "identify-and-prove under alice's badge: \(asAlice.body)")
+        #expect(try await counter(kiosk, "alice") == 1, "her key signed the kiosk's challenge")
+    }
+
     @Test func nobodyElseMayAndNobodyPicksWhoseKeySigns() async throws {
         let kiosk = try await ServiceProcess(arguments: ["--kiosk-group", "nogroup"], stateDirectory: state)
         _ = try await enrollWithKey(kiosk, user: "alice", print: "a")
@@ -117,6 +133,11 @@ private let asStranger = asKiosk
         #expect(pin.status == 400 && pin.body.contains("PIN pad"), "\(pin.body)")
         let stray = try await kiosk.request("POST", "/v1/evaluations", body: #"{"operation":"identify","reader":"\#(try fake("scan a"))","proof":{"purpose":"kiosk-login","origin":"\#(origin)","challenge":"\#(challenge)"}}"#, launcher: asKiosk)
         #expect(stray.status == 400, "\(stray.body)")
+        // A claimed person (the kiosk's badge) belongs to an identification alone, and is a user name.
+        let claimedVerify = try await kiosk.request("POST", "/v1/evaluations", body: #"{"operation":"verify","claimedUser":"alice","reader":"\#(try fake("scan a"))"}"#, launcher: asKiosk)
+        #expect(claimedVerify.status == 400 && claimedVerify.body.contains("identify and identify-and-prove only"), "\(claimedVerify.body)")
+        let claimedPath = try await kiosk.request("POST", "/v1/evaluations", body: #"{"operation":"identify","claimedUser":"../alice","reader":"\#(try fake("scan a"))"}"#, launcher: asKiosk)
+        #expect(claimedPath.status == 400 && claimedPath.body.contains("claimedUser"), "\(claimedPath.body)")
         #expect(try await counter(kiosk, "alice") == 0)
         kiosk.stop()
 

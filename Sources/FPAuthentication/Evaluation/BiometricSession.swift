@@ -54,7 +54,8 @@ struct BiometricSession {
             if options.claimedUser == nil, gallery.records.count > limit {
                 // Refused before any scan or count: at this size the threshold costs the right
                 // person too many touches (AuthConfiguration.identificationOpenGalleryLimit).
-                throw AuthError(.notPermitted, "\(gallery.records.count) prints on \(info.identity) are more than "
+                let count = gallery.records.count
+                throw AuthError(.notPermitted, "\(count) print\(count == 1 ? " is" : "s are") on \(info.identity), more than "
                                 + "identificationOpenGalleryLimit (\(limit)) for an identification among everyone: "
                                 + "the person names themselves first (the kiosk's badge, fpbridge identify --claimed USER)",
                                 cause: .claimNeeded)

@@ -27,7 +27,7 @@ struct IdentifyCommand: AsyncParsableCommand {
         guard attempts >= 1 else { throw AuthError(.invalidInput, "--attempts must be at least 1") }
         if let claimedUser {
             do { try PathComponent.validateUser(claimedUser) } catch {
-                throw AuthError(.invalidInput, "--claimed: invalid user name '\(claimedUser)': \(error)")
+                throw AuthError(.invalidInput, "--claimed: \(error)")
             }
         }
         let console = options.console
