@@ -138,6 +138,24 @@ import TestSupport
         #expect(try await bus.lockout("root")["failures"] as? Int == 0, "nothing was counted")
     }
 
+    /// Two VerifyStops on the wire together (issue 53): one ends the verification, the other is
+    /// refused, as fprintd refuses a Stop while one is under way (AlreadyInUse) or after it
+    /// (NoActionInProgress). Both used to succeed, in 4 or 5 runs of 5.
+    @Test func twoStopsSentTogetherEndTheActionOnce() async throws {
+        let bus = try await FprintdBus()
+        let enrolled = try await bus.enroll()
+        try #require(enrolled.status == 0, "\(enrolled.stdout)")
+        for round in 1...5 {
+            let twice = try await bus.client(["call:Claim:root", "call:VerifyStart:any", "send:VerifyStop", "send:VerifyStop",
+                                              "sleep:1", "call:Release"])
+            let ok = twice.stdout.components(separatedBy: "VerifyStop ok").count - 1
+            let refused = twice.stdout.components(separatedBy: "VerifyStop error net.reactivated.Fprint.Error.AlreadyInUse").count - 1
+                + twice.stdout.components(separatedBy: "VerifyStop error net.reactivated.Fprint.Error.NoActionInProgress").count - 1
+            #expect(ok == 1 && refused == 1, "round \(round): \(twice.stdout)")
+            #expect(twice.stdout.contains("Release ok"), "round \(round): \(twice.stdout)")
+        }
+    }
+
     @Test func aPolkitDialogLeftOpenBlocksNoOtherClient() async throws {
         let bus = try await FprintdBus()
         try await bus.slowPolkit(3)

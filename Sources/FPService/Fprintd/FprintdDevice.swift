@@ -29,6 +29,8 @@ final class FprintdDevice: Sendable {
         var operation: Operation?
         var task: Task<Void, Never>?
         var done = false
+        /// A Stop is ending it: a second Stop is refused as fprintd refuses it (issue 53).
+        var stopping = false
 
         private static let next = Atomic<UInt64>(1)
     }

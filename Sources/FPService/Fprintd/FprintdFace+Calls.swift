@@ -168,8 +168,14 @@ extension FprintdFace {
     /// VerifyStop and EnrollStop: end the action (at once if it runs, or after its last status).
     private func stop(_ device: FprintdDevice, _ sender: String, _ kind: FprintdDevice.Kind) async throws -> [BusValue] {
         _ = try device.holder(sender)
-        let running = device.state.withLock { $0.running }
-        guard let running, running.kind == kind else {
+        // Read and marked in one step: two Stops sent together both read the action running
+        // before either ended it, and both succeeded; the second is refused, as fprintd does.
+        let (running, alreadyStopping) = device.state.withLock { state -> (FprintdDevice.Running?, Bool) in
+            guard let running = state.running, running.kind == kind, !running.stopping else { return (state.running, state.running?.stopping == true) }
+            state.running?.stopping = true
+            return (running, false)
+        }
+        guard let running, running.kind == kind, !alreadyStopping else {
             if running != nil { throw BusError(.alreadyInUse, "Another operation is already in progress") }
             throw BusError(.noActionInProgress, kind == .verify ? "No verification in progress" : "No enrollment in progress")
         }
