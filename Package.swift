@@ -222,6 +222,8 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 // The stop's order (operations end before the server closes): ``ServiceStop``.
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                // The stop signals trapped before anything else starts: ``StopSignals``.
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
             ]
         ),
         // The client of fpbridged (CLI, LocalAuthentication, kiosk): NIO's HTTP/1.1 codec over the socket, one

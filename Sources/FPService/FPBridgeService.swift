@@ -14,7 +14,9 @@ package struct FPBridgeService: Sendable {
     }
 
     /// Serves until SIGTERM or SIGINT (``ServiceStop``); `ready` runs once the socket accepts connections.
-    package func run(logger: Logger, ready: @escaping @Sendable () -> Void = {}) async throws {
+    /// `stopSignals`: trapped by the caller as early as it can (trapped here when nil).
+    package func run(logger: Logger, stopSignals: StopSignals? = nil, ready: @escaping @Sendable () -> Void = {}) async throws {
+        let stopSignals = if let stopSignals { stopSignals } else { await StopSignals.trap() }
         try SocketPath.prepare(configuration.socketPath)
         let router = Router(context: ServiceRequestContext.self)
         router.add(middleware: RequestLogMiddleware())
@@ -52,9 +54,17 @@ package struct FPBridgeService: Sendable {
             logger: logger)
         // Services are stopped in reverse order: the stop ends the operations before the server
         // closes gracefully, which waits for every response (an armed identify's stream too).
+        // The signals were trapped before any of this started (StopSignals); each is handed on.
         let group = ServiceGroup(configuration: .init(
             services: [app, ServiceStop(registry: registry, readers: readers, logger: logger)],
-            gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
+            gracefulShutdownSignals: [], logger: logger))
+        let relay = Task {
+            for await signal in stopSignals.signals {
+                logger.info("fpbridged: \(signal): stopping")
+                await group.triggerGracefulShutdown()
+            }
+        }
+        defer { relay.cancel() }
         try await group.run()
     }
 }

@@ -73,6 +73,11 @@ struct FPBridged: AsyncParsableCommand {
     var verbose = false
 
     func run() async throws {
+        var logger = Logger(label: "fpbridged")
+        logger.logLevel = verbose ? .debug : .warning
+        // First: a stop sent from now on is graceful, however long the start takes (issue 53).
+        let stopSignals = await StopSignals.trap()
+        logger.debug("SIGTERM and SIGINT trapped: a stop from now on is graceful")
         let environment = ProcessInfo.processInfo.environment
         if !testMode, let name = ["FPBRIDGE_READER", "FPBRIDGE_STATE_DIR"].first(where: { environment[$0] != nil }) {
             throw ValidationError("\(name) is set: test settings are refused unless --test-mode is given")
@@ -89,8 +94,6 @@ struct FPBridged: AsyncParsableCommand {
         guard (0...3600).contains(readerIdleSeconds) else { throw ValidationError("--reader-idle-seconds must be 0 to 3600") }
         guard (1...10_000).contains(connectionsPerUser) else { throw ValidationError("--connections-per-user must be 1 to 10000") }
         guard (1...3600).contains(claimYieldSeconds) else { throw ValidationError("--claim-yield-seconds must be 1 to 3600") }
-        var logger = Logger(label: "fpbridged")
-        logger.logLevel = verbose ? .debug : .warning
         var configuration = ServiceConfiguration(
             socketPath: socket, stateDirectory: try Self.stateDirectory(stateDir), reader: selection,
             adminGroup: adminGroup, kioskGroup: kioskGroup, testMode: testMode)
@@ -114,7 +117,7 @@ struct FPBridged: AsyncParsableCommand {
         let mode = testMode ? "test mode: fake reader and client state directories allowed" : "system mode"
         let socket = self.socket
         do {
-            try await service.run(logger: logger) {
+            try await service.run(logger: logger, stopSignals: stopSignals) {
                 FileHandle.standardError.write(Data("fpbridged: listening on \(socket) (\(mode))\n".utf8))
             }
         } catch let error as ServiceStartError {

@@ -56,5 +56,27 @@ import TestSupport
         #expect((status.json["biometry"] as? [String: Any])?["failures"] as? Int == 0, "\(status.stdout)\(status.stderr)")
     }
 
+    /// A SIGTERM while the service starts (issue 53): trapped first thing, so the stop is
+    /// graceful (exit 0) however far the start got, where it ended fpbridged with 143 before
+    /// the service group had installed its handlers. Each round stops it a little later.
+    @Test func aStopSentWhileTheServiceStartsIsGraceful() async throws {
+        let directory = TemporaryDirectory()
+        let script = directory.file("empty.txt")
+        try "".write(toFile: script, atomically: true, encoding: .utf8)
+        for round in 0..<6 {
+            let log = directory.file("fpbridged-\(round).log")
+            let pid = try Spawn.start([ServiceProcess.executable, "--socket", directory.file("s\(round).sock"),
+                                       "--state-dir", try directory.privateDirectory("state\(round)"), "--test-mode",
+                                       "--reader", "fake:" + script, "--verbose"], stdout: log + ".out", stderr: log)
+            let output = { ((try? String(contentsOfFile: log, encoding: .utf8)) ?? "") + ((try? String(contentsOfFile: log + ".out", encoding: .utf8)) ?? "") }
+            // Its first line says the signals are trapped; the stop comes then, or a few milliseconds on.
+            let trapped = try await eventually(within: 20, every: .milliseconds(1)) { output().contains("trapped") }
+            if round > 0 { usleep(useconds_t(round * 3_000)) }
+            kill(pid, SIGTERM)
+            let status = Spawn.wait(pid)
+            #expect(trapped && status == 0, "round \(round): exit \(status) after a SIGTERM during the start:\n\(output())")
+        }
+    }
+
     private static func milliseconds(_ end: Date, _ start: Date) -> Int { Int(end.timeIntervalSince(start) * 1000) }
 }
