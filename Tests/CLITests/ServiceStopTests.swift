@@ -71,6 +71,9 @@ import TestSupport
             let output = { ((try? String(contentsOfFile: log, encoding: .utf8)) ?? "") + ((try? String(contentsOfFile: log + ".out", encoding: .utf8)) ?? "") }
             // Its first line says the signals are trapped; the stop comes then, or a few milliseconds on.
             let trapped = try await eventually(within: 20, every: .milliseconds(1)) { output().contains("trapped") }
+            // A fixed sleep on purpose: the point is a SIGTERM at different moments of the start
+            // (opening the reader, the socket, the group), which no event of the service marks;
+            // the test waits on no outcome of it, so load only moves where the signal lands.
             if round > 0 { usleep(useconds_t(round * 3_000)) }
             kill(pid, SIGTERM)
             let status = Spawn.wait(pid)
