@@ -50,10 +50,16 @@ package protocol PrintMatching: FingerprintReader {
     /// nil when the reader does not say (it matches on the chip).
     var lastIdentification: IdentificationCost? { get async }
     /// Enrolls as ``FingerprintReader/enroll(_:)`` does, refusing a finger that matches a print
-    /// of `gallery` where the reader can tell at the first scan, as identify would decide: the
-    /// stream then fails with ``DuplicateScan`` before that scan's stage is reported. A reader
-    /// that cannot tell enrolls as usual.
-    func enroll(_ template: PrintTemplate, refusing gallery: [PrintData]) -> AsyncThrowingStream<EnrollEvent, any Error>
+    /// of `gallery`, as identify would decide: the stream then fails with ``DuplicateScan``
+    /// before any stage of the finger is reported. Image readers compared on the host tell at
+    /// the enrollment's first scan; readers that ``ReaderInfo/identifiesBeforeEnrolling`` take
+    /// a scan of their own first, reported as the first of ``ReaderInfo/enrollmentStages``
+    /// (the reader's stages follow, each counted one on). There a finger the sensor holds under
+    /// a print of its own that is in no print of `gallery` is deleted from the sensor and the
+    /// enrollment goes on when `deletingSensorOrphans`, else refused (``DuplicateScan`` without
+    /// an index). A reader that can do neither enrolls as usual.
+    func enroll(_ template: PrintTemplate, refusing gallery: [PrintData],
+                deletingSensorOrphans: Bool) -> AsyncThrowingStream<EnrollEvent, any Error>
 }
 
 extension PrintMatching {
@@ -63,7 +69,8 @@ extension PrintMatching {
         .decided(try await identify(gallery, fingerTimeout: fingerTimeout))
     }
 
-    package func enroll(_ template: PrintTemplate, refusing gallery: [PrintData]) -> AsyncThrowingStream<EnrollEvent, any Error> {
+    package func enroll(_ template: PrintTemplate, refusing gallery: [PrintData],
+                        deletingSensorOrphans: Bool) -> AsyncThrowingStream<EnrollEvent, any Error> {
         enroll(template)
     }
 }

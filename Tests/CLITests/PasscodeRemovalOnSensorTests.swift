@@ -36,9 +36,10 @@ import TestSupport
         return try await command.value
     }
 
+    /// Six touches: the reader's five, after the identification that checks for a duplicate.
     func enroll(_ service: ServiceProcess, _ finger: String, id: String) async throws -> CommandResult {
         try await run(service, ["enroll", "--finger", finger, "--passcode-stdin"], input: "2468\n",
-                      touches: Array(repeating: id, count: 5))
+                      touches: Array(repeating: id, count: 6))
     }
 
     /// The ids the sensor holds (`LIST`).

@@ -31,10 +31,16 @@ extension VirtualReaderHarness {
         // image of a command that scans virtual_image more than once (a second touch to confirm).
         let imagesAtPrompts = driver == "virtual_image" && arguments.first != "enroll" && images.count > 1
         let prompts = arguments.first == "enroll" || (driver == "virtual_image" && !imagesAtPrompts) ? nil : PromptSignal(Bench.scanPrompt)
-        let watchPrompt = prompts?.watcher()
+        // An enrollment on virtual_device_storage begins with an identification (fprintd's
+        // duplicate check, one scan) and may delete a sensor print before the enrollment's own
+        // operation: scans sent during that deletion are refused by the reader and lost, so the
+        // rest wait until the check's stage is reported.
+        let checkStage = arguments.first == "enroll" && driver == "virtual_device_storage" ? PromptSignal("stage 1/") : nil
+        let watchPrompt = prompts?.watcher() ?? checkStage?.watcher()
+        var scansSent = 0
         let ended = Ended()
         let command = Task {
-            defer { prompts?.finish(); ended.mark() }
+            defer { prompts?.finish(); checkStage?.finish(); ended.mark() }
             return try await Fpbridge.run(["--json", "--reader", "libfprint:\(driver)", "--state-dir", state, "--user", user]
                                           + arguments, environment: environment, input: input, timeout: 60,
                                           onStderr: watchPrompt)
@@ -43,6 +49,11 @@ extension VirtualReaderHarness {
             if let prompts, command.hasPrefix("SCAN ") || command.hasPrefix("RETRY ") {
                 // No prompt: the command ended without scanning again; the scan would stay unused.
                 guard await prompts.next(within: 30) else { break }
+            }
+            if let checkStage, command.hasPrefix("SCAN ") {
+                // No stage: the check refused the finger and the command ended.
+                if scansSent == 1 { guard await checkStage.next(within: 30) else { break } }
+                scansSent += 1
             }
             do {
                 try await VirtualReaderDriver.send(socket, [command])

@@ -82,11 +82,12 @@ import TestSupport
     /// earlier process enrolled, as a real sensor would have kept it.
     @Test func virtualDeviceStorageIdentifyAndDeleteThroughTheCLI() async throws {
         let socket = TemporaryDirectory.socketPath()
+        // Six scans: the identification that checks for a duplicate, then the reader's five.
         let enroll = try await run("virtual_device_storage", socket: socket, ["enroll", "--finger", "left-thumb"],
-                                   while: Array(repeating: "SCAN s1", count: 5))
+                                   while: Array(repeating: "SCAN s1", count: 6))
         #expect(enroll.status == 0 && enroll.json["storedOnDevice"] as? Bool == true, "\(enroll.stderr)")
         let bob = try await run("virtual_device_storage", socket: socket, ["enroll", "--finger", "right-index"], user: "bob",
-                                while: ["INSERT s1", "SCAN s2", "SCAN s2", "SCAN s2", "SCAN s2", "SCAN s2"])
+                                while: ["INSERT s1"] + Array(repeating: "SCAN s2", count: 6))
         #expect(bob.status == 0, "\(bob.stderr)")
         let who = try await run("virtual_device_storage", socket: socket, ["identify"], while: ["INSERT s1", "INSERT s2", "SCAN s2"])
         #expect(who.json["user"] as? String == "bob" && who.json["finger"] as? String == "right-index", "\(who.stdout)\(who.stderr)")
@@ -98,17 +99,22 @@ import TestSupport
         #expect((try await run("virtual_device_storage", socket: socket, ["list"]).json["prints"] as? [Any])?.isEmpty == true)
     }
 
-    /// The sensor already holding a finger (enrolled by other software) is the reader's state,
-    /// not a usage error: exit 3 with readerFailure, not alreadyEnrolled's exit 2.
-    @Test func aFingerTheSensorAlreadyHoldsIsAReaderStateNotAUsageError() async throws {
+    /// The sensor already holding a finger under a print no record here knows (enrolled by
+    /// other software, or before a re-install): the identification before the enrollment finds
+    /// it, deletes it from the sensor and enrolls the finger, as fprintd does; alice's finger
+    /// is then on the sensor once. The same finger for bob is refused at its first scan.
+    @Test func aFingerTheSensorHoldsUnderAPrintNoRecordKnowsIsEnrolledInItsPlace() async throws {
         let socket = TemporaryDirectory.socketPath()
-        // One scan: the reader refuses the finger at its first scan and the command ends, so
-        // a second scan would find no reader listening (under load it did, and failed the test).
         let enroll = try await run("virtual_device_storage", socket: socket, ["enroll", "--finger", "left-thumb"],
-                                   while: ["INSERT s1", "SCAN s1"])
-        #expect(enroll.status == 3 && enroll.errorCode == -2006, "\(enroll.stdout)\(enroll.stderr)")
-        #expect(enroll.errorMessage.contains("already holds"))
-        #expect((try await run("virtual_device_storage", socket: socket, ["list"]).json["prints"] as? [Any])?.isEmpty == true)
+                                   while: ["INSERT s1"] + Array(repeating: "SCAN s1", count: 6))
+        #expect(enroll.status == 0 && enroll.json["storedOnDevice"] as? Bool == true, "\(enroll.stdout)\(enroll.stderr)")
+        // One scan: the refusal comes at the first, and the command ends (a second scan would
+        // find no reader listening).
+        let bob = try await run("virtual_device_storage", socket: socket, ["enroll", "--finger", "right-index"], user: "bob",
+                                while: ["INSERT s1", "SCAN s1"])
+        #expect(bob.status == 2 && bob.errorCode == -2008, "\(bob.stdout)\(bob.stderr)")
+        #expect(bob.errorMessage.contains("already enrolled on virtual_device_storage/0 as alice's left-thumb"), "\(bob.errorMessage)")
+        #expect((try await run("virtual_device_storage", socket: socket, ["list"], user: "bob").json["prints"] as? [Any])?.isEmpty == true)
     }
 
     /// The scan timeout is for waiting for a finger: NBIS matching over a large gallery on

@@ -233,9 +233,11 @@ public final class FprintdBus: Sendable {
         return (status, client.output)
     }
 
-    /// Enrolls `user`'s `finger` with Debian's `fprintd-enroll`, five scans of `print`.
-    public func enroll(_ finger: String = "right-index-finger", print: String = "p1", user: String = "root") async throws -> CommandResult {
-        try await withScans(["/usr/bin/fprintd-enroll", "-f", finger, user], after: "Enrolling", scans: Array(repeating: print, count: 5))
+    /// Enrolls `user`'s `finger` with Debian's `fprintd-enroll`, `scans` scans of `print` (five on
+    /// `virtual_device`; six on `virtual_device_storage`, whose first is the duplicate check).
+    public func enroll(_ finger: String = "right-index-finger", print: String = "p1", user: String = "root",
+                       scans: Int = 5) async throws -> CommandResult {
+        try await withScans(["/usr/bin/fprintd-enroll", "-f", finger, user], after: "Enrolling", scans: Array(repeating: print, count: scans))
     }
 
     /// Sends `SCAN ID` commands to the virtual reader, once it listens.

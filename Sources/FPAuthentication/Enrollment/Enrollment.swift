@@ -114,11 +114,12 @@ public struct Enrollment: Sendable {
         if existing != nil && !replace { throw alreadyEnrolled(finger, identity) }
         if let existing, existing.storedOnDevice { try await deleteFromSensor(existing, reader: reader) }
         let info = await reader.info
-        emit(.presentFinger(info.scanType, stages: info.enrollStages))
+        emit(.presentFinger(info.scanType, stages: info.enrollmentStages))
         let template = PrintTemplate(finger: finger, username: environment.user, enrollDate: Date())
         let stageTimeout = Duration.milliseconds(Int(environment.configuration.scanTimeoutSeconds * 1000))
         let duplicates = try DuplicateFinger.gallery(environment, reader: identity, replacing: finger)
-        let scans = (reader as? any PrintMatching)?.enroll(template, refusing: duplicates.map(\.print)) ?? reader.enroll(template)
+        let scans = (reader as? any PrintMatching)?.enroll(template, refusing: duplicates.records.map(\.print),
+                                                             deletingSensorOrphans: duplicates.complete) ?? reader.enroll(template)
         let enrolled: EnrolledPrint
         do {
             enrolled = try await withStageTimeout(stageTimeout) { progress in
@@ -135,7 +136,8 @@ public struct Enrollment: Sendable {
                 return enrolled
             }
         } catch let duplicate as DuplicateScan {
-            throw DuplicateFinger.refusal(finger, heldBy: duplicates[duplicate.galleryIndex], environment)
+            guard let index = duplicate.galleryIndex else { throw DuplicateFinger.sensorRefusal(finger, reader: identity, environment) }
+            throw DuplicateFinger.refusal(finger, heldBy: duplicates.records[index], environment)
         }
         let record = PrintRecord(user: environment.user, finger: finger, reader: identity,
                                  enrolledAt: Date(), storedOnDevice: enrolled.storedOnDevice, print: enrolled.data)

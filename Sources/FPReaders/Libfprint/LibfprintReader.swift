@@ -128,15 +128,52 @@ public final class LibfprintReader: PrintMatching {
 
     /// On image readers that match on the host, the first accepted scan is compared with
     /// `gallery` as identify compares (``LoopDevice/firstMatch(scan:plan:)``) before its stage is
-    /// reported; a match ends the enrollment with ``DuplicateScan``. Elsewhere a plain enrollment.
-    package func enroll(_ template: PrintTemplate, refusing gallery: [PrintData]) -> AsyncThrowingStream<EnrollEvent, any Error> {
+    /// reported; a match ends the enrollment with ``DuplicateScan``. On readers that
+    /// ``ReaderInfo/identifiesBeforeEnrolling``, an identification first (fprintd's check).
+    /// Elsewhere a plain enrollment.
+    package func enroll(_ template: PrintTemplate, refusing gallery: [PrintData],
+                        deletingSensorOrphans: Bool) -> AsyncThrowingStream<EnrollEvent, any Error> {
         Self.enrollment { [device] continuation in
             if let plan = try await device.hostPlan(for: gallery) {
                 try await Self.screened(device, template, plan: plan, into: continuation)
+            } else if await device.describe().identifiesBeforeEnrolling {
+                try await Self.identifiedFirst(device, template, gallery: gallery, deletingSensorOrphans: deletingSensorOrphans,
+                                               into: continuation)
             } else {
                 try await Self.plain(device, template, into: continuation)
             }
         }
+    }
+
+    /// fprintd's order on a reader that identifies on the chip: one scan identified among
+    /// `gallery` (scanned again on a retry), reported as the first stage once it found nothing,
+    /// then the reader's own enrollment, its stages counted one on.
+    private static func identifiedFirst(_ device: LoopDevice, _ template: PrintTemplate, gallery: [PrintData],
+                                        deletingSensorOrphans: Bool,
+                                        into continuation: AsyncThrowingStream<EnrollEvent, any Error>.Continuation) async throws {
+        checking: while true {
+            switch try await device.identifyBeforeEnrolling(gallery) {
+            case .retry(let reason): continuation.yield(.retry(reason))
+            case .duplicate(let index): throw DuplicateScan(galleryIndex: index)
+            case .clear: break checking
+            case .sensorOrphan(let print):
+                guard deletingSensorOrphans else { throw DuplicateScan(galleryIndex: nil) }
+                // As fprintd: the sensor's copy of a print nobody here knows gives way. One that
+                // cannot be deleted keeps the finger (the sensor would refuse it as a duplicate).
+                do { try await device.deleteStoredPrint(print) } catch { throw DuplicateScan(galleryIndex: nil) }
+                break checking
+            }
+        }
+        let stages = await device.describe().enrollmentStages
+        continuation.yield(.stageCompleted(completed: 1, total: stages))
+        let print = try await device.enroll(template) { event, _ in
+            if case .stageCompleted(let completed, let total) = event {
+                continuation.yield(.stageCompleted(completed: completed + 1, total: total + 1))
+            } else {
+                continuation.yield(event)
+            }
+        }
+        continuation.yield(.enrolled(print))
     }
 
     /// An enrollment's stream, run by `body` and cancelled when its reader goes.

@@ -132,14 +132,21 @@ final class LoopDevice {
         let features = ReaderFeatures(rawValue: fp_device_get_features(device).rawValue)
         // Readers that may scan without end (match-on-chip) have no thermal model.
         let heat = features.contains(.alwaysOn) ? nil : known ?? ReaderHeat(reported: temperature)
+        let driver = LibfprintPrint.string(fp_device_get_driver(device)) ?? "unknown"
         return ReaderInfo(
-            identity: ReaderIdentity(driver: LibfprintPrint.string(fp_device_get_driver(device)) ?? "unknown",
-                                     deviceID: LibfprintPrint.string(fp_device_get_device_id(device)) ?? "0"),
+            identity: ReaderIdentity(driver: driver, deviceID: LibfprintPrint.string(fp_device_get_device_id(device)) ?? "0"),
             name: LibfprintPrint.string(fp_device_get_name(device)) ?? "unnamed reader",
             scanType: fp_device_get_scan_type(device) == FP_SCAN_TYPE_SWIPE ? .swipe : .press,
             enrollStages: Int(fp_device_get_nr_enroll_stages(device)),
             features: features,
             temperature: temperature,
-            heat: heat)
+            heat: heat,
+            identifiesBeforeEnrolling: identifiesBeforeEnrolling(driver: driver, features: features))
+    }
+
+    /// fprintd's duplicate check, where fpbridge cannot screen the enrollment's first scan
+    /// itself: a reader that identifies and whose prints the host does not compare.
+    static func identifiesBeforeEnrolling(driver: String, features: ReaderFeatures) -> Bool {
+        features.contains(.identify) && HostMatchingDrivers.threshold(forDriver: driver) == nil
     }
 }

@@ -72,14 +72,7 @@ extension LoopDevice {
             }
             return (.match(galleryIndex: try prints.index(of: match)), nil)
         }) { device, cancellable, box, data in
-            let array = GObjectRef(taking: UnsafeMutableRawPointer(g_ptr_array_new_with_free_func(g_object_unref)!), kind: .pointerArray)
-            box.keep.append(array)
-            for item in gallery {
-                let print = try LibfprintPrint.deserialize(item, for: device)
-                g_ptr_array_add(array.pointer.assumingMemoryBound(to: GPtrArray.self), UnsafeMutableRawPointer(print))
-                prints.items.append(print)
-            }
-            fp_device_identify(device, array.pointer.assumingMemoryBound(to: GPtrArray.self), cancellable,
+            fp_device_identify(device, try prints.load(gallery, for: device, keptBy: box), cancellable,
                                matchDecided, data, nil, operationFinished, data)
         } finish: { device, result in
             var matched: OpaquePointer?
@@ -164,8 +157,21 @@ extension LoopDevice {
 
 /// The prints of one identification, in gallery order (owned by the operation's GPtrArray).
 @GLibLoop
-private final class GalleryPrints {
-    var items: [OpaquePointer] = []
+final class GalleryPrints {
+    private var items: [OpaquePointer] = []
+
+    /// The gallery as libfprint takes it, in an array the operation keeps until it ends.
+    func load(_ gallery: [PrintData], for device: DevicePointer, keptBy box: OperationBox) throws -> UnsafeMutablePointer<GPtrArray> {
+        let array = GObjectRef(taking: UnsafeMutableRawPointer(g_ptr_array_new_with_free_func(g_object_unref)!), kind: .pointerArray)
+        box.keep.append(array)
+        let pointer = array.pointer.assumingMemoryBound(to: GPtrArray.self)
+        for item in gallery {
+            let print = try LibfprintPrint.deserialize(item, for: device)
+            g_ptr_array_add(pointer, UnsafeMutableRawPointer(print))
+            items.append(print)
+        }
+        return pointer
+    }
 
     /// Where the matched print stands in the gallery.
     func index(of matched: OpaquePointer) throws -> Int {

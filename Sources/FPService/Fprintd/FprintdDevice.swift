@@ -62,7 +62,7 @@ final class FprintdDevice: Sendable {
         self.path = path
         self.info = info
         self.yield = yield
-        state = Locked(State(enrollStages: info.enrollStages, scanType: info.scanType))
+        state = Locked(State(enrollStages: info.enrollmentStages, scanType: info.scanType))
     }
 
     /// The value of a Device property now.

@@ -143,7 +143,7 @@ final class FprintdFace: Sendable {
         guard let device = devices.withLock({ $0.first { $0.info.identity == info.identity } }) else { return }
         let names = device.state.withLock { state in
             var names: [FprintdProperty] = []
-            if state.enrollStages != info.enrollStages { state.enrollStages = info.enrollStages; names.append(.numEnrollStages) }
+            if state.enrollStages != info.enrollmentStages { state.enrollStages = info.enrollmentStages; names.append(.numEnrollStages) }
             if state.scanType != info.scanType { state.scanType = info.scanType; names.append(.scanType) }
             return names
         }

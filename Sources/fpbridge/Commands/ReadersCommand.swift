@@ -35,7 +35,7 @@ struct ReadersCommand: AsyncParsableCommand {
             ? "No readers found. Try --reader fake, or see docs/hardware.md."
             : infos.map { info in
                 "\(info.identity.driver)\t\(info.identity.deviceID)\t\(info.name)\n"
-                    + "\tscan type: \(info.scanType.rawValue), enroll stages: \(info.enrollStages), "
+                    + "\tscan type: \(info.scanType.rawValue), enroll stages: \(info.enrollmentStages), "
                     + "features: \(info.features.names.joined(separator: ","))"
             }.joined(separator: "\n")
         options.console.success(text, ["readers": .array(infos.map(Self.json))])
@@ -45,7 +45,7 @@ struct ReadersCommand: AsyncParsableCommand {
         [
             "driver": .string(info.identity.driver), "deviceId": .string(info.identity.deviceID),
             "name": .string(info.name), "scanType": .string(info.scanType.rawValue),
-            "enrollStages": .int(info.enrollStages), "features": .array(info.features.names.map(JSONValue.string)),
+            "enrollStages": .int(info.enrollmentStages), "features": .array(info.features.names.map(JSONValue.string)),
             "temperature": .string(info.temperature.rawValue),
         ]
     }
