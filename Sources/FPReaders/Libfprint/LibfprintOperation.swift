@@ -100,6 +100,13 @@ final class LingeringOperation {
 }
 
 extension LoopDevice {
+    /// How long a decided match waits for an operation whose finger is already off to end
+    /// before it is answered anyway (the rest is cancelled). Real time, as ``FingerWait``'s:
+    /// it bounds a real reader's own work. Long enough for a reader that ends its operation
+    /// right after its report (every real one and libfprint's virtual ones) to be idle when
+    /// the answer is known; short beside what a person waits for.
+    static let decidedAnswerGrace: Duration = .milliseconds(300)
+
     /// Runs one asynchronous libfprint operation.
     ///
     /// `start` calls the libfprint function with the cancellable and, as callback
@@ -109,8 +116,11 @@ extension LoopDevice {
     ///
     /// With `decision`, the operation answers from libfprint's match callback (``matchDecided``,
     /// passed by `start` with the box pointer as its data) as soon as the match is decided, and
-    /// `finish` runs only to release what libfprint returns: the answer is given once. The
-    /// operation then lingers until the finger is lifted (``LingeringOperation``).
+    /// `finish` runs only to release what libfprint returns: the answer is given once, and what
+    /// the reader reports after it (an error) never replaces it, as with fprintd. With the finger
+    /// on the sensor the operation then lingers until it is lifted (``LingeringOperation``); with
+    /// the finger off, the answer waits for the operation's end up to ``decidedAnswerGrace``,
+    /// and the rest is cancelled.
     ///
     /// With `fingerTimeout`, the operation ends with ``ReaderError/timedOut`` when the reader
     /// has no scan in time (see ``FingerWait``); a lingering operation before it is waited for
@@ -202,7 +212,15 @@ extension LoopDevice {
                     answer.finished = true
                     status?.stop()
                     guard let early = answer.lingering else {
-                        continuation.resume(with: Result { try finish(device, result) })
+                        if let decided = answer.decided {
+                            // Decided in the match callback and not yet answered: the decision
+                            // stands, as fprintd reports it at once and ignores what the reader
+                            // says after it (an error, a cancellation); finish only releases.
+                            _ = try? finish(device, result)
+                            continuation.resume(with: decided)
+                        } else {
+                            continuation.resume(with: Result { try finish(device, result) })
+                        }
                         return
                     }
                     // Answered already: finish only releases what libfprint hands back.
@@ -229,14 +247,29 @@ extension LoopDevice {
                         // first and answers as it always did, so the reader is idle when its answer
                         // is known and takes the next command in a new operation (virtual_device
                         // reports twice when a scan reaches it between its report and its end).
-                        LoopIdle.low { [self] in
-                            let present = fp_device_get_finger_status(device).rawValue & FP_FINGER_STATUS_PRESENT.rawValue != 0
-                            guard !answer.finished, present, let decided = answer.decided else { return }
+                        let answerNow = { @GLibLoop [self] () -> LingeringOperation? in
+                            guard !answer.finished, answer.lingering == nil, let decided = answer.decided else { return nil }
                             let early = LingeringOperation(cancellable: cancellable)
                             answer.lingering = early
                             self.lingering = early
                             status?.flush()
                             continuation.resume(with: decided)
+                            return early
+                        }
+                        LoopIdle.low {
+                            let present = fp_device_get_finger_status(device).rawValue & FP_FINGER_STATUS_PRESENT.rawValue != 0
+                            guard present else {
+                                // The finger is off and the reader keeps the operation open (a
+                                // match-on-chip reader finishing its own work, or stuck): the
+                                // decision is not held back past a short grace, and nobody needs
+                                // the rest of the operation.
+                                Task { @GLibLoop in
+                                    try? await Task.sleep(for: Self.decidedAnswerGrace)
+                                    answerNow()?.cancel()
+                                }
+                                return
+                            }
+                            _ = answerNow()
                         }
                     }
                 }
