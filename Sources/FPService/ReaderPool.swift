@@ -58,27 +58,42 @@ actor ReaderPool {
 
     /// Gives a pin up; with the last one the reader is closed as soon as it is free (at once
     /// when nobody uses it), as fprintd closes its device at Release.
-    func unpin(_ identity: ReaderIdentity) async {
-        guard let count = pinned[identity] else { return }
+    /// - Returns: the reader's error when it was closed now and its close failed (fprintd's
+    ///   Release answers it); nil when it closed, stays open for another holder or is busy.
+    @discardableResult
+    func unpin(_ identity: ReaderIdentity) async -> (any Error)? {
+        guard let count = pinned[identity] else { return nil }
         if count > 1 {
             pinned[identity] = count - 1
-            return
+            return nil
         }
         pinned[identity] = nil
-        await closeWhenFree(identity)
+        return await closeWhenFree(identity)
     }
 
     /// Closes the reader kept for `identity` in the reader's turn: idle long enough, or
     /// unplugged (libfprint keeps listing an unplugged reader until it is closed). When an
     /// operation holds the reader, it is not parked: that operation parks or closes it.
-    func closeWhenFree(_ identity: ReaderIdentity) async {
-        _ = try? await arbiter.withReader(identity, wait: false, timeout: 0) { await self.close(identity) }
+    /// - Returns: the reader's error when its close failed. The reader is not kept either way:
+    ///   the next operation opens it afresh.
+    @discardableResult
+    func closeWhenFree(_ identity: ReaderIdentity) async -> (any Error)? {
+        // Busy (the arbiter refuses at once): the operation holding the reader parks or closes it.
+        guard let failure = try? await arbiter.withReader(identity, wait: false, timeout: 0, { await self.close(identity) }) else {
+            return nil
+        }
+        return failure
     }
 
-    private func close(_ identity: ReaderIdentity) async {
-        guard let entry = parked.removeValue(forKey: identity) else { return }
+    private func close(_ identity: ReaderIdentity) async -> (any Error)? {
+        guard let entry = parked.removeValue(forKey: identity) else { return nil }
         entry.closer.cancel()
-        try? await entry.reader.close()
+        do {
+            try await entry.reader.close()
+            return nil
+        } catch {
+            return error
+        }
     }
 
     /// Closes every parked reader (shutdown, suspend).

@@ -38,7 +38,8 @@ struct ClaimYield: Sendable {
     /// not known yet, checked again once it is): a claim made with Claim (not one borrowed for
     /// the length of a call), held for another user, with no action running, idle for ``after``.
     func yields(_ state: FprintdDevice.State, to uid: UInt32?) -> Bool {
-        guard let holder = state.holder, holder.watch != 0 else { return false }
+        // A claim being released goes by itself; taking it would end it twice.
+        guard let holder = state.holder, holder.watch != 0, !holder.releasing else { return false }
         if let uid, uid == holder.uid { return false }
         if let running = state.running, !running.done { return false }
         return now - state.quietSince >= after

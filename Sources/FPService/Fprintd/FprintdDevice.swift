@@ -15,6 +15,10 @@ final class FprintdDevice: Sendable {
         /// Who claimed it, looked up once at the claim.
         var caller: Caller
         var watch: UInt32 = 0
+        /// Its Release is under way (the action ending, the reader closing): the claim stays
+        /// until the close ends, and every call of the holder meanwhile is `AlreadyInUse`, as
+        /// fprintd answers a second Release during its close.
+        var releasing = false
 
         var uid: UInt32 { caller.credentials.uid }
     }
@@ -102,6 +106,7 @@ final class FprintdDevice: Sendable {
                 if state.holder == nil { throw BusError(.claimDevice, "Device was not claimed before use") }
                 throw BusError(.alreadyInUse, "Device already in use by another user")
             }
+            if holder.releasing { throw BusError(.alreadyInUse, "Device is being released") }
         }
     }
 

@@ -113,7 +113,10 @@ extension FprintdFace {
     }
 
     private func release(_ device: FprintdDevice, _ sender: String) async throws -> [BusValue] {
-        guard await giveUp(device, sender) else { throw BusError(.claimDevice, "Device was not claimed before use") }
+        guard let ended = await giveUp(device, sender) else { throw BusError(.claimDevice, "Device was not claimed before use") }
+        // The claim is over either way (the next Claim opens the reader afresh); the client is
+        // told its reader failed to close, as fprintd tells it.
+        if let failure = ended { throw BusError(.internalError, "Release failed with error: \(AuthError(failure).message)") }
         return []
     }
 
@@ -121,26 +124,34 @@ extension FprintdFace {
         _ = await giveUp(device, sender)
     }
 
-    /// Ends `sender`'s claim: in one step the claim goes and what runs is taken, so that no
-    /// Start of theirs slips in between; then what ran is cancelled and waited for. False
-    /// when `sender` did not hold the device (a newer claim of someone else is left alone).
-    private func giveUp(_ device: FprintdDevice, _ sender: String) async -> Bool {
+    /// Ends `sender`'s claim: in one step the claim is marked as being released and what runs
+    /// is taken, so that no Start of theirs slips in between; then what ran is cancelled and
+    /// waited for, the reader closed, and the claim goes. Nil when `sender` did not hold the
+    /// device or is releasing it already (a newer claim of someone else is left alone);
+    /// else the reader's close error, if any.
+    private func giveUp(_ device: FprintdDevice, _ sender: String) async -> (any Error)?? {
         guard let (holder, running) = device.state.withLock({ state -> (FprintdDevice.Holder, FprintdDevice.Running?)? in
-            guard let holder = state.holder, holder.sender == sender else { return nil }
-            state.holder = nil
+            guard let holder = state.holder, holder.sender == sender, !holder.releasing else { return nil }
+            state.holder?.releasing = true
             return (holder, state.running)
-        }) else { return false }
-        await letGo(device, holder, running)
-        return true
+        }) else { return nil }
+        let failure = await letGo(device, holder, running)
+        device.state.withLock { state in
+            if state.holder?.sender == sender, state.holder?.releasing == true { state.holder = nil }
+        }
+        return .some(failure)
     }
 
     /// What follows a claim taken from `holder`: what it ran is cancelled and waited for, its
     /// pin on the reader and its watch on the bus go.
-    private func letGo(_ device: FprintdDevice, _ holder: FprintdDevice.Holder, _ running: FprintdDevice.Running?) async {
+    /// - Returns: the reader's error when it closed now and the close failed.
+    @discardableResult
+    private func letGo(_ device: FprintdDevice, _ holder: FprintdDevice.Holder, _ running: FprintdDevice.Running?) async -> (any Error)? {
         if let running { await end(device, running) }
-        await readers.pool.unpin(device.info.identity)
+        let failure = await readers.pool.unpin(device.info.identity)
         if let bus = connection { await bus.unwatch(holder.watch) }
         await device.fingerRelay.caughtUp()
+        return failure
     }
 
     /// Opens the device's reader for a claim and pins it open (``ReaderPool/pin(_:)``). A reader
