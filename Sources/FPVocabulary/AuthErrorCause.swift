@@ -25,4 +25,8 @@ public enum AuthErrorCause: String, Sendable, Hashable, Codable, CaseIterable {
     /// too many touches, so the person names themselves first (the kiosk's badge,
     /// `fpbridge identify --claimed USER`) and only their prints are compared.
     case claimNeeded = "claim-needed"
+    /// The print was deleted, but the reader did not delete its own copy of it (it refused, or
+    /// had lost it already): the copy matches nothing without its record. `fpbridge selftest
+    /// --steps clear` wipes the sensor's storage.
+    case sensorCopyKept = "sensor-copy-kept"
 }

@@ -99,6 +99,29 @@ import TestSupport
         #expect((try await run("virtual_device_storage", socket: socket, ["list"]).json["prints"] as? [Any])?.isEmpty == true)
     }
 
+    /// A deletion whose sensor copy the reader refuses to delete (BUSY) deletes the record all
+    /// the same (the finger signs nobody in; the copy matches nothing without it) and says
+    /// so (a failed exit, with the advice to wipe the sensor's storage); a copy the sensor had
+    /// lost already is deleted quietly.
+    @Test func aDeletionTheReaderRefusesStillDeletesTheRecordAndSaysSo() async throws {
+        let socket = TemporaryDirectory.socketPath()
+        for finger in ["left-thumb", "right-thumb"] {
+            let enroll = try await run("virtual_device_storage", socket: socket, ["enroll", "--finger", finger],
+                                       while: Array(repeating: "SCAN \(finger)", count: 6))
+            #expect(enroll.status == 0, "\(enroll.stderr)")
+        }
+        let refused = try await run("virtual_device_storage", socket: socket, ["delete", "--finger", "left-thumb"],
+                                    while: ["INSERT left-thumb", "SLEEP 10", "ERROR 4"])
+        #expect(refused.status != 0, "\(refused.stdout)\(refused.stderr)")
+        #expect(refused.errorMessage.contains("deleted alice's left-thumb here, but not the reader's own copy (the reader refused"),
+                "\(refused.errorMessage)")
+        #expect(refused.stderr.contains("fpbridge selftest --steps clear --yes"), "\(refused.stderr)")
+        // A new process's virtual_device_storage holds nothing: the right thumb's copy is "lost".
+        let lost = try await run("virtual_device_storage", socket: socket, ["delete", "--finger", "right-thumb"])
+        #expect(lost.status == 0, "\(lost.stdout)\(lost.stderr)")
+        #expect((try await run("virtual_device_storage", socket: socket, ["list"]).json["prints"] as? [Any])?.isEmpty == true)
+    }
+
     /// The sensor already holding a finger under a print no record here knows (enrolled by
     /// other software, or before a re-install): the identification before the enrollment finds
     /// it, deletes it from the sensor and enrolls the finger, as fprintd does; alice's finger

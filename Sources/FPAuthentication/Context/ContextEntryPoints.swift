@@ -39,6 +39,15 @@ extension AuthenticationContext {
         try await Enrollment(context: self).delete(finger)
     }
 
+    /// ``deletePrints(_:)`` for fprintd's face, which tells its client a sensor copy that was
+    /// already gone as fprintd does: the records are deleted and the error's cause is
+    /// ``AuthErrorCause/sensorCopyKept`` (`PrintsNotDeletedFromDevice`). Elsewhere a copy the
+    /// sensor lost is deleted as far as the user can tell.
+    @discardableResult
+    package func deletePrintsReportingLostSensorCopies(_ finger: Finger?) async throws(AuthError) -> [PrintRecord] {
+        try await Enrollment(context: self).delete(finger, reportingLostSensorCopies: true)
+    }
+
     /// Deletes, as far as the context's reader allows, the sensor's copies of prints whose
     /// files are gone already (a service that removed a passcode without holding the reader
     /// during its prompt does this afterwards). A copy it cannot reach stays on the sensor,

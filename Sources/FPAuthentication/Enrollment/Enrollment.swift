@@ -203,7 +203,11 @@ public struct Enrollment: Sendable {
 
     /// Deletes prints (one finger, or all with nil) of the user on this reader,
     /// from the sensor too when they live there. Returns what was deleted.
-    public func delete(_ finger: Finger?) async throws(AuthError) -> [PrintRecord] {
+    ///
+    /// - Throws: `AuthErrorCause.sensorCopyKept` once every record is deleted when the reader
+    ///   refused to delete its copy of one (or, with `reportingLostSensorCopies`, no longer
+    ///   held it); `AuthErrorCode.notFound` when there is nothing to delete.
+    public func delete(_ finger: Finger?, reportingLostSensorCopies: Bool = false) async throws(AuthError) -> [PrintRecord] {
         let identity = await environment.reader?.info.identity
         var records: [PrintRecord]
         do { records = try environment.prints.prints(user: environment.user, reader: identity) } catch { throw AuthError(error) }
@@ -212,7 +216,7 @@ public struct Enrollment: Sendable {
             let what = finger.map { "\(environment.user)'s \($0.rawValue) is" } ?? "\(environment.user) has no prints"
             throw AuthError(.notFound, finger == nil ? what + " enrolled" : what + " not enrolled")
         }
-        return try await delete(records)
+        return try await delete(records, reportingLostSensorCopies: reportingLostSensorCopies)
     }
 
     /// Deletes, as far as it can, the sensor's copies of prints whose files are already gone
@@ -244,18 +248,30 @@ public struct Enrollment: Sendable {
         return left ?? stored
     }
 
-    private func delete(_ records: [PrintRecord]) async throws(AuthError) -> [PrintRecord] {
+    /// Deletes each record, its sensor copy first. A copy the sensor refuses to delete does not
+    /// keep the record: the user asked that the finger sign nobody in, and a copy without its
+    /// record matches nothing (fprintd deletes the record too). Such copies are reported at
+    /// the end, after every record went (``AuthErrorCause/sensorCopyKept``); so are copies the
+    /// sensor had lost already with `reportingLostSensorCopies` (fprintd's face).
+    private func delete(_ records: [PrintRecord], reportingLostSensorCopies: Bool) async throws(AuthError) -> [PrintRecord] {
+        var sensorProblems: [(PrintRecord, ReaderError)] = []
         do {
             let store = environment.prints
             for record in records {
                 if record.storedOnDevice {
-                    try await context.withReader { reader in
+                    let problem = try await context.withReader { reader -> ReaderError? in
                         guard let reader, await reader.info.identity == record.reader else {
                             throw AuthError(.biometryNotAvailable,
                                             "the \(record.finger.rawValue) print lives on reader \(record.reader); connect it to delete the print there")
                         }
-                        try await deleteFromSensor(record, reader: reader)
+                        do {
+                            try await deleteFromSensor(record, reader: reader, lostIsDeleted: !reportingLostSensorCopies)
+                            return nil
+                        } catch let error as ReaderError {
+                            return error
+                        }
                     }
+                    if let problem { sensorProblems.append((record, problem)) }
                 }
                 try store.withLock {
                     if try store.delete(user: record.user, reader: record.reader, finger: record.finger) {
@@ -263,17 +279,27 @@ public struct Enrollment: Sendable {
                     }
                 }
             }
-            return records
         } catch {
             throw AuthError(error)
         }
+        guard let (record, problem) = sensorProblems.first else { return records }
+        let what = sensorProblems.count == 1 ? "\(record.user)'s \(record.finger.rawValue)"
+                                             : "\(sensorProblems.count) of \(record.user)'s prints"
+        let reason = problem == .printNotFound ? "the reader no longer held it"
+                                               : "the reader refused to delete it: \(AuthError(problem).message)"
+        throw AuthError(AuthError(problem).code,
+                        "deleted \(what) here, but not the reader's own copy (\(reason)); without its record a copy matches nothing",
+                        cause: .sensorCopyKept)
     }
 
-    private func deleteFromSensor(_ record: PrintRecord, reader: any FingerprintReader) async throws {
+    /// Deletes the sensor's copy of `record`. A copy the sensor no longer holds is deleted as
+    /// far as anyone can tell, unless `lostIsDeleted` is false (it is then
+    /// ``ReaderError/printNotFound``, which fprintd's face reports as fprintd does).
+    private func deleteFromSensor(_ record: PrintRecord, reader: any FingerprintReader, lostIsDeleted: Bool = true) async throws {
         guard await reader.info.features.contains(.storageDelete) else { return }
         do {
             try await reader.deleteStoredPrint(record.print)
-        } catch ReaderError.printNotFound {
+        } catch ReaderError.printNotFound where lostIsDeleted {
             // Already gone from the sensor: nothing left to delete there.
         }
     }

@@ -77,7 +77,7 @@ extension FprintdFace {
         do {
             let configuration = try target.configuration()
             _ = try await readers.with(target, required: true, wait: true, timeout: configuration.scanTimeoutSeconds) { [self] reader in
-                try await target.context(reader: reader, configuration: configuration, printCaches: printCaches).deletePrints(finger)
+                try await target.context(reader: reader, configuration: configuration, printCaches: printCaches).deletePrintsReportingLostSensorCopies(finger)
             }
             return []
         } catch {
@@ -85,6 +85,10 @@ extension FprintdFace {
             if problem.code == .notFound {
                 throw BusError(.noEnrolledPrints, finger.map { "Fingerprint for finger \(FprintdFinger.name($0)) is not enrolled" }
                                ?? "No fingerprint enrolled")
+            }
+            // The records went, the reader kept its copy: fprintd's name for that.
+            if problem.cause == .sensorCopyKept {
+                throw BusError(.printsNotDeletedFromDevice, "Failed to delete print from device storage: \(problem.message)")
             }
             throw BusError(.printsNotDeleted, "Failed to delete the prints of \(user): \(problem.message)")
         }

@@ -55,6 +55,7 @@ enum FprintdInterface {
         case invalidFingername = "net.reactivated.Fprint.Error.InvalidFingername"
         case noSuchDevice = "net.reactivated.Fprint.Error.NoSuchDevice"
         case printsNotDeleted = "net.reactivated.Fprint.Error.PrintsNotDeleted"
+        case printsNotDeletedFromDevice = "net.reactivated.Fprint.Error.PrintsNotDeletedFromDevice"
     }
 }
 

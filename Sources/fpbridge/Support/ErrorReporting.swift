@@ -27,7 +27,7 @@ extension AuthErrorCode {
         case (_, .keyLabelTaken): "'fpbridge key delete --label LABEL' removes it"
         case (.alreadyEnrolled, _): "enroll it again with --replace"
         case (.keyInvalidated, _): "'fpbridge key delete --label LABEL', then 'fpbridge key create' makes a new key"
-        case (_, .sensorHoldsFinger): "'fpbridge selftest --steps clear --yes' wipes the sensor's storage"
+        case (_, .sensorHoldsFinger), (_, .sensorCopyKept): "'fpbridge selftest --steps clear --yes' wipes the sensor's storage"
         case (_, .unsafeStateDirectory): "use a state directory of your own (--state-dir), or give it to its user with mode 0700"
         case (_, .kioskHoldsReader): "an administrator enrolls at the kiosk with 'fpbridge enroll --at-kiosk'; or 'sudo systemctl stop fpbridge-kiosk' first"
         case (_, .kioskEnrolling): "wait for the enrollment at the kiosk to end, then try again"
