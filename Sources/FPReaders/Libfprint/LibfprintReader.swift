@@ -166,7 +166,7 @@ public final class LibfprintReader: PrintMatching {
         }
         let stages = await device.describe().enrollmentStages
         continuation.yield(.stageCompleted(completed: 1, total: stages))
-        let print = try await device.enroll(template) { event, _ in
+        let print = try await enrollMakingRoom(device, template, known: gallery, deletingSensorOrphans: deletingSensorOrphans) { event, _ in
             if case .stageCompleted(let completed, let total) = event {
                 continuation.yield(.stageCompleted(completed: completed + 1, total: total + 1))
             } else {
@@ -174,6 +174,26 @@ public final class LibfprintReader: PrintMatching {
             }
         }
         continuation.yield(.enrolled(print))
+    }
+
+    /// The reader's enrollment. A sensor that reports its storage full, and can list it, gives
+    /// up one of its prints that no print of `known` is (fprintd's upkeep: an earlier
+    /// installation's), and the enrollment starts again, its stages counted from the first
+    /// again; storage full stands when there is none, or it cannot be deleted. Only with
+    /// `deletingSensorOrphans` (every record of the reader was read: a damaged one may be
+    /// any of those prints).
+    private static func enrollMakingRoom(_ device: LoopDevice, _ template: PrintTemplate, known: [PrintData],
+                                         deletingSensorOrphans: Bool,
+                                         emit: @escaping @Sendable (EnrollEvent, PrintData?) -> Void) async throws -> EnrolledPrint {
+        while true {
+            do {
+                return try await device.enroll(template, emit: emit)
+            } catch ReaderError.storageFull {
+                guard deletingSensorOrphans, await device.describe().features.contains(.storageList),
+                      let spare = try? await device.storedPrintsNobodyKnows(known).first,
+                      (try? await device.deleteStoredPrint(spare)) != nil else { throw ReaderError.storageFull }
+            }
+        }
     }
 
     /// An enrollment's stream, run by `body` and cancelled when its reader goes.

@@ -112,6 +112,19 @@ extension LoopDevice {
     }
 
     func listStoredPrints() async throws -> [DeviceStoredPrint] {
+        try await withStoredPrints { _, prints in
+            try prints.map { print in
+                DeviceStoredPrint(data: try LibfprintPrint.serialize(print),
+                                  finger: LibfprintPrint.finger(of: print),
+                                  username: LibfprintPrint.string(fp_print_get_username(print)),
+                                  description: LibfprintPrint.string(fp_print_get_description(print)))
+            }
+        }
+    }
+
+    /// Lists the sensor's prints once and reads them with `read`, in the finish callback (the
+    /// prints are libfprint's, borrowed for the call).
+    func withStoredPrints<T: Sendable>(_ read: @escaping (DevicePointer, [OpaquePointer]) throws -> T) async throws -> T {
         try await perform { device, cancellable, _, data in
             fp_device_list_prints(device, cancellable, operationFinished, data)
         } finish: { device, result in
@@ -120,13 +133,7 @@ extension LoopDevice {
                 throw LibfprintError.takeError(error)
             }
             defer { g_ptr_array_unref(array) }
-            return try (0..<Int(array.pointee.len)).map { index in
-                let print = OpaquePointer(array.pointee.pdata[index]!)
-                return DeviceStoredPrint(data: try LibfprintPrint.serialize(print),
-                                         finger: LibfprintPrint.finger(of: print),
-                                         username: LibfprintPrint.string(fp_print_get_username(print)),
-                                         description: LibfprintPrint.string(fp_print_get_description(print)))
-            }
+            return try read(device, (0..<Int(array.pointee.len)).map { OpaquePointer(array.pointee.pdata[$0]!) })
         }
     }
 
