@@ -21,6 +21,7 @@ Prints a line per suite as it ends and a table of the slowest; a failed suite's 
 repeated at the end. Exits 1 when any suite fails or hangs (--timeout, default 900 s a suite).
 """
 import argparse
+import shutil
 import os
 import re
 import signal
@@ -106,6 +107,45 @@ def run_suite(binary, suite, timeout, logdir):
     return suite, status, time.monotonic() - started, log
 
 
+SIGPIPE_MARKER = "fpbridge-tests: SIGPIPE"  # Tests/CTestProcess/include/CTestProcess.h
+FRAME = re.compile(r"^(?P<object>/\S+?)\((?P<symbol>[^)+]*)\+(?P<offset>0x[0-9a-f]+)\)")
+
+
+def symbolized(frame):
+    """One frame of backtrace_symbols_fd as function and file:line, where the toolchain's
+    llvm-symbolizer and swift-demangle can tell (the test binary's own frames); else as it came."""
+    match = FRAME.match(frame.strip())
+    symbolizer, demangler = shutil.which("llvm-symbolizer"), shutil.which("swift-demangle")
+    if not match or match["symbol"] or not symbolizer or not os.path.exists(match["object"]):
+        return frame.strip()
+    try:
+        found = subprocess.run([symbolizer, "--obj=" + match["object"], match["offset"]], capture_output=True,
+                               text=True, timeout=30).stdout.split("\n")
+        if demangler:
+            found = subprocess.run([demangler, "--simplified"], input="\n".join(found), capture_output=True,
+                                   text=True, timeout=30).stdout.split("\n")
+    except (OSError, subprocess.SubprocessError):
+        return frame.strip()
+    function, place = (found + ["", ""])[:2]
+    return f"{function.strip()} ({place.strip()})" if function.strip() and function.strip() != "??" else frame.strip()
+
+
+def report_sigpipes(results):
+    """Says, for each suite whose process met a SIGPIPE (CTestProcess catches it and writes the
+    writer's frames), which write it was: the process went on, the write failed with EPIPE."""
+    for suite, _, _, log in results:
+        with open(log, errors="replace") as f:
+            lines = f.read().splitlines()
+        for index, line in enumerate(lines):
+            if SIGPIPE_MARKER not in line:
+                continue
+            print(f"=== {suite}: a SIGPIPE in the test process (it went on; the write failed with EPIPE). The writer:")
+            for frame in lines[index + 1:index + 25]:
+                if frame.startswith("fpbridge-tests: end of"):
+                    break
+                print("   ", symbolized(frame))
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--jobs", type=int, default=int(os.environ.get("FPBRIDGE_TEST_JOBS", "3")),
@@ -173,6 +213,7 @@ def main():
                 for suite in sorted(s for s, seconds in merged.items() if seconds < FAST_SECONDS and s in chosen):
                     f.write(suite + "\n")
 
+    report_sigpipes(results)
     failed = [r for r in results if r[1] != "passed"]
     if failed:
         print(f"=== {len(failed)} suites failed; from their logs:")

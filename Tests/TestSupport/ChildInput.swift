@@ -11,7 +11,8 @@ extension FileHandle {
     /// Foundation's `Process` passes an ignored SIGPIPE on to the children it starts, and the
     /// programs under test must meet a closed pipe as they would in use. So the signal is blocked
     /// on this thread only while it writes (a write's SIGPIPE goes to the thread that wrote), and
-    /// one left pending is taken before the mask is restored.
+    /// one left pending is taken before the mask is restored: an EPIPE here is expected, not
+    /// reported (CTestProcess reports any other write's SIGPIPE).
     @discardableResult
     public func writeToChild(_ data: Data) -> Bool {
         var pipeSignal = sigset_t(), previous = sigset_t()
