@@ -287,9 +287,9 @@ let package = Package(
         .target(name: "FPFuzzing", dependencies: ["FPCore", "FPReaders", "FPStore", "FPAuthentication"]),
         // The libFuzzer binary over FPFuzzing (scripts/fuzz.sh).
         .executableTarget(name: "fpbridge-fuzz", dependencies: ["FPFuzzing"]),
-        // What the test suites share: virtual readers, the real fpbridged, kiosk and login server as processes, mocks.
         // Loaded with every test binary: a SIGPIPE in a test process is reported, never fatal.
         .target(name: "CTestProcess", path: "Tests/CTestProcess"),
+        // What the test suites share: virtual readers, the real fpbridged, kiosk and login server as processes, mocks.
         .target(name: "TestSupport", dependencies: ["FPCore", "CLibfprint", "CTestProcess"], path: "Tests/TestSupport"),
         .testTarget(name: "FPReadersTests", dependencies: ["FPReaders", "TestSupport"]),
         .testTarget(name: "FPImagingTests", dependencies: ["FPImaging", "TestSupport"]),
