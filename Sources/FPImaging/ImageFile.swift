@@ -14,8 +14,8 @@ public enum ImageFile {
                     path + ".partial-" + String(UInt64.random(in: .min ... .max), radix: 36)
                 }
             }
-            if let reason = replaced {
-                throw .unwritable(path: path, reason: reason)
+            if let failure = replaced {
+                throw .unwritable(path: path, reason: failure.reason)
             }
         case .png:
             try PNGCodec.write(image, to: path)

@@ -34,7 +34,7 @@ enum AtomicFile {
             let count = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
             if count < 0 {
                 if errno == EINTR { continue }
-                throw .io(path: path, reason: Errno.last.description)
+                throw .failed(path: path, because: .last)
             }
             if count == 0 { return data }
             data.append(contentsOf: buffer[0..<count])
@@ -56,7 +56,7 @@ enum AtomicFile {
                 directory + "/.\(StatePath.name(of: path))\(StaleTemporaryFiles.marker)\(getpid())-\(UInt32.random(in: .min ... .max))"
             }
         }
-        if let failure { throw .io(path: path, reason: failure) }
+        if let failure { throw .failed(path: path, because: failure) }
         syncDirectory(directory)
     }
 
@@ -75,17 +75,17 @@ enum AtomicFile {
         guard let (fd, info) = try openExisting(path, O_WRONLY, absentOn: [ENOENT, EACCES]) else { return false }
         defer { Glibc.close(fd) }
         guard info.st_mode & S_IFMT == S_IFREG, info.st_size == data.count, info.st_nlink == 1 else { return false }
-        let failure: String? = data.withUnsafeBytes { bytes in
+        let failure: IOFailure? = data.withUnsafeBytes { bytes in
             var offset = 0
             while offset < bytes.count {
                 let written = pwrite(fd, bytes.baseAddress! + offset, bytes.count - offset, off_t(offset))
                 if written < 0 && errno == EINTR { continue }
-                guard written > 0 else { return written < 0 ? Errno.last.description : "no byte was written" }
+                guard written > 0 else { return written < 0 ? .last : IOFailure("no byte was written") }
                 offset += written
             }
-            return fdatasync(fd) == 0 ? nil : Errno.last.description
+            return fdatasync(fd) == 0 ? nil : .last
         }
-        if let failure { throw .io(path: path, reason: failure) }
+        if let failure { throw .failed(path: path, because: failure) }
         return true
     }
 
@@ -100,14 +100,14 @@ enum AtomicFile {
             switch errno {
             case let code where absentOn.contains(code): return nil
             case ELOOP: throw .damaged(path: path, reason: "is a symbolic link; state files are never followed through links")
-            default: throw .io(path: path, reason: Errno.last.description)
+            default: throw .failed(path: path, because: .last)
             }
         }
         var info = stat()
         guard fstat(fd, &info) == 0 else {
-            let reason = Errno.last.description
+            let failure = IOFailure.last
             Glibc.close(fd)
-            throw .io(path: path, reason: reason)
+            throw .failed(path: path, because: failure)
         }
         return (fd, info)
     }
@@ -122,7 +122,7 @@ enum AtomicFile {
     static func remove(_ path: String) throws(StoreError) {
         try DirectorySafety.check(StatePath.parent(of: path))
         if unlink(path) != 0 && errno != ENOENT {
-            throw .io(path: path, reason: Errno.last.description)
+            throw .failed(path: path, because: .last)
         }
         syncDirectory(StatePath.parent(of: path))
     }
@@ -140,7 +140,7 @@ enum AtomicFile {
         let parent = StatePath.parent(of: path)
         if !parent.isEmpty && parent != path && !FileManager.default.fileExists(atPath: parent) { try makeDirectories(parent) }
         if mkdir(path, 0o700) != 0 && errno != EEXIST {
-            throw .io(path: path, reason: "cannot create directory: \(Errno.last.description)")
+            throw .failed(path: path, "cannot create directory", because: .last)
         }
     }
 
@@ -150,14 +150,14 @@ enum AtomicFile {
     static func list(_ directory: String) throws(StoreError) -> [String] {
         guard try DirectorySafety.check(directory) else { return [] }
         guard let stream = opendir(directory) else {
-            throw .io(path: directory, reason: "cannot list: \(Errno.last.description)")
+            throw .failed(path: directory, "cannot list", because: .last)
         }
         defer { closedir(stream) }
         var names: [String] = []
         while true {
             errno = 0
             guard let entry = readdir(stream) else {
-                if errno != 0 { throw .io(path: directory, reason: "cannot list: \(Errno.last.description)") }
+                if errno != 0 { throw .failed(path: directory, "cannot list", because: .last) }
                 break
             }
             let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in

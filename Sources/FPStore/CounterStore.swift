@@ -196,7 +196,7 @@ public struct CounterStore: Sendable {
     /// then takes the damaged one's place in one step); call inside the state lock.
     package func writeFolder(_ counters: [CounterScope: AttemptCounter], at folder: String) throws(StoreError) {
         guard mkdir(folder, 0o700) == 0 else {
-            throw .io(path: folder, reason: "cannot create directory: \(Errno.last.description)")
+            throw .failed(path: folder, "cannot create directory", because: .last)
         }
         for (scope, counter) in counters { try AtomicFile.write(Self.encode(counter), to: folder + "/" + scope.fileName) }
     }

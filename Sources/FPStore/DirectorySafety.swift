@@ -17,7 +17,7 @@ enum DirectorySafety {
         // Only a missing directory is fine; one that cannot be looked at is not "nothing there".
         guard lstat(path, &info) == 0 else {
             if errno == ENOENT { return false }
-            throw .io(path: path, reason: Errno.last.description)
+            throw .failed(path: path, because: .last)
         }
         guard info.st_mode & S_IFMT == S_IFDIR else {
             throw .unsafeDirectory(path: path, reason: "is not a directory (a symbolic link is never followed)", fix: "remove it")

@@ -20,10 +20,10 @@ struct FileLock {
         if let problem = Self.problem(at: path) { throw StoreError.damaged(path: path, reason: problem) }
         let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0o600)
         guard fd >= 0 else {
-            let reason = Errno.last.description
+            let failure = IOFailure.last
             // Replaced between the look and the open: say what is there now.
             if let problem = Self.problem(at: path) { throw StoreError.damaged(path: path, reason: problem) }
-            throw StoreError.io(path: path, reason: "cannot open lock file: \(reason)")
+            throw StoreError.failed(path: path, "cannot open lock file", because: failure)
         }
         defer { Glibc.close(fd) }
         var info = stat()
@@ -32,7 +32,7 @@ struct FileLock {
         }
         while flock(fd, LOCK_EX) != 0 {
             guard errno == EINTR else {
-                throw StoreError.io(path: path, reason: "cannot lock: \(Errno.last.description)")
+                throw StoreError.failed(path: path, "cannot lock", because: .last)
             }
         }
         defer { flock(fd, LOCK_UN) }

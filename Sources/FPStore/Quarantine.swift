@@ -31,9 +31,9 @@ package struct Quarantine: Sendable {
             throw error
         }
         guard PathExchange.swap(temporary, path) == 0 else {
-            let reason = Errno.last.description
+            let failure = IOFailure.last
             removeTree(temporary)
-            throw .io(path: path, reason: "cannot put the repaired state in its place: \(reason)")
+            throw .failed(path: path, "cannot put the repaired state in its place", because: failure)
         }
         return try move(temporary, as: path)
     }
@@ -65,7 +65,7 @@ package struct Quarantine: Sendable {
         let target = directory.file("damaged", "\(stamp)-\(relative)")
         try AtomicFile.makeDirectories(directory.file("damaged"))
         guard rename(path, target) == 0 else {
-            throw .io(path: path, reason: "cannot move it to \(target): \(Errno.last.description)")
+            throw .failed(path: path, "cannot move it to \(target)", because: .last)
         }
         return target
     }

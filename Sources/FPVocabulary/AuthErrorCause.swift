@@ -29,4 +29,10 @@ public enum AuthErrorCause: String, Sendable, Hashable, Codable, CaseIterable {
     /// had lost it already): the copy matches nothing without its record. `fpbridge selftest
     /// --steps clear` wipes the sensor's storage.
     case sensorCopyKept = "sensor-copy-kept"
+    /// The disk that holds the state directory is full (or the user's quota used up): nothing
+    /// can be recorded, so nothing succeeds, until space is freed.
+    case diskFull = "disk-full"
+    /// The state directory, or a file in it, may not be written by this user (or its filesystem
+    /// is read-only): nothing can be recorded until it is given back or remounted.
+    case stateNotWritable = "state-not-writable"
 }

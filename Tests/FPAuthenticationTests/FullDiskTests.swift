@@ -2,6 +2,7 @@ import FPAuthentication
 import FPCore
 import FPReaders
 import FPStore
+import SystemPackage
 import Foundation
 import Testing
 import TestSupport
@@ -71,6 +72,9 @@ struct FullDiskTests {
             #expect(error?.code == .biometryLockout, "\(script): \(String(describing: error))")
             #expect(error?.message.contains(path) == true, "the message names the file: \(String(describing: error))")
             #expect(error?.message.contains("No space left on device") == true)
+            // The advice is the full disk's, and a program can tell it by the cause.
+            #expect(error?.cause == .diskFull && error?.message.contains("free space on the disk that holds the state directory") == true,
+                    "\(String(describing: error))")
         }
         #expect(try await unlock(harness, ["2468"]) == .passcodeLockout, "a correct passcode is not reported either")
         // With space again, the file takes its fixed size and everything works.
@@ -146,5 +150,24 @@ private extension Double {
     func rounded(toPlaces places: Int) -> Double {
         let scale = (0..<places).reduce(1.0) { value, _ in value * 10 }
         return (self * scale).rounded() / scale
+    }
+}
+
+/// Issue 53: the store's filesystem errors carry errno, so that the advice tells a full disk
+/// from a directory this user may not write (it said "free space or fix the state directory"
+/// for both).
+struct StoreErrorKindTests {
+    @Test func theAdviceFollowsWhatTheFilesystemSaid() {
+        let cases: [(Errno?, FileSystemFailure?, AuthErrorCause?)] = [
+            (.noSpace, .full, .diskFull), (.diskQuotaExceeded, .full, .diskFull),
+            (.permissionDenied, .notWritable, .stateNotWritable), (.readOnlyFileSystem, .notWritable, .stateNotWritable),
+            (.ioError, .other, nil), (nil, nil, nil),
+        ]
+        for (errno, kind, cause) in cases {
+            let error = StoreError.io(path: "/state/counters/alice.json", reason: errno?.description ?? "something else", errno: errno)
+            #expect(error.fileSystemFailure == kind, "\(String(describing: errno))")
+            let mapped = AuthError(error)
+            #expect(mapped.cause == cause && mapped.message.contains("/state/counters/alice.json"), "\(mapped)")
+        }
     }
 }

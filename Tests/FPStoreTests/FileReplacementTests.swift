@@ -8,7 +8,7 @@ struct FileReplacementTests {
     let directory = TemporaryDirectory()
 
     func replace(_ path: String, with text: String, names: @escaping () -> String) -> String? {
-        Array(text.utf8).withUnsafeBytes { FileReplacement.replace(path, with: $0, mode: 0o600, temporaryName: names) }
+        Array(text.utf8).withUnsafeBytes { FileReplacement.replace(path, with: $0, mode: 0o600, temporaryName: names) }?.reason
     }
 
     @Test func aTakenTemporaryNameIsPassedOverAndLeftAlone() throws {
@@ -60,6 +60,7 @@ struct FileReplacementTests {
         let fd = open("/dev/full", O_WRONLY | O_CLOEXEC)
         try #require(fd >= 0)
         defer { close(fd) }
-        #expect([UInt8](repeating: 1, count: 10).withUnsafeBytes { FileDescriptorWrite.all($0, to: fd) } == "No space left on device")
+        let full = [UInt8](repeating: 1, count: 10).withUnsafeBytes { FileDescriptorWrite.all($0, to: fd) }
+        #expect(full?.reason == "No space left on device" && full?.errno == .noSpace)
     }
 }

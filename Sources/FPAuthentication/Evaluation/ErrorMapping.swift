@@ -45,7 +45,13 @@ extension AuthError {
     init(store error: StoreError) {
         switch error {
         case .damaged: self = AuthError(.stateDamaged, error.description, cause: .damagedState)
-        case .io: self = AuthError(.stateDamaged, "cannot use the state directory: \(error.description)")
+        case .io:
+            let message = "cannot use the state directory: \(error.description)"
+            switch error.fileSystemFailure {
+            case .full: self = AuthError(.stateDamaged, message + " (the disk is full)", cause: .diskFull)
+            case .notWritable: self = AuthError(.stateDamaged, message + " (this user may not write there)", cause: .stateNotWritable)
+            case .other, nil: self = AuthError(.stateDamaged, message)
+            }
         case .invalidUserName, .invalidKeyLabel: self = AuthError(.invalidInput, error.description)
         case .unsafeDirectory: self = AuthError(.stateDamaged, error.description, cause: .unsafeStateDirectory)
         }

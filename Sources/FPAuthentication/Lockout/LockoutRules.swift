@@ -182,9 +182,15 @@ struct LockoutRules {
     /// nothing of that scope succeeds until the write does.
     static func unrecordable(_ error: CounterWriteFailure, scope: CounterScope, passcode: Bool) -> AuthError {
         let what = passcode ? "passcode" : "fingerprint"
+        // The advice follows what the filesystem said; the cause lets a program tell them apart.
+        let (advice, cause): (String, AuthErrorCause?) = switch error.error.fileSystemFailure {
+        case .full: ("free space on the disk that holds the state directory", .diskFull)
+        case .notWritable: ("give the state directory back to its user (mode 0700) or make its filesystem writable", .stateNotWritable)
+        case .other, nil: ("free space or fix the state directory", nil)
+        }
         return AuthError(passcode ? .passcodeLockout : .biometryLockout,
                          "the attempt could not be recorded for \(scope) (\(error.description)), so \(what) checks are "
-                         + "refused until it can be: free space or fix the state directory")
+                         + "refused until it can be: \(advice)", cause: cause)
     }
 
     /// What a repair puts in place of a counter it could not read: locked out, never "no

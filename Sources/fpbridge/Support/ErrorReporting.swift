@@ -31,6 +31,8 @@ extension AuthErrorCode {
         case (_, .unsafeStateDirectory): "use a state directory of your own (--state-dir), or give it to its user with mode 0700"
         case (_, .kioskHoldsReader): "an administrator enrolls at the kiosk with 'fpbridge enroll --at-kiosk'; or 'sudo systemctl stop fpbridge-kiosk' first"
         case (_, .kioskEnrolling): "wait for the enrollment at the kiosk to end, then try again"
+        case (_, .diskFull): "free space on the disk that holds the state directory ('df' shows it), then try again"
+        case (_, .stateNotWritable): "'fpbridge doctor' checks the state directory's owner and mode"
         default: nil
         }
     }
