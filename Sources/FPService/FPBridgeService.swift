@@ -30,12 +30,6 @@ package struct FPBridgeService: Sendable {
         ServiceRoutes(service: configuration, registry: registry, readers: readers, sleep: sleep, printCaches: printCaches,
                       pinPad: PinPad(), fprintdStatus: { face?.status.withLock { $0 } ?? "off" })
             .register(on: router)
-        let bus = Task { await face?.run(logger: logger) }
-        defer { bus.cancel() }
-        let watcher = Task { await sleep.run(logger: logger) }
-        defer { watcher.cancel() }
-        let plugging = Task { await readers.followPlugging(logger: logger) }
-        defer { plugging.cancel() }
         let path = configuration.socketPath
         let counts = ConnectionCounts(limit: configuration.connectionsPerUser)
         let app = Application(
@@ -53,10 +47,18 @@ package struct FPBridgeService: Sendable {
             },
             logger: logger)
         // Services are stopped in reverse order: the stop ends the operations before the server
-        // closes gracefully, which waits for every response (an armed identify's stream too).
+        // closes gracefully, which waits for every response (an armed identify's stream too);
+        // the face, the sleep watch and hot-plug end after the server, as they start before it.
         // The signals were trapped before any of this started (StopSignals); each is handed on.
+        let parts = [
+            ServiceTask("fprintd face") { await face?.run(logger: logger) },
+            ServiceTask("sleep watch") { await sleep.run(logger: logger) },
+            ServiceTask("hot-plug") { await readers.followPlugging(logger: logger) },
+        ]
         let group = ServiceGroup(configuration: .init(
-            services: [app, ServiceStop(registry: registry, readers: readers, logger: logger)],
+            services: parts.map(\.configuration) + [
+                .init(service: app), .init(service: ServiceStop(registry: registry, readers: readers, logger: logger)),
+            ],
             gracefulShutdownSignals: [], logger: logger))
         let relay = Task {
             for await signal in stopSignals.signals {
