@@ -46,11 +46,11 @@ package struct ServiceBackend: KioskBackend {
         let value = try await client.stream("evaluations", request, handler: EventRelay(relay: event))
         let result: EvaluationResult
         do { result = try value.decode(as: EvaluationResult.self) } catch {
-            throw AuthError(.readerFailure, "fpbridged sent an identification this kiosk cannot read")
+            throw AuthError(.readerFailure, "fpbridged sent an identification this kiosk cannot read", cause: .serviceAnswer)
         }
         guard let server, let challenge else { return Identified(user: result.user) }
         guard let proof = result.proof else {
-            throw AuthError(.readerFailure, "fpbridged identified \(result.user) but sent no proof for the login server")
+            throw AuthError(.readerFailure, "fpbridged identified \(result.user) but sent no proof for the login server", cause: .serviceAnswer)
         }
         return try await server.session(challenge, proof)
     }
@@ -70,7 +70,7 @@ package struct ServiceBackend: KioskBackend {
         let answer: PasscodeCheckAnswer = try await client.post("passcode-check", request)
         guard let server, let challenge else { return Identified(user: answer.user) }
         guard let proof = answer.proof else {
-            throw AuthError(.readerFailure, "fpbridged accepted \(answer.user)'s PIN but sent no proof for the login server")
+            throw AuthError(.readerFailure, "fpbridged accepted \(answer.user)'s PIN but sent no proof for the login server", cause: .serviceAnswer)
         }
         return try await server.session(challenge, proof, pin: true)
     }

@@ -23,7 +23,7 @@ package struct WireError: Codable, Sendable, Hashable {
     /// The engine's error again; a code this side does not know is a reader failure, named as such.
     package var error: AuthError {
         guard let known = AuthErrorCode(rawValue: code) else {
-            return AuthError(.readerFailure, "the service answered with unknown code \(code) (\(name)): \(message)")
+            return AuthError(.readerFailure, "the service answered with unknown code \(code) (\(name)): \(message)", cause: .serviceAnswer)
         }
         // A cause this side does not know is left out: the code and the words still say what happened.
         return AuthError(known, message, retryAfter: retryAfter, cause: cause.flatMap(AuthErrorCause.init(rawValue:)))

@@ -22,7 +22,7 @@ extension ServiceClient {
                     let line = pending[pending.startIndex..<end]
                     pending = Data(pending[pending.index(after: end)...])
                     guard let decoded = try? WireCoding.decoder().decode(StreamLine.self, from: line) else {
-                        throw AuthError(.readerFailure, "the fpbridge service sent a line this client cannot read")
+                        throw AuthError(.readerFailure, "the fpbridge service sent a line this client cannot read", cause: .serviceAnswer)
                     }
                     switch decoded.type {
                     case .started:
@@ -40,7 +40,7 @@ extension ServiceClient {
                         answer(operation, reason: decoded.reason ?? "", left: left, handler: handler)
                     case .result:
                         if decoded.ok == true { return decoded.value ?? .null }
-                        throw decoded.error?.error ?? AuthError(.readerFailure, "the fpbridge service failed without saying why")
+                        throw decoded.error?.error ?? AuthError(.readerFailure, "the fpbridge service failed without saying why", cause: .serviceAnswer)
                     }
                 }
             }

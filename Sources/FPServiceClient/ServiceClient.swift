@@ -52,12 +52,12 @@ package struct ServiceClient: Sendable {
         }
         guard status == .ok else { throw Self.refusal(data, status: status) }
         do { return try WireCoding.decoder().decode(T.self, from: data) } catch {
-            throw AuthError(.readerFailure, "the fpbridge service sent an answer this client cannot read: \(error)")
+            throw AuthError(.readerFailure, "the fpbridge service sent an answer this client cannot read: \(error)", cause: .serviceAnswer)
         }
     }
 
     static func refusal(_ data: Data, status: HTTPResponseStatus) -> AuthError {
         if let failure = try? WireCoding.decoder().decode(FailureBody.self, from: data) { return failure.error.error }
-        return AuthError(.readerFailure, "the fpbridge service answered \(status.code) \(status.reasonPhrase)")
+        return AuthError(.readerFailure, "the fpbridge service answered \(status.code) \(status.reasonPhrase)", cause: .serviceAnswer)
     }
 }

@@ -65,7 +65,7 @@ struct ServiceExchange {
         } catch is CancellationError {
             throw CancellationError()
         } catch {
-            throw AuthError(.readerFailure, "the fpbridge service at \(socketPath) failed: \(error)")
+            throw AuthError(.readerFailure, "the fpbridge service at \(socketPath) failed: \(error)", cause: .serviceAnswer)
         }
     }
 

@@ -15,7 +15,7 @@ struct ServiceResponse {
             let part: HTTPClientResponsePart?
             do { part = try await parts.next() } catch is CancellationError { throw CancellationError() } catch {
                 guard ConnectionLoss.matches(error) else {
-                    throw AuthError(.readerFailure, "the fpbridge service at \(socketPath) sent a broken answer: \(error)")
+                    throw AuthError(.readerFailure, "the fpbridge service at \(socketPath) sent a broken answer: \(error)", cause: .serviceAnswer)
                 }
                 throw cutShort(because: ConnectionLoss.describe(error))
             }
@@ -40,7 +40,7 @@ struct ServiceResponse {
         var bytes: [UInt8] = []
         while let piece = try await nextPiece() {
             guard bytes.count + piece.readableBytes <= limit else {
-                throw AuthError(.readerFailure, "the fpbridge service at \(socketPath) sent an answer over \(limit) bytes")
+                throw AuthError(.readerFailure, "the fpbridge service at \(socketPath) sent an answer over \(limit) bytes", cause: .serviceAnswer)
             }
             bytes.append(contentsOf: piece.readableBytesView)
         }

@@ -35,4 +35,8 @@ public enum AuthErrorCause: String, Sendable, Hashable, Codable, CaseIterable {
     /// The state directory, or a file in it, may not be written by this user (or its filesystem
     /// is read-only): nothing can be recorded until it is given back or remounted.
     case stateNotWritable = "state-not-writable"
+    /// A client of fpbridged could not use its answer (not what this client reads, cut short,
+    /// an error code it does not know): a client and service of different versions, or a
+    /// service that stopped mid-answer. Nothing is known of the operation's outcome.
+    case serviceAnswer = "service-answer"
 }

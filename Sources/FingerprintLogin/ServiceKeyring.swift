@@ -45,7 +45,7 @@ public struct ServiceKeyring: DeviceKeyring {
         }
         let signed = try value.decode(as: WireSignature.self)
         guard let signature = Data(base64Encoded: signed.signatureBase64) else {
-            throw AuthError(.readerFailure, "the fpbridge service sent a signature that is not base64")
+            throw AuthError(.readerFailure, "the fpbridge service sent a signature that is not base64", cause: .serviceAnswer)
         }
         return DeviceSignature(counter: signed.counter, signature: signature)
     }

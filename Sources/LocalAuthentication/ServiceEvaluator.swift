@@ -55,7 +55,7 @@ struct ServiceEvaluator: Sendable {
             request.interactionNotAllowed = interactionNotAllowed
             let value = try await client.stream("evaluations", request, controls: controls, handler: handler)
             do { return try value.decode(as: EvaluationResult.self).success } catch {
-                throw AuthError(.readerFailure, "the fpbridge service sent a result this client cannot read")
+                throw AuthError(.readerFailure, "the fpbridge service sent a result this client cannot read", cause: .serviceAnswer)
             }
         }
     }

@@ -95,6 +95,9 @@ import TestSupport
         #expect(result.status != 0 && result.errorCode == misbehaviour.code, "\(result.stdout) \(result.stderr)")
         #expect(result.errorMessage.contains(directory.file("\(misbehaviour.mode).sock")), "\(result.errorMessage)")
         #expect(result.errorMessage.contains(misbehaviour.says), "\(result.errorMessage)")
+        // An answer the client could not use is told apart from a reader's failure (issue 53).
+        let cause = (result.json["error"] as? [String: Any])?["cause"] as? String
+        #expect(cause == (misbehaviour.code == -2006 ? "service-answer" : nil), "\(result.stdout)")
     }
 
     /// A service that takes the request and never starts its answer (stopped, or stuck) is given

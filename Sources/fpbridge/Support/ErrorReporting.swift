@@ -33,6 +33,7 @@ extension AuthErrorCode {
         case (_, .kioskEnrolling): "wait for the enrollment at the kiosk to end, then try again"
         case (_, .diskFull): "free space on the disk that holds the state directory ('df' shows it), then try again"
         case (_, .stateNotWritable): "'fpbridge doctor' checks the state directory's owner and mode"
+        case (_, .serviceAnswer): "'fpbridge status' shows the versions of fpbridge and fpbridged, which must agree; 'systemctl status fpbridged' whether it stopped"
         default: nil
         }
     }

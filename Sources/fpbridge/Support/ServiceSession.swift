@@ -88,7 +88,7 @@ extension ServiceSession {
     /// A result's value as the type the command expects.
     static func decode<T: Decodable>(_ value: JSONValue, as type: T.Type) throws -> T {
         do { return try value.decode(as: T.self) } catch {
-            throw AuthError(.readerFailure, "the fpbridge service sent a result this client cannot read: \(error)")
+            throw AuthError(.readerFailure, "the fpbridge service sent a result this client cannot read: \(error)", cause: .serviceAnswer)
         }
     }
 }
