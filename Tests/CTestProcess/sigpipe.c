@@ -12,11 +12,15 @@
 #include <unistd.h>
 
 static volatile sig_atomic_t watched;
+/// stderr itself is a broken pipe (whoever read it has gone): the handler writes nothing more,
+/// since each of its writes would raise SIGPIPE again once it returns, without end.
+static volatile sig_atomic_t stderr_gone;
 
 static void write_text(const char *text) {
     size_t length = strlen(text);
-    while (length > 0) {
+    while (length > 0 && !stderr_gone) {
         ssize_t written = write(STDERR_FILENO, text, length);
+        if (written < 0 && errno == EPIPE) stderr_gone = 1;
         if (written <= 0) return;
         text += written;
         length -= (size_t)written;
@@ -26,11 +30,12 @@ static void write_text(const char *text) {
 static void on_sigpipe(int number) {
     (void)number;
     int saved = errno;
+    if (stderr_gone) return;
     void *frames[48];
     int count = backtrace(frames, 48);
     write_text("\n" FPB_SIGPIPE_MARKER ": a write to a pipe or socket whose reader has gone; it fails with EPIPE "
                "and the test process goes on. The writer's frames:\n");
-    backtrace_symbols_fd(frames, count, STDERR_FILENO);
+    if (!stderr_gone) backtrace_symbols_fd(frames, count, STDERR_FILENO);
     write_text("fpbridge-tests: end of the writer's frames\n");
     errno = saved;
 }

@@ -185,13 +185,28 @@ public final class LibfprintReader: PrintMatching {
     private static func enrollMakingRoom(_ device: LoopDevice, _ template: PrintTemplate, known: [PrintData],
                                          deletingSensorOrphans: Bool,
                                          emit: @escaping @Sendable (EnrollEvent, PrintData?) -> Void) async throws -> EnrolledPrint {
+        var givenUp: [PrintData] = []
         while true {
             do {
                 return try await device.enroll(template, emit: emit)
             } catch ReaderError.storageFull {
-                guard deletingSensorOrphans, await device.describe().features.contains(.storageList),
-                      let spare = try? await device.storedPrintsNobodyKnows(known).first,
-                      (try? await device.deleteStoredPrint(spare)) != nil else { throw ReaderError.storageFull }
+                guard deletingSensorOrphans, await device.describe().features.contains(.storageList) else { throw ReaderError.storageFull }
+                do {
+                    // A print given up already and listed again: the sensor did not delete it, and
+                    // asking again would never end.
+                    guard let spare = try await device.storedPrintsNobodyKnows(known).first, !givenUp.contains(spare) else {
+                        throw ReaderError.storageFull
+                    }
+                    try await device.deleteStoredPrint(spare)
+                    givenUp.append(spare)
+                } catch let error as ReaderError where [.cancelled, .removed].contains(error) {
+                    throw error
+                } catch is CancellationError {
+                    throw ReaderError.cancelled
+                } catch {
+                    // Listing or deleting failed: the sensor is full, as it said.
+                    throw ReaderError.storageFull
+                }
             }
         }
     }

@@ -40,6 +40,10 @@ extension LoopDevice {
                     throw ReaderError.general("the reader failed the identification without saying why")
                 }
                 if let matched { return .duplicate(galleryIndex: try prints.index(of: matched)) }
+                // A found print equal to one of the gallery's is that record's, whatever the driver
+                // said of the match (libfprint drops a match that is not the gallery's own object):
+                // never an orphan to delete.
+                if let found, let index = try? prints.index(of: found) { return .duplicate(galleryIndex: index) }
                 // Only a print the sensor keeps is its own; another reader's scan is just the scan.
                 if let found, fp_print_get_device_stored(found) != 0 {
                     return .sensorOrphan(try LibfprintPrint.serialize(found))

@@ -48,6 +48,8 @@ extension FprintdFace {
         // Stop or a Release that comes at once finds it, and cancels it.
         let task = try device.state.withLock { state throws(BusError) -> Task<Void, Never> in
             guard state.holder?.sender == call.sender else { throw BusError(.claimDevice, "Device was not claimed before use") }
+            // A Release under way took what ran already: an action started now would outlive the claim.
+            guard state.holder?.releasing != true else { throw BusError(.alreadyInUse, "Device is being released") }
             guard state.running == nil else { throw BusError(.alreadyInUse, busy) }
             var running = FprintdDevice.Running(kind: action.kind, operation: operation)
             let id = running.id

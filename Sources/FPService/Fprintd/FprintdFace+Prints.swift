@@ -49,6 +49,8 @@ extension FprintdFace {
     private func remove(_ device: FprintdDevice, user: String, caller: Caller, finger: Finger?) async throws -> [BusValue] {
         while true {
             let (turn, work) = try device.state.withLock { state throws(BusError) -> (Task<Void, Never>?, Task<Result<[BusValue], any Error>, Never>?) in
+                // A Release under way took what ran already: a deletion started now would outlive the claim.
+                if state.holder?.releasing == true { throw BusError(.alreadyInUse, "Device is being released") }
                 if let running = state.running {
                     guard running.kind == .delete, let task = running.task else {
                         throw BusError(.alreadyInUse, "Another operation is already in progress")

@@ -172,7 +172,8 @@ final class FprintdFace: Sendable {
             defer { state.holder = nil }
             return state.holder
         }
-        if let holder {
+        // A claim being released gives its pin and watch up in its own Release.
+        if let holder, !holder.releasing {
             await readers.pool.unpin(identity)
             await bus.unwatch(holder.watch)
         }
