@@ -92,6 +92,21 @@ final class LoopDevice {
     }
 
     private func closeDevice() async throws {
+        // An operation cancelled just before (a Release during an enrollment) may still be ending
+        // in libfprint, which refuses a close meanwhile as busy and leaves the device open: the
+        // close waits for it, up to 2 s. Real time, as FingerWait's: libfprint's own work.
+        var attempts = 0
+        while true {
+            do {
+                return try await closeOnce()
+            } catch ReaderError.busy where attempts < 40 {
+                attempts += 1
+                try? await Task.sleep(for: .milliseconds(50))
+            }
+        }
+    }
+
+    private func closeOnce() async throws {
         try await perform { device, cancellable, _, data in
             fp_device_close(device, cancellable, operationFinished, data)
         } finish: { device, result in
