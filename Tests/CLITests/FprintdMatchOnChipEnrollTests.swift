@@ -56,10 +56,10 @@ import TestSupport
         let client = try bus.startClient(["call:Claim:root", "call:EnrollStart:right-index-finger", "done:EnrollStatus",
                                           "call:EnrollStop", "call:ListEnrolledFingers:root", "wait:Proceed", "call:Release"])
         #expect(try await client.waitFor("EnrollStart ok"), "\(client.output)")
-        for _ in 0..<6 {
+        for scan in 1...6 {
             try await bus.scan("p1")
-            // The next scan is sent once the previous one's status is out (one per operation).
-            try await Task.sleep(for: .milliseconds(150))
+            // The next scan is sent once this one's status is out (the check and the enrollment are two operations).
+            #expect(try await client.waitFor(count: scan) { $0.components(separatedBy: "signal EnrollStatus").count - 1 }, "\(client.output)")
         }
         #expect(try await client.waitFor("ListEnrolledFingers ok [right-index-finger]"), "\(client.output)")
         #expect(try await Self.sensor(bus) == ["p1"])
@@ -102,9 +102,9 @@ import TestSupport
         // The deletion comes between the check and the enrollment, and a scan the reader gets
         // during it is refused and lost: the rest wait for the check's stage.
         #expect(try await client.waitFor("signal EnrollStatus enroll-stage-passed"), "\(client.output)")
-        for _ in 0..<5 {
+        for scan in 2...6 {
             try await bus.scan("old")
-            try await Task.sleep(for: .milliseconds(150))
+            #expect(try await client.waitFor(count: scan) { $0.components(separatedBy: "signal EnrollStatus").count - 1 }, "\(client.output)")
         }
         #expect(try await client.waitFor("ListEnrolledFingers ok [right-index-finger]"), "\(client.output)")
         #expect(try await Self.sensor(bus) == ["old"], "the sensor holds the finger once, now root's")
