@@ -75,6 +75,8 @@ let package = Package(
                 swiftSettings: foundationEssentialsOnly),
         // JSON values for output and a strict request reader that names the field it refuses (FPVocabulary: the lock).
         .target(name: "FPJSON", dependencies: ["FPVocabulary"], swiftSettings: foundationEssentialsOnly),
+        // The passkey authenticator's wire (issue 52): CTAPHID's channels and packets, CTAP2's canonical CBOR; no I/O, no clock of its own.
+        .target(name: "FPPasskeys", swiftSettings: foundationEssentialsOnly),
         // bozorth3's scores as libfprint computes them, in Swift (issue 26): only FPCore, for the bounded threads a search runs on.
         .target(name: "FPMatching", dependencies: ["FPCore"], swiftSettings: foundationEssentialsOnly),
         // What keys sign and attest, the one scrypt and hex codec every secret and digest uses, without libfprint.
@@ -284,7 +286,7 @@ let package = Package(
             ]
         ),
         // The fuzz targets: every parser of what users, files and readers hand fpbridge.
-        .target(name: "FPFuzzing", dependencies: ["FPCore", "FPReaders", "FPStore", "FPAuthentication"]),
+        .target(name: "FPFuzzing", dependencies: ["FPCore", "FPReaders", "FPStore", "FPAuthentication", "FPPasskeys"]),
         // The libFuzzer binary over FPFuzzing (scripts/fuzz.sh).
         .executableTarget(name: "fpbridge-fuzz", dependencies: ["FPFuzzing"]),
         // Loaded with every test binary: a SIGPIPE in a test process is reported, never fatal.
@@ -309,6 +311,7 @@ let package = Package(
         .testTarget(name: "KioskTests", dependencies: ["FPKiosk", "FPLocalAPI", "FPVocabulary", "TestSupport"]),
         .testTarget(name: "FuzzCorpusTests", dependencies: ["FPFuzzing", "TestSupport"]),
         .testTarget(name: "FPMatchingTests", dependencies: ["FPMatching", "FPCore"], exclude: ["Fixtures"]),
+        .testTarget(name: "FPPasskeysTests", dependencies: ["FPPasskeys"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,5 +1,6 @@
 import FPAuthentication
 import FPCore
+import FPPasskeys
 @_spi(Fuzzing) import FPReaders
 import FPStore
 import Foundation
@@ -25,6 +26,10 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     case nbisTemplate = "nbis-template"
     /// Raw minutiae, any int32 values, compared by the host matcher both ways.
     case bozorth3Minutiae = "bozorth3-minutiae"
+    /// A CBOR message as a passkey host sends it; what decodes must encode and decode back unchanged.
+    case cbor
+    /// HID reports to the passkey authenticator's CTAPHID transport, with time passing between them.
+    case ctaphid
 
     /// Feeds one input to the target.
     public func run(_ data: Data) {
@@ -57,6 +62,10 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
             MatcherFuzzing.match(print: Array(data))
         case .bozorth3Minutiae:
             MatcherFuzzing.match(minutiae: Array(data))
+        case .cbor:
+            PasskeyFuzzing.decode(Array(data))
+        case .ctaphid:
+            PasskeyFuzzing.transport(Array(data))
         }
     }
 
