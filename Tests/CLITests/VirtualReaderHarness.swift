@@ -25,6 +25,14 @@ extension VirtualReaderHarness {
         let environment = [variable: socket, "FP_DRIVERS_WHITELIST": driver, "FP_DRIVERS_ALLOWLIST": driver]
             .merging(extra) { _, new in new }
         let state = directory.file("state")
+        // An enrollment on virtual_image: each frame once the reader waits for it (a frame sent
+        // sooner is lost, and the enrollment times out; CI lost them at the fixed pace).
+        if driver == "virtual_image", arguments.first == "enroll", let image = images.first, images.allSatisfy({ $0 == image }) {
+            return try await VirtualReaderDriver.playEnrollment(socket, image: image, scans: images.count) { [arguments, input] watcher in
+                try await Fpbridge.run(["--json", "--reader", "libfprint:\(driver)", "--state-dir", state, "--user", user] + arguments,
+                                       environment: environment, input: input, timeout: 60, onStderr: watcher)
+            }
+        }
         // A scan sent as the previous one ends reaches virtual_device inside the ending
         // operation (libfprint reports twice and the scan is lost), so beyond an enrollment,
         // which takes its scans in one operation, each scan waits for its prompt; so does each

@@ -39,19 +39,10 @@ struct KioskBrowserTests {
         let handshake = TemporaryDirectory()
         async let page = KioskBrowser.run("enrolling", kiosk: kiosk, rig: rig, handshake: handshake.path)
         try await KioskBrowser.waitFor(handshake.file("armed"))
-        // Each frame after the previous stage is reported, as KioskRig.enroll plays them: at a fixed
-        // pace a loaded machine's reader lost frames and the enrollment timed out.
-        let stages = PromptSignal(" done")
-        async let enrolled = Fpbridge.run(carol + ["enroll", "--finger", "right-index", "--passcode-stdin", "--at-kiosk"],
-                                          environment: client, input: "2468\n", onStderr: stages.watcher())
-        for frame in 0..<5 {
-            // The passcode is checked (scrypt) before the first scan: the first frame waits 2 s for it.
-            if frame > 0 { guard await stages.next(within: 30) else { break } }
-            try await VirtualReaderDriver.sendImages(rig.readerSocket, [SharedData.print("tented_arch")], pace: 0.2,
-                                                     lead: frame == 0 ? 2 : 0.3)
+        let result = try await VirtualReaderDriver.playEnrollment(rig.readerSocket, image: SharedData.print("tented_arch")) { watcher in
+            try await Fpbridge.run(carol + ["enroll", "--finger", "right-index", "--passcode-stdin", "--at-kiosk"],
+                                   environment: client, input: "2468\n", onStderr: watcher)
         }
-        let result = try await enrolled
-        stages.finish()
         #expect(result.status == 0, "fpbridge enroll --at-kiosk: \(result.stdout)\(result.stderr)")
         return try await page
     }

@@ -56,20 +56,10 @@ public final class KioskRig: Sendable {
         let common = ["--json", "--state-dir", state, "--user", user]
         let set = try await Fpbridge.run(common + ["passcode", "set", "--passcode-stdin"], environment: client, input: pin + "\n")
         guard set.status == 0 else { throw ServiceProcessError(message: "passcode set for \(user): \(set.stdout)\(set.stderr)") }
-        // Each frame after the previous one's stage is reported: frames sent at a fixed pace reach
-        // a loaded machine's reader before it captures again, are lost ("priv->state ==
-        // FPI_IMAGE_DEVICE_STATE_CAPTURE" failed), and the enrollment timed out (KioskServiceTests
-        // under CI's load; the reader then closed its socket on the frames still being written).
-        let stages = PromptSignal(" done")
-        async let enrolled = Fpbridge.run(common + ["enroll", "--finger", "right-index", "--passcode-stdin"],
-                                          environment: client, input: pin + "\n", onStderr: stages.watcher())
-        for frame in 0..<5 {
-            // The passcode is checked (scrypt) before the first scan: the first frame waits 2 s for it.
-            if frame > 0 { guard await stages.next(within: 30) else { break } }
-            try await VirtualReaderDriver.sendImages(readerSocket, [image], pace: 0.2, lead: frame == 0 ? 2 : 0.3)
+        let result = try await VirtualReaderDriver.playEnrollment(readerSocket, image: image) { watcher in
+            try await Fpbridge.run(common + ["enroll", "--finger", "right-index", "--passcode-stdin"],
+                                   environment: client, input: pin + "\n", onStderr: watcher)
         }
-        let result = try await enrolled
-        stages.finish()
         guard result.status == 0 else { throw ServiceProcessError(message: "enroll \(user): \(result.stdout)\(result.stderr)") }
     }
 

@@ -80,6 +80,33 @@ public enum VirtualReaderDriver {
         }
     }
 
+    /// Plays `image` to `virtual_image` once for each scan of an `fpbridge enroll` that
+    /// `command` runs (it is handed the watcher for the command's stderr): the first frame once
+    /// the command says the reader waits for the finger ("Enrolling …"), each next one once the
+    /// previous stage is reported. A frame that reaches the reader before it captures is lost, and
+    /// any fixed pace was too fast for a loaded machine somewhere (CI lost KioskServiceTests'
+    /// enrollments at a 2 s lead for the passcode's scrypt, and then at every pace it tried).
+    public static func playEnrollment(_ path: String, image: String, scans: Int = 5,
+                                      running command: @escaping @Sendable (@escaping @Sendable (String) -> Void) async throws -> CommandResult)
+        async throws -> CommandResult {
+        let waiting = PromptSignal("Enrolling "), stages = PromptSignal(" done")
+        let sawWaiting = waiting.watcher(), sawStage = stages.watcher()
+        async let result = command { text in
+            sawWaiting(text)
+            sawStage(text)
+        }
+        for scan in 0..<scans {
+            // Bounds only: a command that ends or fails sooner is reported by its result.
+            guard await (scan == 0 ? waiting : stages).next(within: 60) else { break }
+            // Real time, 0.3 s: the reader arms its capture just after it says so, and nothing says when it has.
+            try await sendImages(path, [image], pace: 0.2, lead: 0.3)
+        }
+        let value = try await result
+        waiting.finish()
+        stages.finish()
+        return value
+    }
+
     /// Puts a finger on `virtual_image` and keeps it there: automatic finger reporting off, the
     /// finger reported present, then `image` (none: a finger the reader never captures). The
     /// finger stays until ``HeldFinger/lift()``. `lead`: the wait before the first frame, for the
