@@ -206,7 +206,8 @@ public struct Enrollment: Sendable {
     ///
     /// - Throws: `AuthErrorCause.sensorCopyKept` once every record is deleted when the reader
     ///   refused to delete its copy of one (or, with `reportingLostSensorCopies`, no longer
-    ///   held it); `AuthErrorCode.notFound` when there is nothing to delete.
+    ///   held it); `AuthErrorCode.biometryNotAvailable`, with nothing deleted, when a print's
+    ///   sensor copy lives on a reader not at hand; `AuthErrorCode.notFound` when there is nothing to delete.
     public func delete(_ finger: Finger?, reportingLostSensorCopies: Bool = false) async throws(AuthError) -> [PrintRecord] {
         let identity = await environment.reader?.info.identity
         var records: [PrintRecord]
@@ -254,16 +255,19 @@ public struct Enrollment: Sendable {
     /// the end, after every record went (``AuthErrorCause/sensorCopyKept``); so are copies the
     /// sensor had lost already with `reportingLostSensorCopies` (fprintd's face).
     private func delete(_ records: [PrintRecord], reportingLostSensorCopies: Bool) async throws(AuthError) -> [PrintRecord] {
+        // Every sensor copy's reader must be at hand before anything is deleted: a record deleted
+        // before the refusal, its sensor copy kept, would otherwise go unreported (issue 53).
+        let present = await environment.reader?.info.identity
+        if let away = records.first(where: { $0.storedOnDevice && $0.reader != present }) {
+            throw Self.readerAway(away)
+        }
         var sensorProblems: [(PrintRecord, ReaderError)] = []
         do {
             let store = environment.prints
             for record in records {
                 if record.storedOnDevice {
                     let problem = try await context.withReader { reader -> ReaderError? in
-                        guard let reader, await reader.info.identity == record.reader else {
-                            throw AuthError(.biometryNotAvailable,
-                                            "the \(record.finger.rawValue) print lives on reader \(record.reader); connect it to delete the print there")
-                        }
+                        guard let reader, await reader.info.identity == record.reader else { throw Self.readerAway(record) }
                         do {
                             try await deleteFromSensor(record, reader: reader, lostIsDeleted: !reportingLostSensorCopies)
                             return nil
@@ -280,16 +284,32 @@ public struct Enrollment: Sendable {
                 }
             }
         } catch {
-            throw AuthError(error)
+            // The reader went away part way: the copies it kept before that are said too.
+            let failure = AuthError(error)
+            guard let kept = Self.sensorCopiesKept(sensorProblems) else { throw failure }
+            throw AuthError(failure.code, failure.message + "; before that, " + kept.message, retryAfter: failure.retryAfter,
+                            readerFault: failure.readerFault, cause: failure.cause)
         }
-        guard let (record, problem) = sensorProblems.first else { return records }
-        let what = sensorProblems.count == 1 ? "\(record.user)'s \(record.finger.rawValue)"
-                                             : "\(sensorProblems.count) of \(record.user)'s prints"
+        if let kept = Self.sensorCopiesKept(sensorProblems) { throw kept }
+        return records
+    }
+
+    /// A print whose sensor copy lives on a reader that is not at hand.
+    private static func readerAway(_ record: PrintRecord) -> AuthError {
+        AuthError(.biometryNotAvailable,
+                  "the \(record.finger.rawValue) print lives on reader \(record.reader); connect it to delete the print there")
+    }
+
+    /// The error that reports records deleted whose sensor copies stayed, or nil when none did.
+    private static func sensorCopiesKept(_ problems: [(PrintRecord, ReaderError)]) -> AuthError? {
+        guard let (record, problem) = problems.first else { return nil }
+        let what = problems.count == 1 ? "\(record.user)'s \(record.finger.rawValue)"
+                                       : "\(problems.count) of \(record.user)'s prints"
         let reason = problem == .printNotFound ? "the reader no longer held it"
                                                : "the reader refused to delete it: \(AuthError(problem).message)"
-        throw AuthError(AuthError(problem).code,
-                        "deleted \(what) here, but not the reader's own copy (\(reason)); without its record a copy matches nothing",
-                        cause: .sensorCopyKept)
+        return AuthError(AuthError(problem).code,
+                         "deleted \(what) here, but not the reader's own copy (\(reason)); without its record a copy matches nothing",
+                         cause: .sensorCopyKept)
     }
 
     /// Deletes the sensor's copy of `record`. A copy the sensor no longer holds is deleted as
