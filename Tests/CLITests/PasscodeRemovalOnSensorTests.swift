@@ -20,16 +20,24 @@ import TestSupport
     /// each after the scan prompt (an enrollment prompts once for all five).
     func run(_ service: ServiceProcess, _ arguments: [String], input: String = "", touches: [String] = []) async throws -> CommandResult {
         let prompts = touches.isEmpty ? nil : PromptSignal(Bench.scanPrompt)
-        let watch = prompts?.watcher()
+        // An enrollment's first scan is the duplicate check's identification: a scan sent while
+        // that operation ends is taken by it and lost (CI lost one so: stage 5/6, then the 30 s
+        // timeout), so the reader's five wait for the check's stage, as VirtualReaderHarness does.
+        let checkStage = arguments.first == "enroll" && !touches.isEmpty ? PromptSignal("stage 1/") : nil
+        let watch = prompts?.watcher(), watchCheck = checkStage?.watcher()
         let command = Task {
-            defer { prompts?.finish() }
+            defer { prompts?.finish(); checkStage?.finish() }
             return try await Fpbridge.run(["--json"] + arguments, environment: service.clientEnvironment, input: input,
-                                          onStderr: { watch?($0) })
+                                          onStderr: { watch?($0); watchCheck?($0) })
         }
         let promptPerTouch = arguments.first != "enroll"
         for (index, touch) in touches.enumerated() {
             if let prompts, index == 0 || promptPerTouch {
                 guard await prompts.next(within: 30) else { break }
+            }
+            if index == 1, let checkStage {
+                // No stage: the check refused the finger and the command ended.
+                guard await checkStage.next(within: 30) else { break }
             }
             try await VirtualReaderDriver.send(socket, ["SCAN \(touch)"])
         }
