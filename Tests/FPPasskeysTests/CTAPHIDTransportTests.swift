@@ -190,6 +190,26 @@ import Testing
         #expect(Self.error(in: transport.receive(Self.initialization(used, 0x01, length: 0), at: start), on: used) == nil)
     }
 
+    @Test func allocatingWithoutEndNeverForgetsTheChannelWithARequestOrMessageInProgress() throws {
+        var transport = CTAPHIDTransport()
+        transport.channelLimit = 3
+        let waiting = allocate(&transport)
+        guard case .request(let request)? = transport.receive(Self.initialization(waiting, 0x10, length: 1, data: [0x02]), at: start).first else {
+            Issue.record("no request"); return
+        }
+        // Another program allocates far past the limit while the first waits for a finger.
+        let others = (0..<10).map { _ in allocate(&transport) }
+        #expect(transport.pendingRequest == request)
+        #expect(transport.respond(to: request, command: .cbor, payload: [0x00])
+                == CTAPHIDPacket.reports(channel: waiting, command: .cbor, payload: [0x00]), "its answer still reaches it")
+        // A message being assembled keeps its channel too; the rest are forgotten oldest first.
+        let assembling = try #require(others.last)
+        _ = transport.receive(Self.initialization(assembling, 0x01, length: 100), at: start)
+        for _ in 0..<5 { _ = allocate(&transport) }
+        #expect(Self.sent(transport.receive(Self.continuation(assembling, 0), at: start)).count == 2, "the message completed")
+        #expect(Self.error(in: transport.receive(Self.initialization(others[0], 0x01, length: 0), at: start), on: others[0]) == .invalidChannel)
+    }
+
     @Test func commandsNotOfferedAndReportsOfTheWrongSizeGetTheirAnswers() {
         var transport = CTAPHIDTransport()
         let channel = allocate(&transport)

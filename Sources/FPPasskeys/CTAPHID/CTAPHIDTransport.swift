@@ -13,8 +13,9 @@
 /// - On the busy channel itself only CANCEL and INIT are taken: both abandon the request;
 ///   anything else is ERR_CHANNEL_BUSY (the host must not pipeline).
 /// - At most ``channelLimit`` channels are remembered; allocating one more forgets the least
-///   recently used, whose next message is ERR_INVALID_CHANNEL (the host then allocates again).
-///   A program that allocates without end cannot grow the device's memory.
+///   recently used that has no message or request in progress, whose next message is
+///   ERR_INVALID_CHANNEL (the host then allocates again). A program that allocates without end
+///   cannot grow the device's memory, nor take away the answer another program waits for.
 package struct CTAPHIDTransport: Sendable {
     /// The broadcast channel, on which INIT allocates a channel.
     package static let broadcast: UInt32 = 0xFFFF_FFFF
@@ -196,11 +197,11 @@ package struct CTAPHIDTransport: Sendable {
             lastAllocated = lastAllocated &+ 1
         } while lastAllocated == 0 || lastAllocated == Self.broadcast || channels.contains(lastAllocated)
         channels.append(lastAllocated)
-        if channels.count > channelLimit {
-            let forgotten = channels.removeFirst()
-            // A forgotten channel's message or request goes with it.
-            if assembly?.channel == forgotten { assembly = nil }
-            if pending?.channel == forgotten { pending = nil }
+        // The channel with work in progress is never the one forgotten: its host is waiting for
+        // an answer (a finger, say) and would otherwise get none, nor any word that it was dropped.
+        if channels.count > channelLimit,
+           let index = channels.firstIndex(where: { $0 != assembly?.channel && $0 != pending?.channel }) {
+            channels.remove(at: index)
         }
         return lastAllocated
     }
