@@ -75,8 +75,12 @@ let package = Package(
                 swiftSettings: foundationEssentialsOnly),
         // JSON values for output and a strict request reader that names the field it refuses (FPVocabulary: the lock).
         .target(name: "FPJSON", dependencies: ["FPVocabulary"], swiftSettings: foundationEssentialsOnly),
-        // The passkey authenticator's wire (issue 52): CTAPHID's channels and packets, CTAP2's canonical CBOR; no I/O, no clock of its own.
-        .target(name: "FPPasskeys", swiftSettings: foundationEssentialsOnly),
+        // The passkey authenticator (issue 52): CTAPHID's channels and packets, CTAP2's canonical CBOR and commands over FPAuthentication's passkeys.
+        .target(
+            name: "FPPasskeys",
+            dependencies: ["FPAuthentication", "FPStore", .product(name: "Crypto", package: "swift-crypto")],
+            swiftSettings: foundationEssentialsOnly
+        ),
         // bozorth3's scores as libfprint computes them, in Swift (issue 26): only FPCore, for the bounded threads a search runs on.
         .target(name: "FPMatching", dependencies: ["FPCore"], swiftSettings: foundationEssentialsOnly),
         // What keys sign and attest, the one scrypt and hex codec every secret and digest uses, without libfprint.
@@ -311,7 +315,7 @@ let package = Package(
         .testTarget(name: "KioskTests", dependencies: ["FPKiosk", "FPLocalAPI", "FPVocabulary", "TestSupport"]),
         .testTarget(name: "FuzzCorpusTests", dependencies: ["FPFuzzing", "TestSupport"]),
         .testTarget(name: "FPMatchingTests", dependencies: ["FPMatching", "FPCore"], exclude: ["Fixtures"]),
-        .testTarget(name: "FPPasskeysTests", dependencies: ["FPPasskeys"]),
+        .testTarget(name: "FPPasskeysTests", dependencies: ["FPPasskeys", "FPAuthentication", "FPReaders", "FPStore", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

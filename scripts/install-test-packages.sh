@@ -35,3 +35,7 @@ bash scripts/install-packages.sh dpkg-dev binutils lintian
 # The booted Debian 12 the packages are installed into (scripts/booted-check.sh): debootstrap
 # makes its root, systemd-nspawn boots it.
 bash scripts/install-packages.sh debootstrap systemd-container
+
+# The passkey authenticator's judges (issue 52): python-fido2's client and relying party
+# (Tests/Helpers/fido2-host.py, PythonFido2Tests) and libfido2's tools.
+bash scripts/install-packages.sh python3-fido2 fido2-tools

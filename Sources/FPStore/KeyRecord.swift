@@ -33,6 +33,10 @@ public struct KeyRecord: Sendable, Hashable, Codable {
     public var attestationStatement: Data
     /// The device identity key's signature (ECDSA P-256, SHA-256, DER) over the statement.
     public var attestationSignature: Data
+    /// For a passkey (a WebAuthn credential), the site and account it was made for; nil for a
+    /// key of fpbridge's own API. Fixed when the key is made: a key signs one protocol's
+    /// messages only.
+    public var passkey: PasskeyFields?
 
     /// A new record in the current format: not invalidated, no signature yet.
     public init(user: String, label: String, accessControl: String, createdAt: Int64, publicKey: Data,
@@ -49,11 +53,12 @@ public struct KeyRecord: Sendable, Hashable, Codable {
         counter = 0
         self.attestationStatement = attestationStatement
         self.attestationSignature = attestationSignature
+        passkey = nil
     }
 
     private enum CodingKeys: String, CodingKey {
         case format, user, label, accessControl, createdAt, publicKey, encryptedPrivateKey, enrollmentStateHash,
-             invalidated, counter, attestationStatement, attestationSignature
+             invalidated, counter, attestationStatement, attestationSignature, passkey
     }
 
     /// Reads a key file and refuses sizes no honest record has.
@@ -80,6 +85,8 @@ public struct KeyRecord: Sendable, Hashable, Codable {
         counter = try container.decode(UInt64.self, forKey: .counter)
         attestationStatement = try bytes(.attestationStatement, 1...4096)
         attestationSignature = try bytes(.attestationSignature, 8...72)
+        // Absent in files written before passkeys, which are keys of the API.
+        passkey = try container.decodeIfPresent(PasskeyFields.self, forKey: .passkey)
     }
 
     /// What the sealed private key is bound to: this user's key of this label only.

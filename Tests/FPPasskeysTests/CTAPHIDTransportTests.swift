@@ -135,11 +135,13 @@ import Testing
         #expect(transport.pendingRequest == nil && transport.keepalive(.processing) == nil)
         #expect(transport.respond(to: request, command: .cbor, payload: [0x00]).isEmpty, "one answer per request")
 
-        // CANCEL on the request's channel abandons it; the answer that comes after goes nowhere.
+        // CANCEL on the request's channel abandons it and answers it at once with
+        // CTAP2_ERR_KEEPALIVE_CANCEL; the authenticator's answer that comes after goes nowhere.
         guard case .request(let second)? = transport.receive(Self.initialization(alice, 0x10, length: 1, data: [0x01]), at: start).first else {
             Issue.record("no second request"); return
         }
-        #expect(transport.receive(Self.initialization(alice, 0x11, length: 0), at: start) == [.cancelled(second)])
+        #expect(transport.receive(Self.initialization(alice, 0x11, length: 0), at: start)
+                == [.cancelled(second), .send(CTAPHIDPacket.reports(channel: alice, command: .cbor, payload: [0x2D])!)])
         #expect(transport.respond(to: second, command: .cbor, payload: [0x2D]).isEmpty)
         #expect(transport.receive(Self.initialization(alice, 0x11, length: 0), at: start).count == 1, "a CANCEL of nothing is ignored")
         #expect(Self.sent(transport.receive(Self.initialization(other, 0x01, length: 1, data: [5]), at: start))

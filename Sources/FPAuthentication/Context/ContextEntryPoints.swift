@@ -13,6 +13,11 @@ extension AuthenticationContext {
         KeyVault(context: self, protection: protection)
     }
 
+    /// The user's passkeys (WebAuthn credentials), kept among their keys.
+    public func passkeys(protection: KeyProtection) -> PasskeyVault {
+        PasskeyVault(keys: KeyVault(context: self, protection: protection))
+    }
+
     /// Enrolls a finger of the user on the context's reader, after the user's
     /// passcode is entered through `prompt` (see ``Enrollment/enroll(_:replace:prompt:)``).
     ///

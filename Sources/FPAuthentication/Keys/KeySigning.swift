@@ -30,6 +30,7 @@ extension KeyVault {
         let path = try path(label)
         let before = try locked { () throws -> KeyRecord in
             let record = try load(label)
+            if record.passkey != nil { throw passkeyRefusal(label) }
             try rules.requireUsable(record, accessControl: try KeyDescription(record, path: path).accessControl, store: store)
             return record
         }
@@ -49,25 +50,44 @@ extension KeyVault {
     /// that record.
     func signNext(label: String, accessControl: KeyAccessControl, method: AuthMethod,
                   data: (KeyRecord) throws(AuthError) -> Data) throws(AuthError) -> (signature: KeySignature, record: KeyRecord) {
-        try locked { () throws -> (signature: KeySignature, record: KeyRecord) in
+        let signed = try signNextMessage(label: label, accessControl: accessControl, counterLimit: .max) { record, counter throws(AuthError) in
+            if record.passkey != nil { throw passkeyRefusal(label) }
+            return KeySignature.message(counter: counter, data: try data(record))
+        }
+        return (KeySignature(label: label, user: user, counter: signed.record.counter, signature: signed.signature,
+                             message: signed.message, method: method), signed.record)
+    }
+
+    /// The one signing step of every key, under the state lock: the key read again and held to
+    /// `KeyRules` (`accessControl` is the one the evaluation was for), its next counter value
+    /// (at most `counterLimit`) taken and written, and only then the signature (ECDSA P-256,
+    /// SHA-256, DER) made over the bytes `message` gives for that record and counter. A key
+    /// of the API and a passkey differ only in the message.
+    func signNextMessage(label: String, accessControl: KeyAccessControl, counterLimit: UInt64,
+                         message: (KeyRecord, UInt64) throws(AuthError) -> Data) throws(AuthError)
+        -> (signature: Data, message: Data, record: KeyRecord) {
+        try locked { () throws -> (signature: Data, message: Data, record: KeyRecord) in
             guard let current = try store.record(user: user, label: label) else { throw notFound(label) }
             let path = try path(label)
             guard try KeyDescription(current, path: path).accessControl == accessControl else {
                 throw AuthError(.notFound, "\(user) has no \(accessControl.rawValue) key labelled '\(label)'")
             }
-            let data = try data(current)
             try rules.requireUsable(current, accessControl: accessControl, store: store)
-            guard current.counter < UInt64.max else {
+            guard current.counter < counterLimit else {
                 throw AuthError(.keyInvalidated, "the key '\(label)' has used every counter value")
             }
+            let signed = try message(current, current.counter + 1)
             let privateKey = try store.privateKey(of: current)
             var next = current
             next.counter += 1
             try store.save(next)
-            let message = KeySignature.message(counter: next.counter, data: data)
-            let signature = try privateKey.signature(for: message)
-            return (KeySignature(label: label, user: user, counter: next.counter, signature: signature.derRepresentation,
-                                 message: message, method: method), next)
+            let signature = try privateKey.signature(for: signed)
+            return (signature.derRepresentation, signed, next)
         }
+    }
+
+    /// A passkey signs only WebAuthn's messages, through the authenticator.
+    func passkeyRefusal(_ label: String) -> AuthError {
+        AuthError(.invalidInput, "\(user)'s key '\(label)' is a passkey; it signs only for its site, through the passkey authenticator")
     }
 }

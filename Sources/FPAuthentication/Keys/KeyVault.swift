@@ -45,7 +45,13 @@ public struct KeyVault: Sendable {
     ///   `AuthErrorCode.alreadyEnrolled` (the label exists), `AuthErrorCode.passcodeNotSet`,
     ///   `AuthErrorCode.biometryNotEnrolled`, `AuthErrorCode.stateDamaged`.
     public func create(label: String, accessControl: KeyAccessControl) throws(AuthError) -> KeyDescription {
-        let path = try path(label)
+        try KeyDescription(try create(label: label, accessControl: accessControl, passkey: nil), path: try path(label))
+    }
+
+    /// ``create(label:accessControl:)`` for a key of the API (`passkey` nil) or a passkey: one
+    /// path for both, so that the quota, the rules and the attestation are the same.
+    func create(label: String, accessControl: KeyAccessControl, passkey: PasskeyFields?) throws(AuthError) -> KeyRecord {
+        _ = try path(label)
         let key = P256.Signing.PrivateKey()
         let createdAt = Int64(Date().timeIntervalSince1970 * 1000)
         let statement = KeyAttestation.Statement(
@@ -70,15 +76,16 @@ public struct KeyVault: Sendable {
             }
             let hash = try environment.prints.enrollmentStateHash(user: user)
             if let problem = rules.creationProblem(accessControl, hash: hash) { throw problem }
-            let record = KeyRecord(user: user, label: label, accessControl: accessControl.rawValue, createdAt: createdAt,
+            var record = KeyRecord(user: user, label: label, accessControl: accessControl.rawValue, createdAt: createdAt,
                                    publicKey: key.publicKey.x963Representation,
                                    encryptedPrivateKey: try store.seal(key, user: user, label: label),
                                    enrollmentStateHash: hash,
                                    attestationStatement: attestation.statement, attestationSignature: attestation.signature)
+            record.passkey = passkey
             try store.save(record)
             return record
         }
-        return try KeyDescription(record, path: path)
+        return record
     }
 
     /// The device identity's signature over `statement`, made outside the state's lock. Only

@@ -10,7 +10,8 @@
 /// - While one channel's message is being assembled or its request awaits an answer, any
 ///   other channel's command is ERR_CHANNEL_BUSY, except INIT: a new program can always get a
 ///   channel (INIT is one packet and disturbs nothing), and then waits its turn.
-/// - On the busy channel itself only CANCEL and INIT are taken: both abandon the request;
+/// - On the busy channel itself only CANCEL and INIT are taken: both abandon the request
+///   (CANCEL's is answered at once with CTAP2_ERR_KEEPALIVE_CANCEL, INIT's not at all);
 ///   anything else is ERR_CHANNEL_BUSY (the host must not pipeline).
 /// - At most ``channelLimit`` channels are remembered; allocating one more forgets the least
 ///   recently used that has no message or request in progress, whose next message is
@@ -24,6 +25,8 @@ package struct CTAPHIDTransport: Sendable {
     /// Capability flags in INIT's answer: WINK (0x01) and CBOR (0x04), and NMSG (0x08) until
     /// CTAP1/U2F messages are offered.
     package var capabilities: UInt8 = 0x01 | 0x04 | 0x08
+    /// The CTAP2 status a cancelled request is answered with (CTAP2_ERR_KEEPALIVE_CANCEL).
+    package static let keepaliveCancelStatus: UInt8 = 0x2D
     /// The device version in INIT's answer (major, minor, build).
     package var deviceVersion: (UInt8, UInt8, UInt8) = (0, 1, 0)
     /// The longest wait between a message's packets.
@@ -131,7 +134,9 @@ package struct CTAPHIDTransport: Sendable {
             guard pending.channel == channel else { return [error(.channelBusy, on: channel)] }
             guard command == CTAPHIDCommand.cancel.rawValue else { return [error(.channelBusy, on: channel)] }
             self.pending = nil
-            return [.cancelled(pending)]
+            // The cancelled request is answered at once, as the host waits for it (§11.2.9.1.5):
+            // CTAP2_ERR_KEEPALIVE_CANCEL. The authenticator's own answer, later, goes nowhere.
+            return [.cancelled(pending), send([Self.keepaliveCancelStatus], command: pending.command, on: channel)]
         }
         if command == CTAPHIDCommand.cancel.rawValue {
             return [.ignored("CANCEL on channel \(hex(channel)) with no request in progress")]

@@ -1,0 +1,121 @@
+import Crypto
+import FPStore
+import FoundationEssentials
+
+/// Passkeys (WebAuthn credentials) of the context's user: keys released by a match, kept and
+/// guarded as every other key of ``KeyVault`` (sealed, quota, attestation, invalidation when
+/// the passcode is removed), each bound to the site and account it was made for.
+///
+/// The rules are Touch ID's: every passkey needs the passcode set and a print enrolled, and is
+/// made, and signs, only after a fingerprint match through the same engine, counter and lockout
+/// as `su`, `sudo`, the D-Bus face and `LocalAuthentication` (three failed matches end one
+/// request, five in a row lock the finger for every door). A passkey stays usable when prints
+/// are added or removed (`biometryAny`), as Touch ID's do.
+///
+/// The CTAP2 authenticator in `FPPasskeys` is its one user. Get one with
+/// ``AuthenticationContext/passkeys(protection:)``.
+public struct PasskeyVault: Sendable {
+    /// The keys the passkeys are kept among.
+    let keys: KeyVault
+
+    /// The length of a credential id in bytes: random, so that it reveals nothing, and useless
+    /// on another machine, whose state does not hold it.
+    public static let credentialIDLength = 16
+    /// What every passkey demands before it signs.
+    static let accessControl = KeyAccessControl.biometryAny
+    private static let labelPrefix = "passkey-"
+
+    init(keys: KeyVault) {
+        self.keys = keys
+    }
+
+    /// Whether a finger can verify the user now: nil when it can, else the reason (no reader,
+    /// no passcode, no print, locked out, the password needed first). Reads state files only.
+    public func verificationProblem() async -> AuthError? {
+        await keys.context.biometricProblem(options: BiometricOptions(), requirePasscode: true)
+    }
+
+    /// The user's usable passkeys for `relyingParty`, most recently made first. A damaged or
+    /// invalidated one is left out: it never signs.
+    /// - Throws: `AuthErrorCode.stateDamaged` when the user's keys cannot be listed.
+    public func credentials(relyingParty: String) throws(AuthError) -> [PasskeyCredential] {
+        var records: [KeyRecord] = []
+        do {
+            for label in try keys.store.labels(user: keys.user) where label.hasPrefix(Self.labelPrefix) {
+                do {
+                    if let record = try keys.store.record(user: keys.user, label: label) { records.append(record) }
+                } catch {
+                    // A damaged passkey file is passed over here: it fails closed when used.
+                    guard case .damaged = error else { throw error }
+                }
+            }
+        } catch {
+            throw AuthError(error)
+        }
+        return records.compactMap(PasskeyCredential.init)
+            .filter { $0.fields.relyingParty == relyingParty && !$0.invalidated }
+            .sorted { $0.createdAt > $1.createdAt }
+    }
+
+    /// A fingerprint match of the user, with every counter and lockout rule, and nothing
+    /// else: what a request that ends in a refusal still asks before it answers (an excluded
+    /// credential), so that a site learns nothing without the user.
+    /// - Throws: every failure of the evaluation (`AuthErrorCode.authenticationFailed`,
+    ///   `AuthErrorCode.biometryLockout`, `AuthErrorCode.timedOut`, `AuthErrorCode.userCancel`, …).
+    public func verifyUser(reason: String, prompt: any AuthPrompt) async throws(AuthError) {
+        _ = try await keys.rules.release(Self.accessControl, reason: reason, prompt: prompt, options: BiometricOptions())
+    }
+
+    /// Makes a passkey for `fields` after a fingerprint match made in this call.
+    /// - Throws: every failure of ``verifyUser(reason:prompt:)``, then `AuthErrorCode.passcodeNotSet`,
+    ///   `AuthErrorCode.biometryNotEnrolled`, `AuthErrorCode.invalidInput` (the key quota),
+    ///   `AuthErrorCode.stateDamaged`.
+    public func create(_ fields: PasskeyFields, reason: String, prompt: any AuthPrompt) async throws(AuthError) -> PasskeyCredential {
+        try await verifyUser(reason: reason, prompt: prompt)
+        var id = [UInt8](repeating: 0, count: Self.credentialIDLength)
+        var generator = SystemRandomNumberGenerator()
+        for index in id.indices { id[index] = generator.next() }
+        let replaced = fields.discoverable
+            ? try credentials(relyingParty: fields.relyingParty).filter { $0.fields.discoverable && $0.fields.userHandle == fields.userHandle }
+            : []
+        let record = try keys.create(label: Self.label(id), accessControl: Self.accessControl, passkey: fields)
+        guard let credential = PasskeyCredential(record) else {
+            throw AuthError(.stateDamaged, "the passkey just made cannot be read back", cause: .damagedState)
+        }
+        // One discoverable credential per account and site (CTAP 2.1 §6.1.2): the new one
+        // replaces the old, removed only once the new one is saved, so that none is lost.
+        for old in replaced { try keys.delete(label: Self.label(old.id)) }
+        return credential
+    }
+
+    /// Signs with the passkey `id` of `relyingParty` after a fingerprint match made in this
+    /// call: under the state lock the key is read again, its next counter taken and written,
+    /// and only then are the bytes `message` gives for that counter signed (ECDSA P-256,
+    /// SHA-256, DER), as WebAuthn wants (authenticator data ‖ client data hash).
+    /// - Throws: `AuthErrorCode.notFound` (no such passkey for that site, or deleted during the
+    ///   match), `AuthErrorCode.keyInvalidated`, every failure of ``verifyUser(reason:prompt:)``,
+    ///   `AuthErrorCode.stateDamaged`.
+    public func sign(id: [UInt8], relyingParty: String, reason: String, prompt: any AuthPrompt,
+                     message: (_ counter: UInt32) -> Data) async throws(AuthError) -> PasskeySignature {
+        guard let before = try credentials(relyingParty: relyingParty).first(where: { $0.id == id }) else {
+            throw AuthError(.notFound, "\(keys.user) has no passkey of that id for \(relyingParty)")
+        }
+        try await verifyUser(reason: reason, prompt: prompt)
+        let signed = try keys.signNextMessage(label: Self.label(id), accessControl: Self.accessControl,
+                                              counterLimit: UInt64(UInt32.max)) { record, counter throws(AuthError) in
+            // Deleted and made anew during the match, or moved to another site: not the one asked for.
+            guard record.publicKey == before.publicKey, record.passkey?.relyingParty == relyingParty else {
+                throw AuthError(.notFound, "\(keys.user)'s passkey for \(relyingParty) changed during the match")
+            }
+            return message(UInt32(counter))
+        }
+        return PasskeySignature(signature: signed.signature, counter: UInt32(signed.record.counter))
+    }
+
+    static func label(_ id: [UInt8]) -> String {
+        labelPrefix + id.map { byte in
+            let digits = String(byte, radix: 16)
+            return byte < 16 ? "0" + digits : digits
+        }.joined()
+    }
+}

@@ -1,0 +1,138 @@
+import FPAuthentication
+import FPStore
+import FoundationEssentials
+
+/// The CTAP2 authenticator of one user (CTAP 2.1 §6): getInfo, makeCredential and
+/// getAssertion over that user's passkeys, each carried out only after a fingerprint match
+/// through the engine (the same counter and lockout as every other door). Requests come whole
+/// from ``CTAPHIDTransport``; the answer is the status byte and CBOR it sends back.
+///
+/// Where CTAP leaves a choice, or this authenticator is stricter (docs/passkeys.md lists them):
+/// every makeCredential and getAssertion needs a match whatever `uv` says, so the answers carry
+/// UP and UV; `up: false` is refused rather than signed silently; a request with no credential
+/// to use still asks for the finger before it says so, so a site learns nothing without the
+/// user; several discoverable credentials of one site give the most recently made.
+package struct CTAP2Authenticator: Sendable {
+    /// This authenticator's AAGUID (a model's identifier in WebAuthn): fixed, random, the same
+    /// on every machine, so that it names the software and nothing of the machine.
+    package static let aaguid: [UInt8] = [0x6f, 0x3b, 0x1c, 0x52, 0x9e, 0x47, 0x4d, 0x0a,
+                                          0xb5, 0x62, 0x0d, 0x8e, 0x3a, 0x71, 0xc9, 0x24]
+    /// The longest CBOR message taken and sent (CTAPHID's own limit).
+    package static let maximumMessageSize = 7609
+
+    private let passkeys: PasskeyVault
+
+    /// An authenticator over `passkeys`, one user's.
+    package init(passkeys: PasskeyVault) {
+        self.passkeys = passkeys
+    }
+
+    /// The answer to one CBOR message (the command byte, then its parameters). Never throws:
+    /// every fault is an answer with the status CTAP gives it.
+    package func answer(_ message: [UInt8]) async -> CTAP2Answer {
+        do throws(CTAP2Error) {
+            guard let byte = message.first, let command = CTAP2Command(rawValue: byte) else {
+                throw CTAP2Error(.invalidCommand, "command \(message.first.map { String($0) } ?? "none") is not offered")
+            }
+            let parameters = message.dropFirst()
+            switch command {
+            case .getInfo: return .ok(await info())
+            case .makeCredential: return .ok(try await makeCredential(try MakeCredentialRequest(parameters)))
+            case .getAssertion: return .ok(try await getAssertion(try GetAssertionRequest(parameters)))
+            case .getNextAssertion:
+                throw CTAP2Error(.notAllowed, "no assertions are left: a getAssertion gives one credential")
+            }
+        } catch {
+            return CTAP2Answer(error)
+        }
+    }
+
+    /// authenticatorGetInfo (§6.4). `uv` is true while the user can be verified by a finger
+    /// (a passcode and a print; a lockout is still verification configured, answered
+    /// UV_BLOCKED when tried), false while not.
+    func info() async -> CBORValue {
+        let verification: Bool = switch await passkeys.verificationProblem()?.code {
+        case nil, .biometryLockout?, .passcodeLockout?: true
+        default: false
+        }
+        return .map([
+            .int(1): .array([.text("FIDO_2_0")]),
+            .int(2): .array([]),
+            .int(3): .bytes(Self.aaguid),
+            .int(4): .map([.text("rk"): .bool(true), .text("up"): .bool(true), .text("uv"): .bool(verification),
+                           .text("plat"): .bool(false)]),
+            .int(5): .int(Int64(Self.maximumMessageSize)),
+            .int(7): .int(Int64(CredentialList.maximumCount)),
+            .int(8): .int(Int64(PasskeyVault.credentialIDLength)),
+            .int(9): .array([.text("usb")]),
+            .int(10): .array([.map([.text("alg"): .int(MakeCredentialRequest.es256), .text("type"): .text("public-key")])]),
+            // uvModality: fingerprint (FIDO Registry, USER_VERIFY_FINGERPRINT_INTERNAL).
+            .int(0x12): .int(2),
+        ])
+    }
+
+    func makeCredential(_ request: MakeCredentialRequest) async throws(CTAP2Error) -> CBORValue {
+        let relyingParty = request.fields.relyingParty
+        let reason = "make a passkey for \(relyingParty)"
+        return try await translating {
+            let existing = try passkeys.credentials(relyingParty: relyingParty)
+            if existing.contains(where: { request.excluded.contains($0.id) }) {
+                // The finger first, so that a site cannot learn without the user which accounts are here.
+                try await passkeys.verifyUser(reason: reason, prompt: NoPasscodePrompt())
+                throw CTAP2Error(.credentialExcluded, "the user already has an excluded credential for \(relyingParty)")
+            }
+            let credential = try await passkeys.create(request.fields, reason: reason, prompt: NoPasscodePrompt())
+            let data = try AuthenticatorData.registration(relyingParty: relyingParty, counter: credential.counter, aaguid: Self.aaguid,
+                                                          credentialID: credential.id, publicKey: credential.publicKey)
+            // Attestation "none": the TPM identity could vouch for the machine, not for the
+            // person or the software; it is not offered until it says only what it proves.
+            return .map([.int(1): .text("none"), .int(2): .bytes(data), .int(3): .map([:])])
+        }
+    }
+
+    func getAssertion(_ request: GetAssertionRequest) async throws(CTAP2Error) -> CBORValue {
+        let relyingParty = request.relyingParty
+        let reason = "sign in to \(relyingParty)"
+        return try await translating {
+            let usable = try passkeys.credentials(relyingParty: relyingParty).filter {
+                request.allowed.isEmpty ? $0.fields.discoverable : request.allowed.contains($0.id)
+            }
+            guard let credential = usable.first else {
+                try await passkeys.verifyUser(reason: reason, prompt: NoPasscodePrompt())
+                throw CTAP2Error(.noCredentials, "the user has no usable passkey here for \(relyingParty)")
+            }
+            var data: [UInt8] = []
+            let signed = try await passkeys.sign(id: credential.id, relyingParty: relyingParty, reason: reason,
+                                                 prompt: NoPasscodePrompt()) { counter in
+                data = AuthenticatorData.assertion(relyingParty: relyingParty, counter: counter)
+                return Data(data + request.clientDataHash)
+            }
+            var answer: [CBORValue: CBORValue] = [
+                .int(1): .map([.text("id"): .bytes(credential.id), .text("type"): .text("public-key")]),
+                .int(2): .bytes(data),
+                .int(3): .bytes([UInt8](signed.signature)),
+            ]
+            if credential.fields.discoverable {
+                // The account, with its names: the user was verified (CTAP 2.1 §6.2.2).
+                var user: [CBORValue: CBORValue] = [.text("id"): .bytes([UInt8](credential.fields.userHandle))]
+                if let name = credential.fields.userName { user[.text("name")] = .text(name) }
+                if let name = credential.fields.displayName { user[.text("displayName")] = .text(name) }
+                answer[.int(4)] = .map(user)
+            }
+            return .map(answer)
+        }
+    }
+
+    /// The engine's failures in CTAP's terms (``CTAP2Error/init(_:)``), CTAP's own as they are.
+    private func translating<T>(_ body: () async throws -> T) async throws(CTAP2Error) -> T {
+        do {
+            return try await body()
+        } catch let error as CTAP2Error {
+            throw error
+        } catch let error as AuthError {
+            throw CTAP2Error(error)
+        } catch {
+            throw CTAP2Error(.other, "\(error)")
+        }
+    }
+}

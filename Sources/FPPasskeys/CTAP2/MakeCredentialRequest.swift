@@ -1,0 +1,64 @@
+import FPStore
+import FoundationEssentials
+
+/// authenticatorMakeCredential's parameters (CTAP 2.1 §6.1), read and checked before the
+/// finger is asked: a malformed request never costs the user a touch.
+struct MakeCredentialRequest: Sendable {
+    let clientDataHash: [UInt8]
+    let fields: PasskeyFields
+    let excluded: [[UInt8]]
+    let options: RequestOptions
+
+    /// COSE's identifier of ES256 (ECDSA P-256 with SHA-256), the one algorithm made here.
+    static let es256: Int64 = -7
+
+    init(_ bytes: ArraySlice<UInt8>) throws(CTAP2Error) {
+        let arguments = try CTAP2Arguments(bytes, of: "makeCredential")
+        clientDataHash = try RequestRules.clientDataHash(arguments, key: .int(1))
+        let rp = try arguments.map(.int(2), "rp", required: true)!
+        let relyingParty = try RequestRules.relyingParty(try rp.text(.text("id"), "id", required: true)!)
+        let user = try arguments.map(.int(3), "user", required: true)!
+        let handle = try user.bytes(.text("id"), "id", required: true)!
+        guard (1...PasskeyFields.maximumUserHandleLength).contains(handle.count) else {
+            throw CTAP2Error(.invalidParameter, "user.id is \(handle.count) bytes; 1 to \(PasskeyFields.maximumUserHandleLength) are taken")
+        }
+        let parameters = try arguments.array(.int(4), "pubKeyCredParams", required: true)!
+        var offered = false
+        for parameter in parameters {
+            let entry = try CTAP2Arguments(parameter, of: "pubKeyCredParams entry")
+            let alg = try entry.int(.text("alg"), "alg", required: true)
+            let type = try entry.text(.text("type"), "type", required: true)
+            if type == "public-key", alg == Self.es256 { offered = true }
+        }
+        guard offered else {
+            throw CTAP2Error(.unsupportedAlgorithm, "pubKeyCredParams offers no ES256 (-7) public-key algorithm")
+        }
+        excluded = try CredentialList.ids(try arguments.array(.int(5), "excludeList") ?? [], "excludeList")
+        // Extensions (6) are not carried out yet; unknown ones are ignored, as CTAP wants.
+        _ = try arguments.map(.int(6), "extensions")
+        options = try RequestOptions(arguments, key: .int(7))
+        guard options.presence else {
+            throw CTAP2Error(.invalidOption, "makeCredential with up: false; a passkey is made only with the user")
+        }
+        try RequestRules.refusePINAuthentication(arguments, key: .int(8))
+        if let protocolVersion = arguments[.int(9)], protocolVersion.intValue == nil {
+            throw CTAP2Error(.cborUnexpectedType, "makeCredential.pinUvAuthProtocol is not an integer")
+        }
+        fields = PasskeyFields(relyingParty: relyingParty, userHandle: Data(handle),
+                               userName: Self.cut(try user.text(.text("name"), "name")),
+                               displayName: Self.cut(try user.text(.text("displayName"), "displayName")),
+                               discoverable: options.discoverable)
+    }
+
+    /// A name cut to the length kept, on a character boundary (CTAP lets an authenticator
+    /// truncate names to 64 bytes).
+    static func cut(_ name: String?) -> String? {
+        guard let name else { return nil }
+        var kept = ""
+        for character in name {
+            guard kept.utf8.count + String(character).utf8.count <= PasskeyFields.maximumNameLength else { break }
+            kept.append(character)
+        }
+        return kept
+    }
+}

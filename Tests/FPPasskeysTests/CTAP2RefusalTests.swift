@@ -1,0 +1,66 @@
+@testable import FPPasskeys
+import FPAuthentication
+import Testing
+import TestSupport
+
+/// Each malformed or refused CTAP2 request gets CTAP's status, and none costs the user a
+/// touch: the one scan the reader holds is still there for a valid request afterwards.
+@Suite struct CTAP2RefusalTests {
+    static let hash = CBORValue.bytes([UInt8](repeating: 7, count: 32))
+    static let rp = CBORValue.map([.text("id"): .text("example.com")])
+    static let user = CBORValue.map([.text("id"): .bytes([1, 2, 3]), .text("name"): .text("alice")])
+    static let es256 = CBORValue.array([.map([.text("alg"): .int(-7), .text("type"): .text("public-key")])])
+
+    static func message(_ command: UInt8, _ parameters: [CBORValue: CBORValue]) -> [UInt8] {
+        [command] + CBOREncoder.encode(.map(parameters))
+    }
+
+    static let makeCredential: [CBORValue: CBORValue] = [.int(1): hash, .int(2): rp, .int(3): user, .int(4): es256,
+                                                         .int(7): .map([.text("rk"): .bool(true)])]
+
+    @Test func malformedAndRefusedRequestsGetCTAPsStatusAndCostNoTouch() async throws {
+        let harness = PasskeyHarness()
+        try await harness.enrollAlice()
+        let authenticator = try await harness.authenticator("scan alice-1\n")
+        var make = Self.makeCredential
+        let cases: [(String, [UInt8], CTAP2Status)] = [
+            ("unknown command", [0x41], .invalidCommand),
+            ("not CBOR", [0x01, 0xFF], .invalidCBOR),
+            ("not a map", [0x01] + CBOREncoder.encode(.array([])), .cborUnexpectedType),
+            ("no clientDataHash", Self.message(0x01, make.filter { $0.key != .int(1) }), .missingParameter),
+            ("short clientDataHash", Self.message(0x01, make.merging([.int(1): .bytes([1])]) { $1 }), .invalidLength),
+            ("rp not a map", Self.message(0x01, make.merging([.int(2): .text("example.com")]) { $1 }), .cborUnexpectedType),
+            ("empty user id", Self.message(0x01, make.merging([.int(3): .map([.text("id"): .bytes([])])]) { $1 }), .invalidParameter),
+            ("no ES256", Self.message(0x01, make.merging([.int(4): .array([.map([.text("alg"): .int(-257), .text("type"): .text("public-key")])])]) { $1 }),
+             .unsupportedAlgorithm),
+            ("up false", Self.message(0x01, make.merging([.int(7): .map([.text("up"): .bool(false)])]) { $1 }), .invalidOption),
+            ("PIN auth", Self.message(0x01, make.merging([.int(8): .bytes([]), .int(9): .int(1)]) { $1 }), .pinNotSet),
+            ("65 excluded", Self.message(0x01, make.merging([.int(5): .array(Array(repeating: .map([.text("type"): .text("public-key"), .text("id"): .bytes([1])]), count: 65))]) { $1 }),
+             .limitExceeded),
+            ("silent assertion", Self.message(0x02, [.int(1): .text("example.com"), .int(2): Self.hash, .int(5): .map([.text("up"): .bool(false)])]),
+             .unsupportedOption),
+            ("rk in getAssertion", Self.message(0x02, [.int(1): .text("example.com"), .int(2): Self.hash, .int(5): .map([.text("rk"): .bool(true)])]),
+             .unsupportedOption),
+            ("no rpId", Self.message(0x02, [.int(2): Self.hash]), .missingParameter),
+            ("getNextAssertion", [0x08], .notAllowed),
+        ]
+        for (name, bytes, status) in cases {
+            let answer = await authenticator.answer(bytes)
+            #expect(answer.status == status, "\(name): \(answer)")
+            #expect(answer.bytes == [status.rawValue], "\(name): the status alone")
+        }
+        make[.int(3)] = Self.user
+        let made = await authenticator.answer(Self.message(0x01, make))
+        #expect(made.status == .ok, "the one scan is still there: \(made)")
+    }
+
+    @Test func withNoPasscodeOrPrintGetInfoSaysUVIsNotSetUpAndRequestsAreDenied() async throws {
+        let harness = PasskeyHarness()
+        let authenticator = try await harness.authenticator("scan alice-1\n")
+        let info = await authenticator.answer([0x04])
+        #expect(info.status == .ok)
+        #expect(info.body?[.int(4)]?[.text("uv")] == .bool(false), "\(info)")
+        let made = await authenticator.answer(Self.message(0x01, Self.makeCredential))
+        #expect(made.status == .operationDenied, "\(made)")
+    }
+}

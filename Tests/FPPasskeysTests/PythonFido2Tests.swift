@@ -1,0 +1,83 @@
+@testable import FPPasskeys
+import Foundation
+import Testing
+import TestSupport
+
+/// python-fido2 (a WebAuthn client and relying party nobody here wrote) against the
+/// authenticator, over CTAPHID reports on a socket: the fast tier of issue 52's proof.
+@Suite(.serialized) struct PythonFido2Tests {
+    static let helper = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Helpers/fido2-host.py").path
+
+    /// Runs the host's `steps` against alice's authenticator on a reader playing `script`;
+    /// one JSON object a step.
+    func run(_ harness: PasskeyHarness, script: String, _ steps: [String]) async throws -> [[String: Any]] {
+        let socket = try ReportSocket(path: harness.directory.file("hid.sock"))
+        let device = CTAPHIDDevice(authenticator: try await harness.authenticator(script))
+        let serving = Task { try await socket.serve(device) }
+        let host = Process()
+        host.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        host.arguments = [Self.helper, socket.path] + steps
+        let output = Pipe(), errors = Pipe()
+        host.standardOutput = output
+        host.standardError = errors
+        try host.run()
+        let text = try await blocking { String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self) }
+        let log = try await blocking { String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self) }
+        host.waitUntilExit()
+        try await serving.value
+        #expect(host.terminationStatus == 0, "fido2-host.py: \(log)")
+        return text.split(separator: "\n").map { line in
+            (try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any] ?? ["unparsed": String(line)]
+        }
+    }
+
+    @Test func pythonFido2RegistersAndSignsInWithAFingerAndItsServerVerifiesBoth() async throws {
+        let harness = PasskeyHarness()
+        try await harness.enrollAlice()
+        let results = try await run(harness, script: String(repeating: "scan alice-1\n", count: 4),
+                                    ["info", "register", "login", "login-discoverable", "register-excluded"])
+        try #require(results.count == 5, "\(results)")
+        let info = results[0]
+        #expect(info["ok"] as? Bool == true, "\(info)")
+        #expect((info["options"] as? [String: Bool])?["uv"] == true, "a finger can verify alice: \(info)")
+        #expect(info["algorithms"] as? [Int] == [-7])
+        let register = results[1], login = results[2], discoverable = results[3], excluded = results[4]
+        #expect(register["ok"] as? Bool == true, "\(register)")
+        #expect(register["format"] as? String == "none")
+        #expect(register["aaguid"] as? String == CTAP2Authenticator.aaguid.map { String(format: "%02x", $0) }.joined())
+        // UP, UV and AT: made after a match.
+        #expect(register["flags"] as? Int == 0x45)
+        #expect(login["ok"] as? Bool == true && login["credential"] as? String == register["credential"] as? String, "\(login)")
+        #expect(login["counter"] as? Int == 1 && login["flags"] as? Int == 0x05)
+        // The site finds the account itself: the user's name comes back, the counter grows.
+        #expect(discoverable["ok"] as? Bool == true && discoverable["user"] as? String == "alice@example.com", "\(discoverable)")
+        #expect(discoverable["counter"] as? Int == 2)
+        #expect(excluded["ok"] as? Bool == false && excluded["ctap"] as? Int == 0x19, "\(excluded)")
+    }
+
+    @Test func wrongFingersAtTheAuthenticatorCountOnTheCounterOfEveryDoor() async throws {
+        let harness = PasskeyHarness()
+        try await harness.enrollAlice()
+        // One match to register, then five touches of someone else's finger.
+        let results = try await run(harness, script: "scan alice-1\n" + String(repeating: "scan bob-1\n", count: 5),
+                                    ["register", "login", "login"])
+        try #require(results.count == 3, "\(results)")
+        #expect(results[0]["ok"] as? Bool == true, "\(results[0])")
+        // Three failed matches end one request (UV_INVALID); two more lock the finger (UV_BLOCKED).
+        #expect(results[1]["ctap"] as? Int == 0x3F, "\(results[1])")
+        #expect(results[2]["ctap"] as? Int == 0x3C, "\(results[2])")
+        #expect(try await harness.fingerLockedElsewhere(), "sudo's finger is locked too")
+    }
+
+    @Test func aCancelledSignInIsAnsweredAtOnceAndCostsNoMatch() async throws {
+        let harness = PasskeyHarness()
+        try await harness.enrollAlice()
+        // The client gives up 0.5 s into the second request, while the finger is awaited.
+        let results = try await run(harness, script: "scan alice-1\nwait 3000\nscan alice-1\n",
+                                    ["register", "login-cancelled", "login"])
+        try #require(results.count == 3, "\(results)")
+        #expect(results[1]["ctap"] as? Int == 0x2D, "KEEPALIVE_CANCEL: \(results[1])")
+        #expect(results[2]["ok"] as? Bool == true, "\(results[2])")
+    }
+}

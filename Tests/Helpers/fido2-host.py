@@ -1,0 +1,110 @@
+#!/usr/bin/python3
+"""A WebAuthn client and relying party that nobody here wrote: python-fido2's Fido2Client
+drives fpbridge's authenticator over CTAPHID reports on a Unix SOCK_SEQPACKET socket (64 bytes
+a packet, as a /dev/hidraw device carries them), and python-fido2's Fido2Server judges every
+registration and sign-in.
+
+    fido2-host.py SOCKET STEP...
+
+Steps, run in order in one session (credentials registered are kept for the later steps):
+  info                 getInfo as python-fido2 reads it
+  register             a discoverable credential, user verification required
+  register-excluded    the same account again, its credentials excluded
+  login                sign in with the registered credentials allowed
+  login-discoverable   sign in with no credential named (the site finds the account)
+  login-cancelled      sign in, cancelled by the client 0.5 s after it starts
+
+Each step prints one JSON line: {"step": ..., "ok": true, ...} or {"step": ..., "ok": false,
+"ctap": <CTAP status>, "error": ...}.
+"""
+import json
+import socket
+import sys
+import threading
+
+from fido2.client import ClientError, Fido2Client
+from fido2.ctap import CtapError
+from fido2.hid import CtapHidDevice
+from fido2.hid.base import CtapHidConnection, HidDescriptor
+from fido2.server import Fido2Server
+from fido2.webauthn import PublicKeyCredentialRpEntity
+
+ORIGIN = "https://example.com"
+USER = {"id": b"alice-at-example", "name": "alice@example.com", "displayName": "Alice"}
+
+
+class SocketConnection(CtapHidConnection):
+    def __init__(self, path):
+        self.socket = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+        self.socket.connect(path)
+
+    def read_packet(self):
+        packet = self.socket.recv(64)
+        if not packet:
+            raise OSError("the authenticator closed the socket")
+        return packet
+
+    def write_packet(self, data):
+        self.socket.send(data)
+
+    def close(self):
+        self.socket.close()
+
+
+def ctap_status(error):
+    cause = error
+    while cause is not None and not isinstance(cause, CtapError):
+        cause = getattr(cause, "cause", None)
+    return int(cause.code) if cause is not None else None
+
+
+def main():
+    path, steps = sys.argv[1], sys.argv[2:]
+    device = CtapHidDevice(HidDescriptor(path, 0x1209, 0xF1D0, 64, 64), SocketConnection(path))
+    client = Fido2Client(device, ORIGIN)
+    server = Fido2Server(PublicKeyCredentialRpEntity("example.com", "Example"), attestation="none")
+    credentials = []
+    counters = []
+    for step in steps:
+        result = {"step": step}
+        try:
+            if step == "info":
+                info = client.ctap2.get_info()
+                result.update(versions=info.versions, options=info.options, aaguid=info.aaguid.hex(),
+                              max_msg_size=info.max_msg_size, algorithms=[a["alg"] for a in info.algorithms or []])
+            elif step in ("register", "register-excluded"):
+                options, state = server.register_begin(USER, credentials if step == "register-excluded" else [],
+                                                       resident_key=True, user_verification="required")
+                response = client.make_credential(options["publicKey"])
+                data = server.register_complete(state, response.client_data, response.attestation_object)
+                credentials.append(data.credential_data)
+                result.update(credential=data.credential_data.credential_id.hex(), flags=data.flags,
+                              aaguid=data.credential_data.aaguid.hex(), format=response.attestation_object.fmt)
+            elif step.startswith("login"):
+                options, state = server.authenticate_begin([] if step == "login-discoverable" else credentials,
+                                                           user_verification="required")
+                event = threading.Event()
+                if step == "login-cancelled":
+                    threading.Timer(0.5, event.set).start()
+                selection = client.get_assertion(options["publicKey"], event=event)
+                assertion = selection.get_response(0)
+                server.authenticate_complete(state, credentials, assertion.credential_id, assertion.client_data,
+                                             assertion.authenticator_data, assertion.signature)
+                counter = assertion.authenticator_data.counter
+                if counters and counter <= counters[-1]:
+                    raise ValueError("the signature counter did not grow: %d after %d" % (counter, counters[-1]))
+                counters.append(counter)
+                user = selection.get_assertions()[0].user
+                result.update(credential=assertion.credential_id.hex(), counter=counter,
+                              flags=assertion.authenticator_data.flags,
+                              user=user["name"] if user else None)
+            else:
+                raise ValueError("unknown step " + step)
+            result["ok"] = True
+        except (ClientError, CtapError, ValueError, Exception) as error:  # every refusal is a result
+            result.update(ok=False, ctap=ctap_status(error), error="%s: %s" % (type(error).__name__, error))
+        print(json.dumps(result), flush=True)
+
+
+if __name__ == "__main__":
+    main()
