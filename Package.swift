@@ -63,6 +63,8 @@ let package = Package(
         ),
         // Typed twins of Linux calls Swift cannot import: core dumps off, secure execution, renameat2, opening as a uid.
         .systemLibrary(name: "CProcessSecurity"),
+        // Presence on logind's records (issue 49), C shared with pam_fpbridge.so: who is at the seat, for the passkey device.
+        .target(name: "CSeatPresence", cSettings: [.define("_GNU_SOURCE")]),
         // tpm2-tss, for the device identity key in a TPM 2.0 (fpbridged --tpm). Its headers are
         // in /usr/include; its pkg-config adds -pthread, which SwiftPM refuses with a warning.
         .systemLibrary(name: "CTSS2", providers: [.apt(["libtss2-dev"])]),
@@ -75,10 +77,11 @@ let package = Package(
                 swiftSettings: foundationEssentialsOnly),
         // JSON values for output and a strict request reader that names the field it refuses (FPVocabulary: the lock).
         .target(name: "FPJSON", dependencies: ["FPVocabulary"], swiftSettings: foundationEssentialsOnly),
-        // The passkey authenticator (issue 52): CTAPHID's channels and packets, CTAP2's canonical CBOR and commands over FPAuthentication's passkeys.
+        // The passkey authenticator (issue 52): CTAPHID's channels and packets, CTAP2's canonical CBOR and commands over FPAuthentication's passkeys, the /dev/uhid device.
         .target(
             name: "FPPasskeys",
-            dependencies: ["FPAuthentication", "FPStore", .product(name: "Crypto", package: "swift-crypto")],
+            dependencies: ["FPCore", "FPAuthentication", "FPStore", .product(name: "Crypto", package: "swift-crypto"),
+                           .product(name: "SystemPackage", package: "swift-system")],
             swiftSettings: foundationEssentialsOnly
         ),
         // bozorth3's scores as libfprint computes them, in Swift (issue 26): only FPCore, for the bounded threads a search runs on.
@@ -224,6 +227,7 @@ let package = Package(
                 // opt-in. fpbridged opens no TPM without `--tpm`; the cost is libtss2's few
                 // libraries on the service's machine, not an app's.
                 "FPLocalAPI", "FPLocalAPIEngine", "FPAuthentication", "FPReaders", "FPStore", "CProcessSecurity", "FPTPM",
+                "FPPasskeys", "CSeatPresence",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
                 // The stop's order (operations end before the server closes): ``ServiceStop``.

@@ -39,3 +39,6 @@ bash scripts/install-packages.sh debootstrap systemd-container
 # The passkey authenticator's judges (issue 52): python-fido2's client and relying party
 # (Tests/Helpers/fido2-host.py, PythonFido2Tests) and libfido2's tools.
 bash scripts/install-packages.sh python3-fido2 fido2-tools
+# The passkey device through a real kernel's uhid (scripts/vm-passkeys-check.sh): qemu's software
+# emulation and a static busybox for the VM's initramfs.
+bash scripts/install-packages.sh qemu-system-x86 busybox-static

@@ -113,7 +113,7 @@ booted_roots=""
 grep -E "root built|cached root" "$pg_dir/booted-roots.log" || true
 # The two releases side by side (each mostly waits on its guest: about 3 minutes alone, and
 # about as long together on the 2-core machine); each one's log is printed whole when both ended.
-next_stage "the packages on a booted Debian 12 and a booted Debian 13, side by side (scripts/booted-check.sh)"
+next_stage "the packages on a booted Debian 12 and a booted Debian 13, side by side (scripts/booted-check.sh), and the passkey VM"
 booted_check_release() {  # booted_check_release RELEASE: the reference run, then the packages'
   local status=0
   $booted_sudo bash scripts/booted-check.sh --release "$1" --reference || status=1
@@ -124,6 +124,10 @@ booted_check_release bookworm >"$pg_dir/booted-bookworm.log" 2>&1 &
 booted_12=$!
 booted_check_release trixie >"$pg_dir/booted-trixie.log" 2>&1 &
 booted_13=$!
+# The passkey device through Debian's own kernel (uhid, hidraw) in a VM under qemu's software
+# emulation, libfido2's tools as the judges (about 50 s alone), beside the booted checks.
+bash scripts/vm-passkeys-check.sh >"$pg_dir/vm-passkeys.log" 2>&1 &
+vm_passkeys=$!
 booted_failed=""
 for release in bookworm trixie; do
   pid=$booted_12; [ "$release" = trixie ] && pid=$booted_13
@@ -132,6 +136,10 @@ for release in bookworm trixie; do
   cat "$pg_dir/booted-$release.log"
   case $status in 0) ;; 1) booted_failed+=" $release-reference" ;; 2) booted_failed+=" $release" ;; *) booted_failed+=" $release-reference $release" ;; esac
 done
+status=0; wait "$vm_passkeys" || status=$?
+echo "=== scripts/vm-passkeys-check.sh (the passkey device through /dev/uhid in a VM): exit $status ==="
+cat "$pg_dir/vm-passkeys.log"
+[ "$status" = 0 ] || booted_failed+=" vm-passkeys"
 if [ -n "$booted_failed" ]; then echo "=== booted checks failed:$booted_failed ==="; exit 1; fi
 
 # Hostile input against the real fpbridged over its socket: every answer 2xx/4xx in the

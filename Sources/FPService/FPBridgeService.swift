@@ -27,6 +27,8 @@ package struct FPBridgeService: Sendable {
         let printCaches = PrintCaches()
         let face = configuration.fprintdBus
             ? FprintdFace(service: configuration, readers: readers, registry: registry, printCaches: printCaches) : nil
+        let passkeys = configuration.passkeys
+            ? PasskeyFace(service: configuration, readers: readers, printCaches: printCaches) : nil
         ServiceRoutes(service: configuration, registry: registry, readers: readers, sleep: sleep, printCaches: printCaches,
                       pinPad: PinPad(), fprintdStatus: { face?.status.withLock { $0 } ?? "off" })
             .register(on: router)
@@ -48,10 +50,11 @@ package struct FPBridgeService: Sendable {
             logger: logger)
         // Services are stopped in reverse order: the stop ends the operations before the server
         // closes gracefully, which waits for every response (an armed identify's stream too);
-        // the face, the sleep watch and hot-plug end after the server, as they start before it.
+        // the faces, the sleep watch and hot-plug end after the server, as they start before it.
         // The signals were trapped before any of this started (StopSignals); each is handed on.
         let parts = [
             ServiceTask("fprintd face") { await face?.run(logger: logger) },
+            ServiceTask("passkey face") { await passkeys?.run(logger: logger) },
             ServiceTask("sleep watch") { await sleep.run(logger: logger) },
             ServiceTask("hot-plug") { await readers.followPlugging(logger: logger) },
         ]

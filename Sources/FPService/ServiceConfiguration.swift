@@ -18,6 +18,8 @@ package struct ServiceConfiguration: Sendable {
     package var connectionsPerUser = 32
     /// Serves fprintd's D-Bus API (`net.reactivated.Fprint`) on the system bus beside the socket.
     package var fprintdBus = false
+    /// Presents a FIDO2 security key through `/dev/uhid` for the person at seat0 (``PasskeyFace``).
+    package var passkeys = false
     /// Seconds a D-Bus claim with no action running keeps the device from another user's Claim
     /// (``ClaimYield``; fprintd keeps it until Release). 30: longer than any pause between a
     /// client's own calls (pam_fprintd and the fprintd tools go from one to the next at once;

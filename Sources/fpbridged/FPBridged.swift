@@ -55,6 +55,13 @@ struct FPBridged: AsyncParsableCommand {
     var dbus: String?
 
     @Option(help: ArgumentHelp(
+        "Present a FIDO2 security key (passkeys) through /dev/uhid for the person at seat0: on or off (default: off).",
+        discussion: "Browsers and libfido2 then see a USB security key whose user verification is a finger match "
+            + "through fpbridge's engine and lockout. It exists only while a local user session is shown at seat0 and that "
+            + "user has no other session (docs/passkeys.md); it needs the uhid module (modprobe uhid)."))
+    var passkeys = "off"
+
+    @Option(help: ArgumentHelp(
         "Keep the device identity key in the TPM 2.0 reached through this TCTI (device:/dev/tpmrm0, swtpm:host=127.0.0.1,port=2321).",
         discussion: "The key is made in the TPM on first use and never leaves it; attestations then name the TPM "
             + "(its endorsement certificate). Without this option the identity key is a software key in the state directory."))
@@ -112,6 +119,11 @@ struct FPBridged: AsyncParsableCommand {
         case "on": configuration.fprintdBus = true
         case "off": configuration.fprintdBus = false
         case let other: throw ValidationError("--dbus must be on or off, not '\(other)'")
+        }
+        switch passkeys {
+        case "on": configuration.passkeys = true
+        case "off": configuration.passkeys = false
+        case let other: throw ValidationError("--passkeys must be on or off, not '\(other)'")
         }
         let service = FPBridgeService(configuration: configuration)
         let mode = testMode ? "test mode: fake reader and client state directories allowed" : "system mode"

@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 """Runs a command where logind's records and the process's cgroup say what a test chooses, so
-that pam_fpbridge.so's presence rule (pam/presence.h) is judged on a machine without seats.
+that pam_fpbridge.so's presence rule (Sources/CSeatPresence/include/presence.h) is judged on a machine without seats.
 
     at-seat.py RECORDS CGROUP [CONSOLE] -- COMMAND...
 

@@ -22,6 +22,7 @@ import socket
 import sys
 import threading
 
+from fido2.attestation import Attestation
 from fido2.client import ClientError, Fido2Client
 from fido2.ctap import CtapError
 from fido2.hid import CtapHidDevice
@@ -78,8 +79,14 @@ def main():
                 response = client.make_credential(options["publicKey"])
                 data = server.register_complete(state, response.client_data, response.attestation_object)
                 credentials.append(data.credential_data)
+                # The server was asked for no attestation; python-fido2's own verifier judges the
+                # statement the authenticator gave (its kind, or the exception if it is false).
+                attestation = response.attestation_object
+                verified = Attestation.for_type(attestation.fmt)().verify(
+                    attestation.att_statement, attestation.auth_data, response.client_data.hash)
                 result.update(credential=data.credential_data.credential_id.hex(), flags=data.flags,
-                              aaguid=data.credential_data.aaguid.hex(), format=response.attestation_object.fmt)
+                              aaguid=data.credential_data.aaguid.hex(), format=attestation.fmt,
+                              attestation=verified.attestation_type.name)
             elif step.startswith("login"):
                 options, state = server.authenticate_begin([] if step == "login-discoverable" else credentials,
                                                            user_verification="required")

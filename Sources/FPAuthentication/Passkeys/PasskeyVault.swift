@@ -66,11 +66,16 @@ public struct PasskeyVault: Sendable {
         _ = try await keys.rules.release(Self.accessControl, reason: reason, prompt: prompt, options: BiometricOptions())
     }
 
-    /// Makes a passkey for `fields` after a fingerprint match made in this call.
+    /// Makes a passkey for `fields` after a fingerprint match made in this call, and signs with
+    /// it, under the same match, the bytes `attestation` gives for the new credential and its
+    /// first counter value (WebAuthn's self attestation: authenticator data ‖ client data
+    /// hash). A passkey whose signature fails is removed again: none is left half made.
     /// - Throws: every failure of ``verifyUser(reason:prompt:)``, then `AuthErrorCode.passcodeNotSet`,
     ///   `AuthErrorCode.biometryNotEnrolled`, `AuthErrorCode.invalidInput` (the key quota),
     ///   `AuthErrorCode.stateDamaged`.
-    public func create(_ fields: PasskeyFields, reason: String, prompt: any AuthPrompt) async throws(AuthError) -> PasskeyCredential {
+    public func create(_ fields: PasskeyFields, reason: String, prompt: any AuthPrompt,
+                       attestation: (_ credential: PasskeyCredential, _ counter: UInt32) throws(AuthError) -> Data) async throws(AuthError)
+        -> (credential: PasskeyCredential, attestation: PasskeySignature) {
         try await verifyUser(reason: reason, prompt: prompt)
         var id = [UInt8](repeating: 0, count: Self.credentialIDLength)
         var generator = SystemRandomNumberGenerator()
@@ -78,14 +83,30 @@ public struct PasskeyVault: Sendable {
         let replaced = fields.discoverable
             ? try credentials(relyingParty: fields.relyingParty).filter { $0.fields.discoverable && $0.fields.userHandle == fields.userHandle }
             : []
-        let record = try keys.create(label: Self.label(id), accessControl: Self.accessControl, passkey: fields)
-        guard let credential = PasskeyCredential(record) else {
+        let label = Self.label(id)
+        let record = try keys.create(label: label, accessControl: Self.accessControl, passkey: fields)
+        let signed: (signature: Data, message: Data, record: KeyRecord)
+        do {
+            signed = try keys.signNextMessage(label: label, accessControl: Self.accessControl,
+                                              counterLimit: UInt64(UInt32.max)) { current, counter throws(AuthError) in
+                guard let made = PasskeyCredential(current), current.publicKey == record.publicKey else {
+                    throw AuthError(.stateDamaged, "the passkey just made cannot be read back", cause: .damagedState)
+                }
+                return try attestation(made, UInt32(counter))
+            }
+        } catch {
+            // The request fails; so that no passkey exists that the site never learned of, it
+            // goes again. Its own removal failing leaves a key no site can name, never a wrong one.
+            try? keys.delete(label: label)
+            throw error
+        }
+        guard let credential = PasskeyCredential(signed.record) else {
             throw AuthError(.stateDamaged, "the passkey just made cannot be read back", cause: .damagedState)
         }
         // One discoverable credential per account and site (CTAP 2.1 §6.1.2): the new one
         // replaces the old, removed only once the new one is saved, so that none is lost.
         for old in replaced { try keys.delete(label: Self.label(old.id)) }
-        return credential
+        return (credential, PasskeySignature(signature: signed.signature, counter: credential.counter))
     }
 
     /// Signs with the passkey `id` of `relyingParty` after a fingerprint match made in this

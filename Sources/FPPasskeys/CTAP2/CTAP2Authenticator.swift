@@ -81,12 +81,24 @@ package struct CTAP2Authenticator: Sendable {
                 try await passkeys.verifyUser(reason: reason, prompt: NoPasscodePrompt())
                 throw CTAP2Error(.credentialExcluded, "the user already has an excluded credential for \(relyingParty)")
             }
-            let credential = try await passkeys.create(request.fields, reason: reason, prompt: NoPasscodePrompt())
-            let data = try AuthenticatorData.registration(relyingParty: relyingParty, counter: credential.counter, aaguid: Self.aaguid,
-                                                          credentialID: credential.id, publicKey: credential.publicKey)
-            // Attestation "none": the TPM identity could vouch for the machine, not for the
-            // person or the software; it is not offered until it says only what it proves.
-            return .map([.int(1): .text("none"), .int(2): .bytes(data), .int(3): .map([:])])
+            var data: [UInt8] = []
+            let made = try await passkeys.create(request.fields, reason: reason, prompt: NoPasscodePrompt()) { credential, counter throws(AuthError) in
+                do {
+                    data = try AuthenticatorData.registration(relyingParty: relyingParty, counter: counter, aaguid: Self.aaguid,
+                                                              credentialID: credential.id, publicKey: credential.publicKey)
+                } catch {
+                    throw AuthError(.stateDamaged, "\(error)", cause: .damagedState)
+                }
+                return Data(data + request.clientDataHash)
+            }
+            guard !data.isEmpty else { throw CTAP2Error(.other, "the new passkey's authenticator data was never made") }
+            // Self attestation ("packed" with no certificate, WebAuthn §8.2): the credential's own
+            // key signs its authenticator data, proving only that the key is the one that signs.
+            // The TPM identity could vouch for the machine, not for the person or the software;
+            // it is not offered until it says only what it proves. ("none" is not enough:
+            // libfido2's fido2-cred cannot even print a credential without a signature.)
+            return .map([.int(1): .text("packed"), .int(2): .bytes(data),
+                         .int(3): .map([.text("alg"): .int(MakeCredentialRequest.es256), .text("sig"): .bytes([UInt8](made.attestation.signature))])])
         }
     }
 

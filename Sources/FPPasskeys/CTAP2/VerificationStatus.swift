@@ -4,7 +4,7 @@ extension CTAP2Error {
     /// The CTAP2 answer to a failure of the engine: the one table from fpbridge's errors to
     /// CTAP's, so that the platform's own fallback follows (a locked finger is UV_BLOCKED, and
     /// the platform asks for the PIN; a failed match is UV_INVALID, and it offers another try).
-    init(_ error: AuthError) {
+    package init(_ error: AuthError) {
         let status: CTAP2Status = switch error.code {
         case .authenticationFailed: .uvInvalid
         // Five failures in a row, or iOS's "password needed again" (after a boot, 48 hours, a lock).

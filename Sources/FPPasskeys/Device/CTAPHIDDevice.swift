@@ -1,6 +1,16 @@
 import FoundationEssentials
 
-/// One CTAPHID device at work: ``CTAPHIDTransport``'s rules, ``CTAP2Authenticator``'s answers,
+/// Whatever answers a CTAP2 message: ``CTAP2Authenticator`` for one user, or fpbridged's
+/// device, which finds the user of each request (the person at the seat) before it asks one.
+package protocol CTAP2Answering: Sendable {
+    /// The answer to one CBOR message (the command byte, then its parameters); every fault is
+    /// an answer with CTAP's status.
+    func answer(_ message: [UInt8]) async -> CTAP2Answer
+}
+
+extension CTAP2Authenticator: CTAP2Answering {}
+
+/// One CTAPHID device at work: ``CTAPHIDTransport``'s rules, a ``CTAP2Answering``'s answers,
 /// KEEPALIVE every ``keepaliveInterval`` while a request waits (UPNEEDED while the finger is
 /// awaited), and the packet deadline. Reports from the host go to ``receive(_:)``; the reports
 /// to send come out of ``reports`` in order. Whatever carries them (a `/dev/uhid` device, a
@@ -21,7 +31,7 @@ package actor CTAPHIDDevice {
     private let output: AsyncStream<[UInt8]>.Continuation
     private let answered: AsyncStream<CTAP2Answer>.Continuation
     private var transport = CTAPHIDTransport()
-    private let authenticator: CTAP2Authenticator
+    private let authenticator: any CTAP2Answering
     private let elapsed: @Sendable () -> Duration
     private let sleep: @Sendable (Duration) async throws -> Void
     /// The transport's instants are this one moved on by the injected clock's elapsed time.
@@ -30,7 +40,7 @@ package actor CTAPHIDDevice {
     private var deadline: Task<Void, Never>?
 
     /// A device answering with `authenticator`, timed by `clock`.
-    package init<C: Clock<Duration>>(authenticator: CTAP2Authenticator, clock: C = ContinuousClock()) {
+    package init<C: Clock<Duration>>(authenticator: any CTAP2Answering, clock: C = ContinuousClock()) {
         self.authenticator = authenticator
         let origin = clock.now
         elapsed = { origin.duration(to: clock.now) }

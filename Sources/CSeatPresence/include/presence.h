@@ -1,4 +1,4 @@
-/* Presence (issue 49): the module offers the finger only when it can show that PAM_USER herself
+/* Presence (issue 49; shared by pam_fpbridge.so and fpbridged's passkey device, issue 52): the module offers the finger only when it can show that PAM_USER herself
  * asks, at the seat the reader belongs to. No evidence is no finger.
  *
  * What counts as evidence, read from logind's records (/run/systemd/{seats,sessions,users}) and
@@ -51,5 +51,13 @@ struct place place_from_cgroup(const char *text);
  * PAM_SERVICE and `tty` PAM_TTY (either may be NULL). */
 int request_is_present(const char *user, uid_t uid, const char *service, const char *tty,
                        const struct presence_options *options, char *why, size_t why_size);
+
+/* The person at the seat, for a door that cannot see who asks (fpbridged's passkey device: a
+ * hidraw node says nothing of the process that wrote to it). 1 when SEAT's active session is a
+ * local user session (not a greeter's, not a lock screen's), active, and its user has no
+ * session elsewhere (as above: none remote, none on another seat, none without one, closing
+ * ones too); its uid and ID are written to `uid` and `session`. 0 with the reason otherwise. */
+int seat_user(const struct presence_options *options, uid_t *uid, char *session, size_t session_size, char *why,
+              size_t why_size);
 
 #endif

@@ -221,6 +221,17 @@ static int display_manager(const char *service)
     return 0;
 }
 
+/* The session `active` shown at `seat`, read into `shown`: 1 when it is a local one there,
+ * active; 0 with the reason. */
+static int read_shown(const char *seat, const char *active, struct session *shown, char *why, size_t why_size)
+{
+    if (read_session(active, shown) != 0)
+        return fail(why, why_size, "cannot read the session active at %s (%s)", seat, active);
+    if (shown->remote || strcmp(shown->seat, seat) != 0 || strcmp(shown->state, "active") != 0)
+        return fail(why, why_size, "the session active at %s (%s) is not a local one there", seat, active);
+    return 1;
+}
+
 int request_is_present(const char *user, uid_t uid, const char *service, const char *tty,
                        const struct presence_options *options, char *why, size_t why_size)
 {
@@ -244,10 +255,8 @@ int request_is_present(const char *user, uid_t uid, const char *service, const c
         return fail(why, why_size, "no session is active at %s", seat);
     }
     struct session shown;
-    if (read_session(active, &shown) != 0)
-        return fail(why, why_size, "cannot read the session active at %s (%s)", seat, active);
-    if (shown.remote || strcmp(shown.seat, seat) != 0 || strcmp(shown.state, "active") != 0)
-        return fail(why, why_size, "the session active at %s (%s) is not a local one there", seat, active);
+    if (!read_shown(seat, active, &shown, why, why_size))
+        return 0;
 
     int greeter = strcmp(shown.class, "greeter") == 0 || strcmp(shown.class, "lock-screen") == 0;
     switch (place.kind) {
@@ -280,4 +289,33 @@ int request_is_present(const char *user, uid_t uid, const char *service, const c
         return 1;
     /* A greeter's own user is not the person: only PAM_USER's other sessions matter. */
     return nobody_else(user, uid, shown.uid == uid ? shown.id : NULL, seat, why, why_size);
+}
+
+int seat_user(const struct presence_options *options, uid_t *uid, char *session, size_t session_size, char *why,
+              size_t why_size)
+{
+    const char *seat = options->seat != NULL ? options->seat : PRESENCE_DEFAULT_SEAT;
+    if (!valid_name(seat))
+        return fail(why, why_size, "the seat name %s is not one logind gives", seat);
+    struct record seat_record;
+    char active[64];
+    if (read_record("seats", seat, &seat_record) != 0 || record_value(&seat_record, "ACTIVE", active, sizeof active) != 0)
+        return fail(why, why_size, "logind has no seat %s", seat);
+    if (active[0] == '\0')
+        return fail(why, why_size, "no session is active at %s", seat);
+    struct session shown;
+    if (!read_shown(seat, active, &shown, why, why_size))
+        return 0;
+    /* A greeter or a lock screen is shown: nobody is signed in to act for. */
+    if (strcmp(shown.class, "user") != 0)
+        return fail(why, why_size, "the session active at %s (%s) is a %s's, not a user's", seat, active, shown.class);
+    char name[16];
+    snprintf(name, sizeof name, "uid %u", (unsigned)shown.uid);
+    if (!options->allow_remote_session && !nobody_else(name, shown.uid, shown.id, seat, why, why_size))
+        return 0;
+    if (strlen(shown.id) >= session_size)
+        return fail(why, why_size, "the session ID %s is longer than its buffer", shown.id);
+    memcpy(session, shown.id, strlen(shown.id) + 1);
+    *uid = shown.uid;
+    return 1;
 }

@@ -1,0 +1,113 @@
+#!/bin/sh
+# Runs inside the VM of scripts/vm-passkeys-check.sh, as root, chrooted into the host's own
+# files (read-only over 9p) with the guest's kernel: /dev/uhid and /dev/hidraw* are real.
+# fpbridged makes its security key through /dev/uhid; libfido2's tools judge it through the
+# hidraw node, as a browser would open it. logind's records are written here by hand (no
+# systemd in this guest): the seat's occupant is what they say.
+#
+#   passkeys-guest.sh BIN_DIR REPO
+#
+# Prints "passkeys-guest: PASS" last when every step went as expected.
+set -eu
+# No tool may wait for a PIN typed on the console: stdin is empty, a prompt fails at once.
+exec </dev/null
+bin=$1
+repo=$2
+work=/tmp/passkeys
+mkdir -p "$work" /run/systemd/seats /run/systemd/sessions /run/systemd/users
+chmod 700 "$work"
+step() { echo "passkeys-guest: [$(cut -d' ' -f1 /proc/uptime) s] $*"; }
+fail() { echo "passkeys-guest: FAIL: $*"; [ -f "$work/service.log" ] && sed 's/^/  fpbridged: /' "$work/service.log"; exit 1; }
+
+# logind's records: SEAT's ACTIVE session, and each session's and user's record.
+session() {  # session ID UID CLASS
+  printf 'UID=%s\nUSER=u%s\nACTIVE=1\nSTATE=active\nREMOTE=0\nCLASS=%s\nSEAT=seat0\nTTY=tty1\n' "$2" "$2" "$3" >"/run/systemd/sessions/$1"
+  printf 'NAME=u%s\nSTATE=active\nSESSIONS=%s\n' "$2" "$1" >"/run/systemd/users/$2"
+}
+show() { printf 'ACTIVE=%s\nIS_SEAT0=1\n' "$1" >/run/systemd/seats/seat0.new; mv /run/systemd/seats/seat0.new /run/systemd/seats/seat0; }
+step "booted"
+session c1 0 user
+show c1
+
+# The fake reader's script is read at each operation: what the next touches are (a request
+# takes up to three; a script that runs out is an error of its own, not a wrong finger).
+touch_with() { printf 'scan %s\nscan %s\nscan %s\n' "$1" "$1" "$1" >"$work/finger"; }
+touch_with p1
+"$bin/fpbridged" --test-mode --passkeys on --reader "fake:$work/finger" --socket "$work/fpbridged.sock" \
+  --state-dir "$work/state" --verbose >"$work/service.log" 2>&1 &
+for _ in $(seq 300); do [ -S "$work/fpbridged.sock" ] && break; sleep 0.1; done
+[ -S "$work/fpbridged.sock" ] || fail "fpbridged did not start"
+export FPBRIDGE_SERVICE="$work/fpbridged.sock"
+printf 'scan p1\nscan p1\nscan p1\nscan p1\nscan p1\n' >"$work/enroll"
+echo 2468 | "$bin/fpbridge" passcode set --passcode-stdin >/dev/null || fail "passcode set"
+echo 2468 | "$bin/fpbridge" enroll --reader "fake:$work/enroll" --finger right-index --passcode-stdin >/dev/null || fail "enroll"
+step "root's passcode set and right index enrolled through fpbridged"
+
+# fpbridged's USB ids (PasskeyFace.identity); libfido2 reads names from a USB parent, which uhid has none of.
+ids='vendor=0x1209, product=0x0001'
+node() {  # the hidraw node of fpbridged's device, waiting up to $1 tenths of a second
+  for _ in $(seq "$1"); do
+    found=$(fido2-token -L 2>/dev/null | sed -n "s/^\(\/dev\/hidraw[0-9]*\): $ids.*/\1/p" | head -1)
+    [ -n "$found" ] && { echo "$found"; return 0; }
+    sleep 0.1
+  done
+  return 1
+}
+device=$(node 300) || { fido2-token -L; fail "no fpbridge device in fido2-token -L"; }
+step "fido2-token -L: $(fido2-token -L | grep "$ids")"
+fido2-token -I "$device" >"$work/info" || fail "fido2-token -I"
+grep -q 'aaguid: 6f3b1c529e474d0ab5620d8e3a71c924' "$work/info" || { cat "$work/info"; fail "getInfo's aaguid"; }
+grep -q 'options: rk, up, uv' "$work/info" || { cat "$work/info"; fail "getInfo's options (rk, up, uv)"; }
+step "fido2-token -I: $(grep -E '^(version strings|aaguid|options)' "$work/info" | tr '\n' ';')"
+
+# A discoverable credential with user verification, then its verification by libfido2.
+hash=$(head -c 32 /dev/urandom | base64)
+printf '%s\nexample.org\nalice\n%s\n' "$hash" "$(printf alice-id | base64)" >"$work/cred.in"
+fido2-cred -M -r -v -i "$work/cred.in" -o "$work/cred.out" "$device" es256 || fail "fido2-cred -M"
+fido2-cred -V -v -i "$work/cred.out" -o "$work/cred.key" es256 || { cat "$work/cred.out"; fail "fido2-cred -V"; }
+step "fido2-cred -M -r -v made a credential and fido2-cred -V -v verified it (UV signed)"
+id=$(head -1 "$work/cred.key")
+sed -n '2,$p' "$work/cred.key" >"$work/public.pem"
+
+# Sign-in with it (the allowed credential), verified against the public key.
+printf '%s\nexample.org\n%s\n' "$hash" "$id" >"$work/assert.in"
+fido2-assert -G -t uv=true -i "$work/assert.in" -o "$work/assert.out" "$device" || fail "fido2-assert -G"
+fido2-assert -V -v -i "$work/assert.out" "$work/public.pem" es256 || { cat "$work/assert.out"; fail "fido2-assert -V"; }
+step "fido2-assert -G -t uv=true (the finger, no PIN) signed in and fido2-assert -V -v verified the signature"
+# A discoverable sign-in: no credential named.
+printf '%s\nexample.org\n' "$hash" >"$work/discover.in"
+fido2-assert -G -r -t uv=true -i "$work/discover.in" -o "$work/discover.out" "$device" || fail "fido2-assert -G -r"
+fido2-assert -V -v -i "$work/discover.out" "$work/public.pem" es256 || fail "fido2-assert -V of the discoverable sign-in"
+step "fido2-assert -G -r -t uv=true (discoverable) signed in as the same credential"
+
+# A wrong finger signs nothing.
+touch_with p2
+if fido2-assert -G -t uv=true -i "$work/assert.in" -o "$work/wrong.out" "$device" 2>"$work/wrong.err"; then fail "a wrong finger signed"; fi
+grep -q FIDO_ERR_UV_INVALID "$work/wrong.err" || { cat "$work/wrong.err"; fail "three wrong fingers are not UV_INVALID"; }
+step "three wrong fingers: fido2-assert -G failed ($(tail -1 "$work/wrong.err"))"
+touch_with p1
+
+# The seat changes hands: another user's session is shown. The old device goes (a descriptor
+# opened before fails), and the new one is that user's: root's credential is not there.
+python3 "$repo/scripts/vm/hidraw-hold.py" "$device" "$work/held" &
+holder=$!
+for _ in $(seq 100); do [ -f "$work/held" ] && break; sleep 0.1; done
+session c2 65534 user
+show c2
+wait "$holder" || fail "a descriptor opened while root sat at the seat still worked after the seat changed hands"
+step "the seat changed hands: the descriptor root's program held fails ($(cat "$work/held"))"
+fresh=$(node 300) || fail "no device for the seat's new occupant"
+if fido2-assert -G -t uv=true -i "$work/assert.in" -o "$work/other.out" "$fresh" 2>"$work/other.err"; then
+  fail "the next occupant's device signed with root's credential"
+fi
+step "the new occupant's device has no use of root's credential ($(tail -1 "$work/other.err"))"
+
+# A greeter shown: nobody to act for, no device at all.
+session c3 115 greeter
+show c3
+for _ in $(seq 50); do fido2-token -L 2>/dev/null | grep -q "$ids" || break; sleep 0.1; done
+if fido2-token -L 2>/dev/null | grep -q "$ids"; then fail "a device while a greeter is shown"; fi
+step "a greeter at the seat: no device"
+grep -q "passkeys: no device: the session active at seat0 (c3) is a greeter's" "$work/service.log" \
+  || fail "fpbridged did not say why there is no device"
+echo "passkeys-guest: PASS"
