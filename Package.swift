@@ -81,6 +81,8 @@ let package = Package(
         .target(
             name: "FPPasskeys",
             dependencies: ["FPCore", "FPAuthentication", "FPStore", .product(name: "Crypto", package: "swift-crypto"),
+                           // AES-CBC, which CTAP's PIN/UV auth protocols encrypt with.
+                           .product(name: "CryptoExtras", package: "swift-crypto"),
                            .product(name: "SystemPackage", package: "swift-system")],
             swiftSettings: foundationEssentialsOnly
         ),
@@ -319,7 +321,8 @@ let package = Package(
         .testTarget(name: "KioskTests", dependencies: ["FPKiosk", "FPLocalAPI", "FPVocabulary", "TestSupport"]),
         .testTarget(name: "FuzzCorpusTests", dependencies: ["FPFuzzing", "TestSupport"]),
         .testTarget(name: "FPMatchingTests", dependencies: ["FPMatching", "FPCore"], exclude: ["Fixtures"]),
-        .testTarget(name: "FPPasskeysTests", dependencies: ["FPPasskeys", "FPAuthentication", "FPReaders", "FPStore", "TestSupport"]),
+        .testTarget(name: "FPPasskeysTests", dependencies: ["FPPasskeys", "FPAuthentication", "FPReaders", "FPStore", "TestSupport",
+                                                           .product(name: "Crypto", package: "swift-crypto")]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -18,9 +18,30 @@ public struct PasscodeRecord: Sendable, Hashable, Codable {
     public var hash: Data
     /// When the passcode was set.
     public var setAt: Date
+    /// The scrypt hash, with the same parameters and a salt of its own, of the first 16 bytes
+    /// of the passcode's SHA-256: what a FIDO2 client sends in place of the PIN (CTAP's
+    /// `pinHash`), so that a security key's PIN can be the passcode. Nil in a record made
+    /// before it existed; the next correct passcode fills it in.
+    public var pinDigest: PinDigest?
+
+    /// The scrypt hash of CTAP's `pinHash` of the passcode, and its salt.
+    public struct PinDigest: Sendable, Hashable, Codable {
+        /// The random salt the hash was made with.
+        public var salt: Data
+        /// scrypt of LEFT(SHA-256(passcode), 16).
+        public var hash: Data
+
+        /// A digest of these bytes.
+        public init(salt: Data, hash: Data) {
+            self.salt = salt
+            self.hash = hash
+        }
+    }
 
     /// A record of a hashed passcode.
-    public init(algorithm: String, rounds: Int, blockSize: Int, parallelism: Int, salt: Data, hash: Data, setAt: Date) {
+    public init(algorithm: String, rounds: Int, blockSize: Int, parallelism: Int, salt: Data, hash: Data, setAt: Date,
+                pinDigest: PinDigest? = nil) {
+        self.pinDigest = pinDigest
         self.algorithm = algorithm
         self.rounds = rounds
         self.blockSize = blockSize
@@ -32,7 +53,7 @@ public struct PasscodeRecord: Sendable, Hashable, Codable {
 
 
     private enum CodingKeys: String, CodingKey {
-        case algorithm, rounds, blockSize, parallelism, salt, hash, setAt
+        case algorithm, rounds, blockSize, parallelism, salt, hash, setAt, pinDigest
     }
 
     /// Reads a record and refuses parameters no honest record has, before scrypt ever runs on them.
@@ -60,6 +81,11 @@ public struct PasscodeRecord: Sendable, Hashable, Codable {
         }
         hash = try container.decode(Data.self, forKey: .hash)
         setAt = try container.decode(Date.self, forKey: .setAt)
+        pinDigest = try container.decodeIfPresent(PinDigest.self, forKey: .pinDigest)
+        if let digest = pinDigest, !Scrypt.acceptedSaltLength.contains(digest.salt.count) {
+            throw DecodingError.dataCorruptedError(forKey: .pinDigest, in: container,
+                                                   debugDescription: "a PIN digest salt of \(digest.salt.count) bytes")
+        }
     }
 }
 

@@ -1,4 +1,5 @@
 @testable import FPPasskeys
+import Crypto
 import FPAuthentication
 import Testing
 import TestSupport
@@ -18,6 +19,15 @@ import TestSupport
     static let makeCredential: [CBORValue: CBORValue] = [.int(1): hash, .int(2): rp, .int(3): user, .int(4): es256,
                                                          .int(7): .map([.text("rk"): .bool(true)])]
 
+    /// A platform's key-agreement key, and a "key" that is no point of P-256.
+    static let platformKey: CBORValue = {
+        let point = P256.KeyAgreement.PrivateKey().publicKey.x963Representation
+        return .map([.int(1): .int(2), .int(3): .int(-25), .int(-1): .int(1),
+                     .int(-2): .bytes(Array(point.dropFirst().prefix(32))), .int(-3): .bytes(Array(point.suffix(32)))])
+    }()
+    static let offCurve = CBORValue.map([.int(1): .int(2), .int(3): .int(-25), .int(-1): .int(1),
+                                         .int(-2): .bytes([UInt8](repeating: 1, count: 32)), .int(-3): .bytes([UInt8](repeating: 2, count: 32))])
+
     @Test func malformedAndRefusedRequestsGetCTAPsStatusAndCostNoTouch() async throws {
         let harness = PasskeyHarness()
         try await harness.enrollAlice()
@@ -34,7 +44,25 @@ import TestSupport
             ("no ES256", Self.message(0x01, make.merging([.int(4): .array([.map([.text("alg"): .int(-257), .text("type"): .text("public-key")])])]) { $1 }),
              .unsupportedAlgorithm),
             ("up false", Self.message(0x01, make.merging([.int(7): .map([.text("up"): .bool(false)])]) { $1 }), .invalidOption),
-            ("PIN auth", Self.message(0x01, make.merging([.int(8): .bytes([]), .int(9): .int(1)]) { $1 }), .pinNotSet),
+            ("a MAC with no token given", Self.message(0x01, make.merging([.int(8): .bytes([UInt8](repeating: 1, count: 16)), .int(9): .int(1)]) { $1 }),
+             .pinAuthInvalid),
+            ("a MAC under protocol 3", Self.message(0x01, make.merging([.int(8): .bytes([1]), .int(9): .int(3)]) { $1 }), .invalidParameter),
+            ("a MAC with no protocol", Self.message(0x02, [.int(1): .text("example.com"), .int(2): Self.hash, .int(6): .bytes([1])]),
+             .missingParameter),
+            ("clientPIN with no subcommand", Self.message(0x06, [.int(1): .int(2)]), .missingParameter),
+            ("clientPIN subcommand 8", Self.message(0x06, [.int(1): .int(2), .int(2): .int(8)]), .invalidSubcommand),
+            ("getKeyAgreement under protocol 3", Self.message(0x06, [.int(1): .int(3), .int(2): .int(2)]), .invalidParameter),
+            ("changePIN", Self.message(0x06, [.int(1): .int(2), .int(2): .int(4)]), .notAllowed),
+            ("a PIN token with no keyAgreement", Self.message(0x06, [.int(1): .int(2), .int(2): .int(9), .int(6): .bytes([]), .int(9): .int(2)]),
+             .missingParameter),
+            ("a key off the curve", Self.message(0x06, [.int(1): .int(2), .int(2): .int(5), .int(3): Self.offCurve, .int(6): .bytes([])]),
+             .invalidParameter),
+            ("a pinHashEnc of 15 bytes", Self.message(0x06, [.int(1): .int(1), .int(2): .int(5), .int(3): Self.platformKey,
+                                                              .int(6): .bytes([UInt8](repeating: 0, count: 15))]), .invalidParameter),
+            ("a token with no permissions", Self.message(0x06, [.int(1): .int(2), .int(2): .int(6), .int(3): Self.platformKey, .int(9): .int(0)]),
+             .invalidParameter),
+            ("a token for credential management", Self.message(0x06, [.int(1): .int(2), .int(2): .int(6), .int(3): Self.platformKey, .int(9): .int(4)]),
+             .unauthorizedPermission),
             ("65 excluded", Self.message(0x01, make.merging([.int(5): .array(Array(repeating: .map([.text("type"): .text("public-key"), .text("id"): .bytes([1])]), count: 65))]) { $1 }),
              .limitExceeded),
             ("silent assertion", Self.message(0x02, [.int(1): .text("example.com"), .int(2): Self.hash, .int(5): .map([.text("up"): .bool(false)])]),
@@ -62,5 +90,19 @@ import TestSupport
         #expect(info.body?[.int(4)]?[.text("uv")] == .bool(false), "\(info)")
         let made = await authenticator.answer(Self.message(0x01, Self.makeCredential))
         #expect(made.status == .operationDenied, "\(made)")
+    }
+}
+
+/// The empty pinUvAuthParam, CTAP's "touch to select": answered after the touch (here a match),
+/// with whether a PIN is set.
+@Suite struct PinProbeTests {
+    @Test func theEmptyMACTakesATouchThenSaysWhetherAPINIsSet() async throws {
+        let harness = PasskeyHarness()
+        try await harness.enrollAlice()
+        let probe = CTAP2RefusalTests.message(0x02, [.int(1): .text("example.com"), .int(2): CTAP2RefusalTests.hash, .int(6): .bytes([])])
+        let answered = await (try await harness.authenticator("scan alice-1\n")).answer(probe)
+        #expect(answered.status == .pinInvalid, "a PIN is set: \(answered)")
+        let untouched = await (try await harness.authenticator(String(repeating: "scan bob-1\n", count: 3))).answer(probe)
+        #expect(untouched.status == .uvInvalid, "no match, no answer about the PIN: \(untouched)")
     }
 }

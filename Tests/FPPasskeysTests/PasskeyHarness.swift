@@ -33,9 +33,10 @@ struct PasskeyHarness: Sendable {
         for try await _ in Enrollment(context: context).enroll(.rightIndex, replace: false, prompt: ListedPasscodes([Passcode("2468")])) {}
     }
 
-    /// alice's authenticator, on a reader that plays `script`.
-    func authenticator(_ script: String) async throws -> CTAP2Authenticator {
-        CTAP2Authenticator(passkeys: try await context(script).passkeys(protection: .development))
+    /// alice's authenticator, on a reader that plays `script`, with a PIN/UV state of its own
+    /// or `pin`.
+    func authenticator(_ script: String, pin: PinUvSession = PinUvSession()) async throws -> CTAP2Authenticator {
+        CTAP2Authenticator(passkeys: try await context(script).passkeys(protection: .development), pin: pin)
     }
 
     /// Whether a match anywhere else (`verifyFinger`, as `sudo` asks) is refused as locked.

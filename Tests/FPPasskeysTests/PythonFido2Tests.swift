@@ -6,30 +6,8 @@ import TestSupport
 /// python-fido2 (a WebAuthn client and relying party nobody here wrote) against the
 /// authenticator, over CTAPHID reports on a socket: the fast tier of issue 52's proof.
 @Suite(.serialized) struct PythonFido2Tests {
-    static let helper = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("Helpers/fido2-host.py").path
-
-    /// Runs the host's `steps` against alice's authenticator on a reader playing `script`;
-    /// one JSON object a step.
     func run(_ harness: PasskeyHarness, script: String, _ steps: [String]) async throws -> [[String: Any]] {
-        let socket = try ReportSocket(path: harness.directory.file("hid.sock"))
-        let device = CTAPHIDDevice(authenticator: try await harness.authenticator(script))
-        let serving = Task { try await socket.serve(device) }
-        let host = Process()
-        host.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-        host.arguments = [Self.helper, socket.path] + steps
-        let output = Pipe(), errors = Pipe()
-        host.standardOutput = output
-        host.standardError = errors
-        try host.run()
-        let text = try await blocking { String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self) }
-        let log = try await blocking { String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self) }
-        host.waitUntilExit()
-        try await serving.value
-        #expect(host.terminationStatus == 0, "fido2-host.py: \(log)")
-        return text.split(separator: "\n").map { line in
-            (try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any] ?? ["unparsed": String(line)]
-        }
+        try await Fido2Host.run(harness, script: script, steps)
     }
 
     @Test func pythonFido2RegistersAndSignsInWithAFingerAndItsServerVerifiesBoth() async throws {

@@ -13,6 +13,16 @@ Steps, run in order in one session (credentials registered are kept for the late
   login                sign in with the registered credentials allowed
   login-discoverable   sign in with no credential named (the site finds the account)
   login-cancelled      sign in, cancelled by the client 0.5 s after it starts
+  retries              getPINRetries and getUVRetries
+  register-pin:PIN     register as `register`, with a PIN token (protocol two) in place of uv
+  login-pin:PIN        sign in with a PIN token got by Fido2Client (protocol two)
+  login-pin-v1:PIN     sign in with a PIN token under protocol one, made by hand
+  login-uv-token:N     one token got with the finger (getPinUvAuthTokenUsingUvWithPermissions),
+                       then N sign-ins with it; "uses" lists each one's result
+  token-other-site:PIN a PIN token for other.example shown to example.com
+  bad-mac              a sign-in whose pinUvAuthParam is no token's
+  token-permission:PIN a PIN token asked for credential management (not granted)
+  set-pin:PIN          setPIN
 
 Each step prints one JSON line: {"step": ..., "ok": true, ...} or {"step": ..., "ok": false,
 "ctap": <CTAP status>, "error": ...}.
@@ -25,6 +35,7 @@ import threading
 from fido2.attestation import Attestation
 from fido2.client import ClientError, Fido2Client
 from fido2.ctap import CtapError
+from fido2.ctap2.pin import ClientPin, PinProtocolV1, PinProtocolV2
 from fido2.hid import CtapHidDevice
 from fido2.hid.base import CtapHidConnection, HidDescriptor
 from fido2.server import Fido2Server
@@ -59,6 +70,19 @@ def ctap_status(error):
     return int(cause.code) if cause is not None else None
 
 
+def sign_in(client, server, credentials, token, protocol, rp_id="example.com"):
+    """One getAssertion made by hand with `token` (or none), judged by the server."""
+    options, state = server.authenticate_begin(credentials, user_verification="required")
+    client_data = client._build_client_data("webauthn.get", options["publicKey"]["challenge"])
+    param = protocol.authenticate(token, client_data.hash) if token is not None else None
+    assertion = client.ctap2.get_assertion(
+        rp_id, client_data.hash, [{"type": "public-key", "id": c.credential_id} for c in credentials],
+        pin_uv_param=param, pin_uv_protocol=protocol.VERSION if param is not None else None)
+    server.authenticate_complete(state, credentials, assertion.credential["id"], client_data,
+                                 assertion.auth_data, assertion.signature)
+    return {"ok": True, "counter": assertion.auth_data.counter, "flags": assertion.auth_data.flags}
+
+
 def main():
     path, steps = sys.argv[1], sys.argv[2:]
     device = CtapHidDevice(HidDescriptor(path, 0x1209, 0xF1D0, 64, 64), SocketConnection(path))
@@ -68,15 +92,46 @@ def main():
     counters = []
     for step in steps:
         result = {"step": step}
+        step, _, argument = step.partition(":")
         try:
             if step == "info":
                 info = client.ctap2.get_info()
                 result.update(versions=info.versions, options=info.options, aaguid=info.aaguid.hex(),
-                              max_msg_size=info.max_msg_size, algorithms=[a["alg"] for a in info.algorithms or []])
-            elif step in ("register", "register-excluded"):
+                              max_msg_size=info.max_msg_size, algorithms=[a["alg"] for a in info.algorithms or []],
+                              pin_protocols=info.pin_uv_protocols)
+            elif step == "retries":
+                pin = ClientPin(client.ctap2)
+                result.update(pin_retries=pin.get_pin_retries()[0], uv_retries=pin.get_uv_retries()[0])
+            elif step == "set-pin":
+                ClientPin(client.ctap2).set_pin(argument)
+                client.info = client.ctap2.get_info()
+                result.update(client_pin=client.info.options.get("clientPin"))
+            elif step == "login-pin-v1":
+                pin = ClientPin(client.ctap2, PinProtocolV1())
+                token = pin.get_pin_token(argument, ClientPin.PERMISSION.GET_ASSERTION, "example.com")
+                result.update(sign_in(client, server, credentials, token, pin.protocol))
+            elif step == "login-uv-token":
+                pin = ClientPin(client.ctap2)
+                token = pin.get_uv_token(ClientPin.PERMISSION.GET_ASSERTION, "example.com")
+                uses = []
+                for _ in range(int(argument)):
+                    try:
+                        uses.append(sign_in(client, server, credentials, token, pin.protocol))
+                    except CtapError as error:
+                        uses.append({"ok": False, "ctap": int(error.code)})
+                result.update(uses=uses)
+            elif step == "token-other-site":
+                pin = ClientPin(client.ctap2)
+                token = pin.get_pin_token(argument, ClientPin.PERMISSION.GET_ASSERTION, "other.example")
+                result.update(sign_in(client, server, credentials, token, pin.protocol))
+            elif step == "bad-mac":
+                result.update(sign_in(client, server, credentials, b"\x01" * 32, PinProtocolV2()))
+            elif step == "token-permission":
+                ClientPin(client.ctap2).get_pin_token(argument, ClientPin.PERMISSION.CREDENTIAL_MGMT)
+            elif step in ("register", "register-excluded", "register-pin"):
                 options, state = server.register_begin(USER, credentials if step == "register-excluded" else [],
                                                        resident_key=True, user_verification="required")
-                response = client.make_credential(options["publicKey"])
+                response = client.make_credential(options["publicKey"], pin=argument or None)
                 data = server.register_complete(state, response.client_data, response.attestation_object)
                 credentials.append(data.credential_data)
                 # The server was asked for no attestation; python-fido2's own verifier judges the
@@ -93,7 +148,7 @@ def main():
                 event = threading.Event()
                 if step == "login-cancelled":
                     threading.Timer(0.5, event.set).start()
-                selection = client.get_assertion(options["publicKey"], event=event)
+                selection = client.get_assertion(options["publicKey"], event=event, pin=argument or None)
                 assertion = selection.get_response(0)
                 server.authenticate_complete(state, credentials, assertion.credential_id, assertion.client_data,
                                              assertion.authenticator_data, assertion.signature)

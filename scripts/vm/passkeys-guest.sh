@@ -57,8 +57,11 @@ device=$(node 300) || { fido2-token -L; fail "no fpbridge device in fido2-token 
 step "fido2-token -L: $(fido2-token -L | grep "$ids")"
 fido2-token -I "$device" >"$work/info" || fail "fido2-token -I"
 grep -q 'aaguid: 6f3b1c529e474d0ab5620d8e3a71c924' "$work/info" || { cat "$work/info"; fail "getInfo's aaguid"; }
-grep -q 'options: rk, up, uv' "$work/info" || { cat "$work/info"; fail "getInfo's options (rk, up, uv)"; }
-step "fido2-token -I: $(grep -E '^(version strings|aaguid|options)' "$work/info" | tr '\n' ';')"
+grep -q 'options: rk, up, uv, noplat, clientPin, pinUvAuthToken' "$work/info" || { cat "$work/info"; fail "getInfo's options"; }
+grep -q 'pin protocols: 2, 1' "$work/info" || { cat "$work/info"; fail "getInfo's PIN/UV auth protocols"; }
+# The PIN is root's passcode: six tries before its first wait; five failed matches before the finger locks.
+grep -q 'pin retries: 6' "$work/info" && grep -q 'uv retries: 5' "$work/info" || { cat "$work/info"; fail "the PIN and UV retries"; }
+step "fido2-token -I: $(grep -E '^(version strings|aaguid|options|pin protocols|pin retries|uv retries)' "$work/info" | tr '\n' ';')"
 
 # A discoverable credential with user verification, then its verification by libfido2.
 hash=$(head -c 32 /dev/urandom | base64)
@@ -85,7 +88,24 @@ touch_with p2
 if fido2-assert -G -t uv=true -i "$work/assert.in" -o "$work/wrong.out" "$device" 2>"$work/wrong.err"; then fail "a wrong finger signed"; fi
 grep -q FIDO_ERR_UV_INVALID "$work/wrong.err" || { cat "$work/wrong.err"; fail "three wrong fingers are not UV_INVALID"; }
 step "three wrong fingers: fido2-assert -G failed ($(tail -1 "$work/wrong.err"))"
+# Two more lock the finger, here and at every door; the PIN (root's passcode) lifts the lockout,
+# and the finger is then the touch.
+if fido2-assert -G -t uv=true -i "$work/assert.in" -o "$work/wrong.out" "$device" 2>"$work/wrong.err"; then fail "a wrong finger signed"; fi
+grep -q FIDO_ERR_UV_BLOCKED "$work/wrong.err" || { cat "$work/wrong.err"; fail "five wrong fingers are not UV_BLOCKED"; }
+fido2-token -I "$device" >"$work/info" || fail "fido2-token -I"
+grep -q 'uv retries: 0' "$work/info" || { cat "$work/info"; fail "uv retries while the finger is locked"; }
+step "two more: the finger is locked ($(tail -1 "$work/wrong.err"); $(grep 'uv retries' "$work/info"))"
 touch_with p1
+# The PIN is read from standard input when there is no terminal (libfido2's readpassphrase).
+echo 1357 | fido2-assert -G -t pin=true -i "$work/assert.in" -o "$work/pin.out" "$device" 2>"$work/pin.err" && fail "a wrong PIN signed"
+grep -q FIDO_ERR_PIN_INVALID "$work/pin.err" || { cat "$work/pin.err"; fail "a wrong PIN is not PIN_INVALID"; }
+fido2-token -I "$device" | grep -q 'pin retries: 5' || fail "the wrong PIN was not counted on the passcode's counter"
+echo 2468 | fido2-assert -G -t pin=true -i "$work/assert.in" -o "$work/pin.out" "$device" 2>"$work/pin.err" \
+  || { cat "$work/pin.err"; fail "fido2-assert -G -t pin=true with the right PIN"; }
+fido2-assert -V -v -i "$work/pin.out" "$work/public.pem" es256 || fail "fido2-assert -V of the sign-in with the PIN"
+fido2-token -I "$device" >"$work/info"
+grep -q 'uv retries: 5' "$work/info" && grep -q 'pin retries: 6' "$work/info" || { cat "$work/info"; fail "the PIN did not lift the lockout"; }
+step "a wrong PIN counted (PIN_INVALID); the right one lifted the lockout, the finger signed, and fido2-assert -V -v verified it"
 
 # The seat changes hands: another user's session is shown. The old device goes (a descriptor
 # opened before fails), and the new one is that user's: root's credential is not there.

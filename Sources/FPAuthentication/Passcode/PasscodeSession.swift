@@ -64,27 +64,10 @@ struct PasscodeSession {
             }
             emptyEntries = 0
             let matches = try await PasscodeHasher.matches(entered, record, path: path)
-            let rules = environment.lockoutRules
-            let decision = try context.recording(scope, passcode: true) { counters -> Decision in
-                var counter = counters[scope]
-                if let block = rules.passcodeBlock(counter, path: counters.path(scope)) { throw block }
-                // Changed by another process while we hashed: check again against the new one.
-                guard try environment.passcodes.record(user: user) == record else { return .recordChanged }
-                guard matches else {
-                    let lockout = rules.recordWrongPasscode(&counter)
-                    counters[scope] = counter
-                    return .wrong(lockout)
-                }
-                counters[scope] = LockoutRules.cleared(counter)
-                // Written even when unchanged: correct is reported only where wrong could have been counted.
-                counters.commit(scope)
-                rules.secretGiven(&counters[times: user])
-                try unlockReaders(&counters)
-                return .correct
-            }
+            let decision = try decide(matches, record: record)
             switch decision {
             case .correct:
-                return (AuthSuccess(method: .passcode, user: user, finger: nil), record)
+                return (AuthSuccess(method: .passcode, user: user, finger: nil), try await addingPinDigest(entered, to: record))
             case .recordChanged:
                 continue
             case .wrong(let lockout):
@@ -94,6 +77,79 @@ struct PasscodeSession {
                 context.emit(.passcodeRejected(
                     attemptsLeftBeforeLockout: max(0, environment.configuration.passcodeAttemptsBeforeLockout - failures)))
             }
+        }
+    }
+
+    /// One guess of CTAP's `pinHash` (a FIDO2 client's PIN, which is the passcode), counted
+    /// and decided as a passcode entry is: a right one clears the failures and lifts the
+    /// lockouts as the passcode does, a wrong one counts toward the passcode's waits.
+    /// - Throws: `AuthErrorCode.authenticationFailed` (wrong), `AuthErrorCode.passcodeLockout`,
+    ///   `AuthErrorCode.passcodeNotSet`, `AuthErrorCode.notPermitted` (a passcode set before
+    ///   PINs were checked: it is entered once elsewhere first), `AuthErrorCode.stateDamaged`.
+    func verify(pinHash: [UInt8]) async throws -> PasscodeRecord {
+        let environment = context.environment
+        let user = environment.user
+        let scope = CounterScope.user(user)
+        let path = try environment.passcodes.path(user: user)
+        try context.reserveCounter(scope, passcode: true)
+        while true {
+            guard let record = try context.passcodeRecord() else {
+                throw AuthError(.passcodeNotSet, "no passcode is set for \(user)")
+            }
+            if let block = environment.lockoutRules.passcodeBlock(context.counter(scope), path: environment.counters.path(for: scope)) {
+                throw block
+            }
+            guard record.pinDigest != nil else {
+                throw AuthError(.notPermitted, "\(user)'s passcode was set before it could serve as a security key's PIN; "
+                                + "enter it once to fpbridge (an enrollment, or fpbridge passcode change) and the PIN works")
+            }
+            let matches = try await PasscodeHasher.matches(pinHash: pinHash, record, path: path)
+            switch try decide(matches, record: record) {
+            case .correct: return record
+            case .recordChanged: continue
+            case .wrong(let lockout):
+                throw AuthError(.authenticationFailed, "wrong PIN" + (lockout.map { ": \($0.message)" } ?? ""))
+            }
+        }
+    }
+
+    /// The count and the decision for one entry, taken in one step under the state lock,
+    /// against the record as it is at that moment.
+    private func decide(_ matches: Bool, record: PasscodeRecord) throws -> Decision {
+        let environment = context.environment
+        let user = environment.user
+        let scope = CounterScope.user(user)
+        let rules = environment.lockoutRules
+        return try context.recording(scope, passcode: true) { counters -> Decision in
+            var counter = counters[scope]
+            if let block = rules.passcodeBlock(counter, path: counters.path(scope)) { throw block }
+            // Changed by another process while we hashed: check again against the new one.
+            guard try environment.passcodes.record(user: user) == record else { return .recordChanged }
+            guard matches else {
+                let lockout = rules.recordWrongPasscode(&counter)
+                counters[scope] = counter
+                return .wrong(lockout)
+            }
+            counters[scope] = LockoutRules.cleared(counter)
+            // Written even when unchanged: correct is reported only where wrong could have been counted.
+            counters.commit(scope)
+            rules.secretGiven(&counters[times: user])
+            try unlockReaders(&counters)
+            return .correct
+        }
+    }
+
+    /// A record from before PIN digests gets one from the passcode that just matched it, so
+    /// that the passcode serves as a security key's PIN from now on. Written only if the record
+    /// is still the one matched; what it returns is the record as it now is.
+    private func addingPinDigest(_ passcode: Passcode, to record: PasscodeRecord) async throws -> PasscodeRecord {
+        guard record.pinDigest == nil else { return record }
+        let environment = context.environment
+        let completed = try await PasscodeHasher.addingPinDigest(passcode, to: record)
+        return try StateLock(directory: environment.stateDirectory).withLock {
+            guard try environment.passcodes.record(user: environment.user) == record else { return record }
+            try environment.passcodes.save(completed, user: environment.user)
+            return completed
         }
     }
 

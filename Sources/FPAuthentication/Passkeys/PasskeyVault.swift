@@ -62,8 +62,56 @@ public struct PasskeyVault: Sendable {
     /// credential), so that a site learns nothing without the user.
     /// - Throws: every failure of the evaluation (`AuthErrorCode.authenticationFailed`,
     ///   `AuthErrorCode.biometryLockout`, `AuthErrorCode.timedOut`, `AuthErrorCode.userCancel`, …).
-    public func verifyUser(reason: String, prompt: any AuthPrompt) async throws(AuthError) {
+    @discardableResult
+    public func verifyUser(reason: String, prompt: any AuthPrompt) async throws(AuthError) -> PasskeyVerification {
         _ = try await keys.rules.release(Self.accessControl, reason: reason, prompt: prompt, options: BiometricOptions())
+        return PasskeyVerification(user: keys.user, matchedAt: keys.context.environment.clock())
+    }
+
+    /// The match an operation stands on: `verified` when it is this user's, fresh and unspent
+    /// (it is spent here), else a match made now (``verifyUser(reason:prompt:)``).
+    public func verifyUser(reason: String, prompt: any AuthPrompt, standingOn verified: PasskeyVerification?) async throws(AuthError) {
+        if let verified, verified.spend(user: keys.user, now: keys.context.environment.clock()) { return }
+        try await verifyUser(reason: reason, prompt: prompt)
+    }
+
+    /// What a FIDO2 client asks before it chooses between the finger and the PIN: whether the
+    /// passcode (the PIN) is set, how many wrong PINs remain before the passcode's next wait,
+    /// and how many failed matches before the finger locks. Reads state files only.
+    /// - Throws: `AuthErrorCode.stateDamaged` for a damaged passcode record.
+    public func verificationState() throws(AuthError) -> (passcodeSet: Bool, pinRetries: Int, fingerRetries: Int) {
+        let context = keys.context
+        let scope = CounterScope.user(keys.user)
+        let status = context.lockoutStatus(scope)
+        let limit = context.environment.configuration.passcodeAttemptsBeforeLockout
+        // The passcode never locks for good (its waits end), so one try is always ahead.
+        let pinRetries = max(1, limit - (status.passcodeFailures ?? limit))
+        return (try context.passcodeRecord() != nil, pinRetries, status.attemptsLeftBeforeLockout)
+    }
+
+    /// Checks CTAP's `pinHash` of a PIN against the passcode, as one passcode entry with the
+    /// passcode's counter and waits; a right one lifts the finger's lockout and satisfies
+    /// iOS's "password needed again" rules, as the passcode does at every door.
+    /// - Throws: `AuthErrorCode.authenticationFailed` (wrong), `AuthErrorCode.passcodeLockout`,
+    ///   `AuthErrorCode.passcodeNotSet`, `AuthErrorCode.notPermitted` (a passcode from before
+    ///   PINs, not entered since), `AuthErrorCode.stateDamaged`.
+    public func verifyPIN(hash: [UInt8]) async throws(AuthError) {
+        do {
+            _ = try await PasscodeSession(context: keys.context, prompt: NoPasscodePrompt(), reason: "security key PIN").verify(pinHash: hash)
+        } catch {
+            throw AuthError(error)
+        }
+    }
+
+    /// Sets the passcode from a security key's new PIN, when the user has none (CTAP's setPIN);
+    /// the passcode's own length rule holds.
+    /// - Throws: `AuthErrorCode.invalidInput` (too short), `AuthErrorCode.authenticationFailed`
+    ///   (one exists already), `AuthErrorCode.biometryLockout`, `AuthErrorCode.stateDamaged`.
+    public func setPIN(_ passcode: Passcode) async throws(AuthError) {
+        guard try keys.context.passcodeRecord() == nil else {
+            throw AuthError(.authenticationFailed, "\(keys.user) has a passcode already: it is the PIN")
+        }
+        try await PasscodeManager(context: keys.context).set(passcode)
     }
 
     /// Makes a passkey for `fields` after a fingerprint match made in this call, and signs with
@@ -73,10 +121,13 @@ public struct PasskeyVault: Sendable {
     /// - Throws: every failure of ``verifyUser(reason:prompt:)``, then `AuthErrorCode.passcodeNotSet`,
     ///   `AuthErrorCode.biometryNotEnrolled`, `AuthErrorCode.invalidInput` (the key quota),
     ///   `AuthErrorCode.stateDamaged`.
-    public func create(_ fields: PasskeyFields, reason: String, prompt: any AuthPrompt,
+    ///
+    /// `verified`, a match made already (a token got with a finger), stands for this call's
+    /// match if it is fresh and unspent.
+    public func create(_ fields: PasskeyFields, reason: String, prompt: any AuthPrompt, verified: PasskeyVerification? = nil,
                        attestation: (_ credential: PasskeyCredential, _ counter: UInt32) throws(AuthError) -> Data) async throws(AuthError)
         -> (credential: PasskeyCredential, attestation: PasskeySignature) {
-        try await verifyUser(reason: reason, prompt: prompt)
+        try await verifyUser(reason: reason, prompt: prompt, standingOn: verified)
         var id = [UInt8](repeating: 0, count: Self.credentialIDLength)
         var generator = SystemRandomNumberGenerator()
         for index in id.indices { id[index] = generator.next() }
@@ -116,12 +167,15 @@ public struct PasskeyVault: Sendable {
     /// - Throws: `AuthErrorCode.notFound` (no such passkey for that site, or deleted during the
     ///   match), `AuthErrorCode.keyInvalidated`, every failure of ``verifyUser(reason:prompt:)``,
     ///   `AuthErrorCode.stateDamaged`.
-    public func sign(id: [UInt8], relyingParty: String, reason: String, prompt: any AuthPrompt,
+    ///
+    /// `verified`, a match made already (a token got with a finger), stands for this call's
+    /// match if it is fresh and unspent.
+    public func sign(id: [UInt8], relyingParty: String, reason: String, prompt: any AuthPrompt, verified: PasskeyVerification? = nil,
                      message: (_ counter: UInt32) -> Data) async throws(AuthError) -> PasskeySignature {
         guard let before = try credentials(relyingParty: relyingParty).first(where: { $0.id == id }) else {
             throw AuthError(.notFound, "\(keys.user) has no passkey of that id for \(relyingParty)")
         }
-        try await verifyUser(reason: reason, prompt: prompt)
+        try await verifyUser(reason: reason, prompt: prompt, standingOn: verified)
         let signed = try keys.signNextMessage(label: Self.label(id), accessControl: Self.accessControl,
                                               counterLimit: UInt64(UInt32.max)) { record, counter throws(AuthError) in
             // Deleted and made anew during the match, or moved to another site: not the one asked for.

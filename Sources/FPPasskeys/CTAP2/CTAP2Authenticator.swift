@@ -11,7 +11,9 @@ import FoundationEssentials
 /// every makeCredential and getAssertion needs a match whatever `uv` says, so the answers carry
 /// UP and UV; `up: false` is refused rather than signed silently; a request with no credential
 /// to use still asks for the finger before it says so, so a site learns nothing without the
-/// user; several discoverable credentials of one site give the most recently made.
+/// user; several discoverable credentials of one site give the most recently made; a PIN/UV
+/// auth token proves who asked, and the finger is still asked for presence, except by a
+/// token's first use after the match it was got with (``PinUvSession``).
 package struct CTAP2Authenticator: Sendable {
     /// This authenticator's AAGUID (a model's identifier in WebAuthn): fixed, random, the same
     /// on every machine, so that it names the software and nothing of the machine.
@@ -20,11 +22,14 @@ package struct CTAP2Authenticator: Sendable {
     /// The longest CBOR message taken and sent (CTAPHID's own limit).
     package static let maximumMessageSize = 7609
 
-    private let passkeys: PasskeyVault
+    let passkeys: PasskeyVault
+    /// The PIN/UV state since the device's power-up, which outlives each request.
+    let pin: PinUvSession
 
-    /// An authenticator over `passkeys`, one user's.
-    package init(passkeys: PasskeyVault) {
+    /// An authenticator over `passkeys`, one user's, with the PIN/UV state `pin`.
+    package init(passkeys: PasskeyVault, pin: PinUvSession) {
         self.passkeys = passkeys
+        self.pin = pin
     }
 
     /// The answer to one CBOR message (the command byte, then its parameters). Never throws:
@@ -39,6 +44,7 @@ package struct CTAP2Authenticator: Sendable {
             case .getInfo: return .ok(await info())
             case .makeCredential: return .ok(try await makeCredential(try MakeCredentialRequest(parameters)))
             case .getAssertion: return .ok(try await getAssertion(try GetAssertionRequest(parameters)))
+            case .clientPIN: return .ok(try await clientPIN(parameters))
             case .getNextAssertion:
                 throw CTAP2Error(.notAllowed, "no assertions are left: a getAssertion gives one credential")
             }
@@ -55,13 +61,18 @@ package struct CTAP2Authenticator: Sendable {
         case nil, .biometryLockout?, .passcodeLockout?: true
         default: false
         }
+        // clientPin: whether the PIN (the passcode) is set; a record that cannot be read says
+        // not, and every PIN request then fails on it with its reason.
+        let pinSet: Bool
+        do { pinSet = try passkeys.verificationState().passcodeSet } catch { pinSet = false }
         return .map([
             .int(1): .array([.text("FIDO_2_0")]),
             .int(2): .array([]),
             .int(3): .bytes(Self.aaguid),
             .int(4): .map([.text("rk"): .bool(true), .text("up"): .bool(true), .text("uv"): .bool(verification),
-                           .text("plat"): .bool(false)]),
+                           .text("plat"): .bool(false), .text("clientPin"): .bool(pinSet), .text("pinUvAuthToken"): .bool(true)]),
             .int(5): .int(Int64(Self.maximumMessageSize)),
+            .int(6): .array(PinUvAuthProtocol.offered.map { .int($0.rawValue) }),
             .int(7): .int(Int64(CredentialList.maximumCount)),
             .int(8): .int(Int64(PasskeyVault.credentialIDLength)),
             .int(9): .array([.text("usb")]),
@@ -74,15 +85,17 @@ package struct CTAP2Authenticator: Sendable {
     func makeCredential(_ request: MakeCredentialRequest) async throws(CTAP2Error) -> CBORValue {
         let relyingParty = request.fields.relyingParty
         let reason = "make a passkey for \(relyingParty)"
+        let verified = try await authorize(request.authorization, request.clientDataHash, .makeCredential, relyingParty, reason)
         return try await translating {
             let existing = try passkeys.credentials(relyingParty: relyingParty)
             if existing.contains(where: { request.excluded.contains($0.id) }) {
                 // The finger first, so that a site cannot learn without the user which accounts are here.
-                try await passkeys.verifyUser(reason: reason, prompt: NoPasscodePrompt())
+                try await passkeys.verifyUser(reason: reason, prompt: NoPasscodePrompt(), standingOn: verified)
                 throw CTAP2Error(.credentialExcluded, "the user already has an excluded credential for \(relyingParty)")
             }
             var data: [UInt8] = []
-            let made = try await passkeys.create(request.fields, reason: reason, prompt: NoPasscodePrompt()) { credential, counter throws(AuthError) in
+            let made = try await passkeys.create(request.fields, reason: reason, prompt: NoPasscodePrompt(),
+                                                 verified: verified) { credential, counter throws(AuthError) in
                 do {
                     data = try AuthenticatorData.registration(relyingParty: relyingParty, counter: counter, aaguid: Self.aaguid,
                                                               credentialID: credential.id, publicKey: credential.publicKey)
@@ -105,17 +118,18 @@ package struct CTAP2Authenticator: Sendable {
     func getAssertion(_ request: GetAssertionRequest) async throws(CTAP2Error) -> CBORValue {
         let relyingParty = request.relyingParty
         let reason = "sign in to \(relyingParty)"
+        let verified = try await authorize(request.authorization, request.clientDataHash, .getAssertion, relyingParty, reason)
         return try await translating {
             let usable = try passkeys.credentials(relyingParty: relyingParty).filter {
                 request.allowed.isEmpty ? $0.fields.discoverable : request.allowed.contains($0.id)
             }
             guard let credential = usable.first else {
-                try await passkeys.verifyUser(reason: reason, prompt: NoPasscodePrompt())
+                try await passkeys.verifyUser(reason: reason, prompt: NoPasscodePrompt(), standingOn: verified)
                 throw CTAP2Error(.noCredentials, "the user has no usable passkey here for \(relyingParty)")
             }
             var data: [UInt8] = []
             let signed = try await passkeys.sign(id: credential.id, relyingParty: relyingParty, reason: reason,
-                                                 prompt: NoPasscodePrompt()) { counter in
+                                                 prompt: NoPasscodePrompt(), verified: verified) { counter in
                 data = AuthenticatorData.assertion(relyingParty: relyingParty, counter: counter)
                 return Data(data + request.clientDataHash)
             }
@@ -135,8 +149,24 @@ package struct CTAP2Authenticator: Sendable {
         }
     }
 
+    /// The token a request shows, checked; the finger's match it carries, if any. The empty
+    /// probe is answered after a match (the touch it asks for) with whether a PIN is set.
+    private func authorize(_ authorization: PinUvAuthorization?, _ clientDataHash: [UInt8], _ permission: PinUvSession.Permissions,
+                           _ relyingParty: String, _ reason: String) async throws(CTAP2Error) -> PasskeyVerification? {
+        guard let authorization else { return nil }
+        guard !authorization.isProbe else {
+            _ = try await translating { try await passkeys.verifyUser(reason: reason, prompt: NoPasscodePrompt()) }
+            let pinSet: Bool
+            do { pinSet = try passkeys.verificationState().passcodeSet } catch { throw CTAP2Error(error) }
+            throw pinSet ? CTAP2Error(.pinInvalid, "the empty pinUvAuthParam: a PIN is set")
+                : CTAP2Error(.pinNotSet, "the empty pinUvAuthParam: no PIN is set")
+        }
+        return try pin.authorize(mac: authorization.mac, authorization.version, clientDataHash: clientDataHash,
+                                 for: permission, relyingParty: relyingParty)
+    }
+
     /// The engine's failures in CTAP's terms (``CTAP2Error/init(_:)``), CTAP's own as they are.
-    private func translating<T>(_ body: () async throws -> T) async throws(CTAP2Error) -> T {
+    func translating<T>(_ body: () async throws -> T) async throws(CTAP2Error) -> T {
         do {
             return try await body()
         } catch let error as CTAP2Error {

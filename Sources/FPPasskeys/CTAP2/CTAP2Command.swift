@@ -7,11 +7,24 @@ package enum CTAP2Command: UInt8, Sendable {
     case getAssertion = 0x02
     /// authenticatorGetInfo: what the authenticator offers.
     case getInfo = 0x04
+    /// authenticatorClientPIN: the PIN (the passcode) and the PIN/UV auth tokens.
+    case clientPIN = 0x06
     /// authenticatorGetNextAssertion: the next of several discoverable credentials.
     case getNextAssertion = 0x08
 
-    /// Whether the command waits for the user's finger: its KEEPALIVEs say UPNEEDED.
-    package var waitsForTheUser: Bool {
-        self == .makeCredential || self == .getAssertion
+    /// Whether `message` (a command byte, then its parameters) waits for the user's finger:
+    /// its KEEPALIVEs say UPNEEDED. A token got with the finger waits too.
+    package static func waitsForTheUser(_ message: [UInt8]) -> Bool {
+        switch message.first.flatMap(CTAP2Command.init(rawValue:)) {
+        case .makeCredential?, .getAssertion?: return true
+        case .clientPIN?:
+            do {
+                return try CTAP2Arguments(message.dropFirst(), of: "clientPIN").int(.int(2), "subCommand")
+                    == ClientPINSubcommand.tokenUsingUV.rawValue
+            } catch {
+                return false  // refused at once, for its malformed parameters: it waits for nothing
+            }
+        default: return false
+        }
     }
 }

@@ -37,8 +37,21 @@ package enum CTAP2Status: UInt8, Sendable {
     case userActionTimeout = 0x2F
     /// getNextAssertion with no assertions left to give.
     case notAllowed = 0x30
-    /// A PIN/UV auth parameter was sent, and no PIN can be used at this authenticator yet.
+    /// A wrong PIN (the passcode's counter took it).
+    case pinInvalid = 0x31
+    /// A MAC that is not the token's or the shared secret's, an expired token, or one without
+    /// the permission or for another site.
+    case pinAuthInvalid = 0x33
+    /// The passcode is in one of its waits: no PIN is checked until it ends.
+    case pinAuthBlocked = 0x34
+    /// A PIN/UV auth parameter or a PIN was sent, and the user has no passcode (the PIN).
     case pinNotSet = 0x35
+    /// A new PIN the passcode's rules refuse (too short, too long, not padded as CTAP wants).
+    case pinPolicyViolation = 0x37
+    /// A clientPIN subcommand this authenticator does not offer.
+    case invalidSubcommand = 0x3E
+    /// A token asked for with permissions this authenticator does not grant.
+    case unauthorizedPermission = 0x40
     /// User verification is locked: the finger is locked out, or the password is needed first.
     case uvBlocked = 0x3C
     /// The finger did not match.

@@ -6,6 +6,8 @@ struct GetAssertionRequest: Sendable {
     /// The ids the site allows; empty: any discoverable credential of the site.
     let allowed: [[UInt8]]
     let options: RequestOptions
+    /// The PIN/UV auth token's MAC, when one is shown.
+    let authorization: PinUvAuthorization?
 
     init(_ bytes: ArraySlice<UInt8>) throws(CTAP2Error) {
         let arguments = try CTAP2Arguments(bytes, of: "getAssertion")
@@ -21,6 +23,6 @@ struct GetAssertionRequest: Sendable {
         guard options.presence else {
             throw CTAP2Error(.unsupportedOption, "getAssertion with up: false; a passkey signs only after a fingerprint match")
         }
-        try RequestRules.refusePINAuthentication(arguments, key: .int(6))
+        authorization = try PinUvAuthorization.read(arguments, param: .int(6), version: .int(7))
     }
 }

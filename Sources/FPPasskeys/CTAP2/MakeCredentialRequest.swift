@@ -8,6 +8,8 @@ struct MakeCredentialRequest: Sendable {
     let fields: PasskeyFields
     let excluded: [[UInt8]]
     let options: RequestOptions
+    /// The PIN/UV auth token's MAC, when one is shown.
+    let authorization: PinUvAuthorization?
 
     /// COSE's identifier of ES256 (ECDSA P-256 with SHA-256), the one algorithm made here.
     static let es256: Int64 = -7
@@ -40,10 +42,7 @@ struct MakeCredentialRequest: Sendable {
         guard options.presence else {
             throw CTAP2Error(.invalidOption, "makeCredential with up: false; a passkey is made only with the user")
         }
-        try RequestRules.refusePINAuthentication(arguments, key: .int(8))
-        if let protocolVersion = arguments[.int(9)], protocolVersion.intValue == nil {
-            throw CTAP2Error(.cborUnexpectedType, "makeCredential.pinUvAuthProtocol is not an integer")
-        }
+        authorization = try PinUvAuthorization.read(arguments, param: .int(8), version: .int(9))
         fields = PasskeyFields(relyingParty: relyingParty, userHandle: Data(handle),
                                userName: Self.cut(try user.text(.text("name"), "name")),
                                displayName: Self.cut(try user.text(.text("displayName"), "displayName")),

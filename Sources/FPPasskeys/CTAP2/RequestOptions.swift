@@ -21,14 +21,6 @@ struct RequestOptions: Sendable {
 
 /// What makeCredential and getAssertion refuse alike before the finger is asked.
 enum RequestRules {
-    /// A PIN/UV auth parameter names a PIN or token this authenticator does not offer yet
-    /// (getInfo has no `clientPin`); the host must use the built-in verification.
-    static func refusePINAuthentication(_ arguments: CTAP2Arguments, key: CBORValue) throws(CTAP2Error) {
-        guard try arguments.bytes(key, "pinUvAuthParam") == nil else {
-            throw CTAP2Error(.pinNotSet, "a PIN/UV auth parameter was sent; this authenticator verifies by fingerprint only")
-        }
-    }
-
     /// The client data hash, which is SHA-256 and so 32 bytes.
     static func clientDataHash(_ arguments: CTAP2Arguments, key: CBORValue) throws(CTAP2Error) -> [UInt8] {
         let hash = try arguments.bytes(key, "clientDataHash", required: true) ?? []

@@ -79,7 +79,7 @@ package actor CTAPHIDDevice {
 
     private func start(_ request: CTAPHIDRequest) {
         let authenticator = authenticator
-        let waitsForTheUser = CTAP2Command(rawValue: request.payload.first ?? 0)?.waitsForTheUser ?? false
+        let waitsForTheUser = CTAP2Command.waitsForTheUser(request.payload)
         work[request.id] = Task {
             let answer = await withTaskGroup(of: Void.self) { group -> CTAP2Answer in
                 group.addTask { await self.keepAlive(request, waitsForTheUser ? .userPresenceNeeded : .processing) }

@@ -81,7 +81,9 @@ struct PasskeyFace: Sendable {
 
     private func serve(_ occupant: SeatOccupant, logger: Logger) throws(UHIDFailure) -> Serving {
         let hid = try UHIDDevice.open(path: uhidPath, identity: Self.identity, descriptor: FIDOReportDescriptor.bytes)
-        let device = CTAPHIDDevice(authenticator: SeatAnswerer(occupant: occupant, face: self), clock: clock)
+        // The PIN/UV state lives as long as the device: a new occupant's device starts afresh.
+        let answerer = SeatAnswerer(occupant: occupant, face: self, pin: PinUvSession(clock: clock))
+        let device = CTAPHIDDevice(authenticator: answerer, clock: clock)
         let work = Task {
             await withTaskGroup(of: Void.self) { group in
                 group.addTask {

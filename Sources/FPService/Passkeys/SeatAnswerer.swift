@@ -8,6 +8,8 @@ import FPPasskeys
 struct SeatAnswerer: CTAP2Answering {
     let occupant: SeatOccupant
     let face: PasskeyFace
+    /// The device's PIN/UV state, which outlives each request.
+    let pin: PinUvSession
 
     func answer(_ message: [UInt8]) async -> CTAP2Answer {
         switch face.occupant(face.seat) {
@@ -41,6 +43,6 @@ struct SeatAnswerer: CTAP2Answering {
         }
         let context = target.context(reader: turn?.candidate, turn: turn, configuration: configuration,
                                      printCaches: face.printCaches, tpm: face.service.tpm)
-        return await CTAP2Authenticator(passkeys: context.passkeys(protection: .service)).answer(message)
+        return await CTAP2Authenticator(passkeys: context.passkeys(protection: .service), pin: pin).answer(message)
     }
 }

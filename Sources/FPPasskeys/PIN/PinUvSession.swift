@@ -1,0 +1,129 @@
+import Crypto
+import FPAuthentication
+import Synchronization
+
+/// The PIN/UV state of one authenticator from one power-up to the next (CTAP 2.1 §6.5): the
+/// key-agreement key the platform's shared secret is made with, and the one pinUvAuthToken
+/// with its permissions, the site it is bound to and its timers. For fpbridged's device a
+/// power-up is the device's making (when the seat changes hands, a new one is made).
+///
+/// A token got with a finger carries that match for its first use (one touch signs, as on a
+/// security key); every later use, and every use of a token got with the PIN, takes a match of
+/// its own, since user presence here is a touch of the reader and that is a match.
+package final class PinUvSession: Sendable {
+    /// What a token may be used for (CTAP 2.1 §6.5.5.7); fpbridge grants these two.
+    package struct Permissions: OptionSet, Sendable {
+        package let rawValue: Int64
+        package init(rawValue: Int64) { self.rawValue = rawValue }
+        package static let makeCredential = Permissions(rawValue: 0x01)
+        package static let getAssertion = Permissions(rawValue: 0x02)
+        /// The permissions granted here.
+        package static let granted: Permissions = [.makeCredential, .getAssertion]
+    }
+
+    /// A token unused this long after it was given is gone (CTAP's initial usage time limit).
+    package static let firstUseLimit: Duration = .seconds(30)
+    /// A token is gone this long after it was given, used or not (CTAP's maximum usage period).
+    package static let usagePeriod: Duration = .seconds(600)
+
+    private struct Token {
+        var key: SymmetricKey
+        var permissions: Permissions
+        var relyingParty: String?
+        var givenAt: Duration
+        var used = false
+        /// The finger's match it was given for, spent by its first use.
+        var verification: PasskeyVerification?
+    }
+
+    private struct State {
+        var agreement = P256.KeyAgreement.PrivateKey()
+        var token: Token?
+    }
+
+    private let state = Mutex(State())
+    private let elapsed: @Sendable () -> Duration
+
+    /// A session timed by `clock` (tests advance it).
+    package init<C: Clock<Duration>>(clock: C = ContinuousClock()) {
+        let origin = clock.now
+        elapsed = { origin.duration(to: clock.now) }
+    }
+
+    /// The authenticator's key-agreement public key as a COSE_Key (EC2, P-256, alg -25, which
+    /// CTAP names "although this is not the algorithm actually used").
+    func keyAgreement() -> CBORValue {
+        let point = state.withLock { $0.agreement.publicKey.x963Representation }
+        return .map([.int(1): .int(2), .int(3): .int(-25), .int(-1): .int(1),
+                     .int(-2): .bytes(Array(point.dropFirst().prefix(32))), .int(-3): .bytes(Array(point.suffix(32)))])
+    }
+
+    /// The shared secret with the platform's key-agreement key `platform` (a COSE_Key) under `version`.
+    /// - Throws: `CTAP1_ERR_INVALID_PARAMETER` for a key that is not a P-256 point.
+    func sharedSecret(with platform: CTAP2Arguments, _ version: PinUvAuthProtocol) throws(CTAP2Error) -> SymmetricKey {
+        guard try platform.int(.int(1), "kty") == 2, try platform.int(.int(-1), "crv") == 1,
+              let x = try platform.bytes(.int(-2), "x"), let y = try platform.bytes(.int(-3), "y"), x.count == 32, y.count == 32
+        else {
+            throw CTAP2Error(.invalidParameter, "keyAgreement is not an EC2 P-256 COSE key")
+        }
+        do {
+            let key = try P256.KeyAgreement.PublicKey(x963Representation: [0x04] + x + y)
+            let z = try state.withLock { try $0.agreement.sharedSecretFromKeyAgreement(with: key) }
+            return version.sharedSecret(z)
+        } catch {
+            throw CTAP2Error(.invalidParameter, "keyAgreement is not a point of P-256: \(error)")
+        }
+    }
+
+    /// A new key-agreement key: after a wrong PIN, so that the next guess needs a new
+    /// agreement (CTAP 2.1 §6.5.5.5).
+    func renewKeyAgreement() {
+        state.withLock { $0.agreement = P256.KeyAgreement.PrivateKey() }
+    }
+
+    /// A new token (any earlier one is gone) for `permissions` and, when named, `relyingParty`;
+    /// `verification` is the finger's match it was given for, nil when it was the PIN.
+    func give(_ permissions: Permissions, relyingParty: String?, verification: PasskeyVerification?) -> SymmetricKey {
+        let key = SymmetricKey(size: .bits256)
+        let now = elapsed()
+        state.withLock {
+            $0.token = Token(key: key, permissions: permissions, relyingParty: relyingParty, givenAt: now, verification: verification)
+        }
+        return key
+    }
+
+    /// Checks a request's `pinUvAuthParam` (`mac`, the MAC of its client data hash under the
+    /// token), its permission and its site; a token with no site is bound to this one. Returns
+    /// the finger's match the token still carries, taken from it (its first use), or nil.
+    /// - Throws: `CTAP2_ERR_PIN_AUTH_INVALID` for no token, one past its time, a MAC that is not
+    ///   the token's, a permission it lacks or another site.
+    func authorize(mac: [UInt8], _ version: PinUvAuthProtocol, clientDataHash: [UInt8], for permission: Permissions,
+                   relyingParty: String) throws(CTAP2Error) -> PasskeyVerification? {
+        let now = elapsed()
+        return try state.withLock { (state: inout State) throws(CTAP2Error) -> PasskeyVerification? in
+            guard var token = state.token else {
+                throw CTAP2Error(.pinAuthInvalid, "no PIN/UV auth token was given since the device started")
+            }
+            let age = now - token.givenAt
+            guard age <= Self.usagePeriod, token.used || age <= Self.firstUseLimit else {
+                state.token = nil
+                throw CTAP2Error(.pinAuthInvalid, "the PIN/UV auth token has expired")
+            }
+            guard version.verify(token.key, clientDataHash, mac: mac) else {
+                throw CTAP2Error(.pinAuthInvalid, "pinUvAuthParam is not the token's MAC of the client data hash")
+            }
+            guard token.permissions.contains(permission) else {
+                throw CTAP2Error(.pinAuthInvalid, "the PIN/UV auth token lacks the permission \(permission.rawValue)")
+            }
+            if let bound = token.relyingParty, bound != relyingParty {
+                throw CTAP2Error(.pinAuthInvalid, "the PIN/UV auth token is for \(bound), not \(relyingParty)")
+            }
+            token.relyingParty = relyingParty
+            token.used = true
+            let verification = token.verification
+            token.verification = nil
+            state.token = token
+            return verification
+        }
+    }
+}
