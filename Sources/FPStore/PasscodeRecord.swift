@@ -24,6 +24,14 @@ public struct PasscodeRecord: Sendable, Hashable, Codable {
     /// before it existed; the next correct passcode fills it in.
     public var pinDigest: PinDigest?
 
+    /// Whether `other` is a record of the same passcode, set at the same moment: its PIN digest,
+    /// filled in later by whoever enters the passcode next, is not a change of passcode.
+    public func isSamePasscode(as other: PasscodeRecord?) -> Bool {
+        guard let other else { return false }
+        return algorithm == other.algorithm && rounds == other.rounds && blockSize == other.blockSize
+            && parallelism == other.parallelism && salt == other.salt && hash == other.hash && setAt == other.setAt
+    }
+
     /// The scrypt hash of CTAP's `pinHash` of the passcode, and its salt.
     public struct PinDigest: Sendable, Hashable, Codable {
         /// The random salt the hash was made with.
@@ -82,9 +90,9 @@ public struct PasscodeRecord: Sendable, Hashable, Codable {
         hash = try container.decode(Data.self, forKey: .hash)
         setAt = try container.decode(Date.self, forKey: .setAt)
         pinDigest = try container.decodeIfPresent(PinDigest.self, forKey: .pinDigest)
-        if let digest = pinDigest, !Scrypt.acceptedSaltLength.contains(digest.salt.count) {
+        if let digest = pinDigest, !Scrypt.acceptedSaltLength.contains(digest.salt.count) || digest.hash.count != Scrypt.hashLength {
             throw DecodingError.dataCorruptedError(forKey: .pinDigest, in: container,
-                                                   debugDescription: "a PIN digest salt of \(digest.salt.count) bytes")
+                                                   debugDescription: "a PIN digest of \(digest.hash.count) bytes with a salt of \(digest.salt.count)")
         }
     }
 }

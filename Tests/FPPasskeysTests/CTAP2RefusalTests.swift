@@ -53,6 +53,7 @@ import TestSupport
             ("clientPIN subcommand 8", Self.message(0x06, [.int(1): .int(2), .int(2): .int(8)]), .invalidSubcommand),
             ("getKeyAgreement under protocol 3", Self.message(0x06, [.int(1): .int(3), .int(2): .int(2)]), .invalidParameter),
             ("changePIN", Self.message(0x06, [.int(1): .int(2), .int(2): .int(4)]), .notAllowed),
+            ("getPinToken with permissions", Self.message(0x06, [.int(1): .int(2), .int(2): .int(5), .int(9): .int(1)]), .invalidParameter),
             ("a PIN token with no keyAgreement", Self.message(0x06, [.int(1): .int(2), .int(2): .int(9), .int(6): .bytes([]), .int(9): .int(2)]),
              .missingParameter),
             ("a key off the curve", Self.message(0x06, [.int(1): .int(2), .int(2): .int(5), .int(3): Self.offCurve, .int(6): .bytes([])]),

@@ -12,7 +12,7 @@ import TestSupport
     @Test func aTokenNotUsedWithinItsFirstThirtySecondsIsGone() throws {
         let clock = ManualClock()
         let session = PinUvSession(clock: clock)
-        let token = session.give(.granted, relyingParty: nil, verification: nil)
+        let token = session.give(.granted, relyingParty: nil, version: .two, verification: nil)
         clock.advance(by: PinUvSession.firstUseLimit + .seconds(1))
         #expect(throws: CTAP2Error.self) {
             try session.authorize(mac: mac(token), .two, clientDataHash: hash, for: .getAssertion, relyingParty: "example.com")
@@ -22,8 +22,8 @@ import TestSupport
     @Test func aUsedTokenLastsItsUsagePeriodAndIsBoundToItsFirstSite() throws {
         let clock = ManualClock()
         let session = PinUvSession(clock: clock)
-        let token = session.give(.granted, relyingParty: nil, verification: nil)
-        _ = try session.authorize(mac: mac(token, .one), .one, clientDataHash: hash, for: .makeCredential, relyingParty: "example.com")
+        let token = session.give(.granted, relyingParty: nil, version: .two, verification: nil)
+        _ = try session.authorize(mac: mac(token), .two, clientDataHash: hash, for: .makeCredential, relyingParty: "example.com")
         clock.advance(by: .seconds(300))
         _ = try session.authorize(mac: mac(token), .two, clientDataHash: hash, for: .getAssertion, relyingParty: "example.com")
         #expect(throws: CTAP2Error(.pinAuthInvalid, "the PIN/UV auth token is for example.com, not other.example")) {
@@ -37,19 +37,23 @@ import TestSupport
 
     @Test func aNewTokenEndsTheOldOneAndAPermissionNotGivenIsRefused() throws {
         let session = PinUvSession()
-        let old = session.give(.granted, relyingParty: nil, verification: nil)
-        let new = session.give(.getAssertion, relyingParty: "example.com", verification: nil)
+        let old = session.give(.granted, relyingParty: nil, version: .two, verification: nil)
+        let new = session.give(.getAssertion, relyingParty: "example.com", version: .two, verification: nil)
         #expect(throws: CTAP2Error.self) {
             try session.authorize(mac: mac(old), .two, clientDataHash: hash, for: .getAssertion, relyingParty: "example.com")
         }
         #expect(throws: CTAP2Error(.pinAuthInvalid, "the PIN/UV auth token lacks the permission 1")) {
             try session.authorize(mac: mac(new), .two, clientDataHash: hash, for: .makeCredential, relyingParty: "example.com")
         }
-        // Protocol one's MAC is 16 bytes; the same token's MAC under two is not taken under one.
-        #expect(throws: CTAP2Error.self) {
-            try session.authorize(mac: mac(new), .one, clientDataHash: hash, for: .getAssertion, relyingParty: "example.com")
+        // A token's MACs are taken under the protocol it was given under only.
+        #expect(throws: CTAP2Error(.pinAuthInvalid, "the PIN/UV auth token was given under protocol 2, not 1")) {
+            try session.authorize(mac: mac(new, .one), .one, clientDataHash: hash, for: .getAssertion, relyingParty: "example.com")
         }
-        _ = try session.authorize(mac: mac(new, .one), .one, clientDataHash: hash, for: .getAssertion, relyingParty: "example.com")
+        let older = session.give(.granted, relyingParty: nil, version: .one, verification: nil)
+        #expect(throws: CTAP2Error.self) {
+            try session.authorize(mac: mac(older), .one, clientDataHash: hash, for: .getAssertion, relyingParty: "example.com")
+        }
+        _ = try session.authorize(mac: mac(older, .one), .one, clientDataHash: hash, for: .getAssertion, relyingParty: "example.com")
     }
 
     @Test func theSharedSecretsAgreeWithThePlatformsUnderBothProtocols() throws {

@@ -18,6 +18,7 @@ import TestSupport
         let options = results[0]["options"] as? [String: Bool]
         #expect(options?["clientPin"] == true && options?["pinUvAuthToken"] == true, "\(results[0])")
         #expect(results[0]["pin_protocols"] as? [Int] == [2, 1])
+        #expect(results[0]["min_pin_length"] as? Int == harness.configuration.minimumPasscodeLength, "the passcode's own rule")
         #expect(results[1]["pin_retries"] as? Int == 6 && results[1]["uv_retries"] as? Int == 5, "\(results[1])")
         // UP, UV and AT: the PIN verified, the finger was the touch.
         #expect(results[2]["ok"] as? Bool == true && results[2]["flags"] as? Int == 0x45, "\(results[2])")
@@ -37,6 +38,16 @@ import TestSupport
         try #require(uses.count == 2, "\(results[1])")
         #expect(uses[0]["ok"] as? Bool == true && uses[0]["flags"] as? Int == 0x05, "\(uses[0])")
         #expect(uses[1]["ctap"] as? Int == 0x3F, "the match was spent by the first use: \(uses[1])")
+    }
+
+    @Test func aTokenGotWithTheFingerForNoSiteAsksAgainNamingTheSite() async throws {
+        let harness = PasskeyHarness()
+        try await harness.enrollAlice()
+        // The token's match was asked for "any site": its first use asks again, and bob's finger fails.
+        let script = "scan alice-1\nscan alice-1\n" + String(repeating: "scan bob-1\n", count: 3)
+        let results = try await Fido2Host.run(harness, script: script, ["register", "login-uv-token-any:1"])
+        let uses = results.last?["uses"] as? [[String: Any]] ?? []
+        #expect(uses.first?["ctap"] as? Int == 0x3F, "\(results)")
     }
 
     @Test func theRightPINLiftsTheFingersLockoutAtEveryDoorAndAWrongOneCounts() async throws {
@@ -72,8 +83,11 @@ import TestSupport
 
     @Test func setPINGivesAUserWithoutAPasscodeOneAndNeverReplacesIt() async throws {
         let harness = PasskeyHarness()
-        let results = try await Fido2Host.run(harness, script: "", ["info", "set-pin:135790", "set-pin:999999", "retries"])
-        try #require(results.count == 4, "\(results)")
+        let all = try await Fido2Host.run(harness, script: "", ["set-pin-nul", "info", "set-pin:135790", "set-pin:999999", "retries"])
+        try #require(all.count == 5, "\(all)")
+        // A NUL inside the PIN: a client would hash more than the passcode set; refused, nothing set.
+        #expect(all[0]["ctap"] as? Int == 0x37, "\(all[0])")
+        let results = Array(all.dropFirst())
         #expect((results[0]["options"] as? [String: Bool])?["clientPin"] == false, "\(results[0])")
         #expect(results[1]["ok"] as? Bool == true && results[1]["client_pin"] as? Bool == true, "\(results[1])")
         #expect(results[2]["ctap"] as? Int == 0x33, "a PIN is never replaced by setPIN: \(results[2])")

@@ -19,10 +19,12 @@ Steps, run in order in one session (credentials registered are kept for the late
   login-pin-v1:PIN     sign in with a PIN token under protocol one, made by hand
   login-uv-token:N     one token got with the finger (getPinUvAuthTokenUsingUvWithPermissions),
                        then N sign-ins with it; "uses" lists each one's result
+  login-uv-token-any:N the same with a token for no site named
   token-other-site:PIN a PIN token for other.example shown to example.com
   bad-mac              a sign-in whose pinUvAuthParam is no token's
   token-permission:PIN a PIN token asked for credential management (not granted)
   set-pin:PIN          setPIN
+  set-pin-nul          setPIN with a PIN that holds a NUL ("1234", NUL, "5678")
 
 Each step prints one JSON line: {"step": ..., "ok": true, ...} or {"step": ..., "ok": false,
 "ctap": <CTAP status>, "error": ...}.
@@ -98,21 +100,22 @@ def main():
                 info = client.ctap2.get_info()
                 result.update(versions=info.versions, options=info.options, aaguid=info.aaguid.hex(),
                               max_msg_size=info.max_msg_size, algorithms=[a["alg"] for a in info.algorithms or []],
-                              pin_protocols=info.pin_uv_protocols)
+                              pin_protocols=info.pin_uv_protocols, min_pin_length=info.min_pin_length)
             elif step == "retries":
                 pin = ClientPin(client.ctap2)
                 result.update(pin_retries=pin.get_pin_retries()[0], uv_retries=pin.get_uv_retries()[0])
-            elif step == "set-pin":
-                ClientPin(client.ctap2).set_pin(argument)
+            elif step in ("set-pin", "set-pin-nul"):
+                ClientPin(client.ctap2).set_pin(argument if step == "set-pin" else "1234\x005678")
                 client.info = client.ctap2.get_info()
                 result.update(client_pin=client.info.options.get("clientPin"))
             elif step == "login-pin-v1":
                 pin = ClientPin(client.ctap2, PinProtocolV1())
                 token = pin.get_pin_token(argument, ClientPin.PERMISSION.GET_ASSERTION, "example.com")
                 result.update(sign_in(client, server, credentials, token, pin.protocol))
-            elif step == "login-uv-token":
+            elif step in ("login-uv-token", "login-uv-token-any"):
                 pin = ClientPin(client.ctap2)
-                token = pin.get_uv_token(ClientPin.PERMISSION.GET_ASSERTION, "example.com")
+                token = pin.get_uv_token(ClientPin.PERMISSION.GET_ASSERTION,
+                                         "example.com" if step == "login-uv-token" else None)
                 uses = []
                 for _ in range(int(argument)):
                     try:

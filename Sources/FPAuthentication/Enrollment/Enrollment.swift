@@ -170,7 +170,9 @@ public struct Enrollment: Sendable {
             // saves nothing: whoever cancelled (the fprintd face's Stop, Release or sleep) tells
             // its client the enrollment failed.
             try Task.checkCancellation()
-            guard try environment.passcodes.record(user: environment.user) == passcode else {
+            let current = try environment.passcodes.record(user: environment.user)
+            // The same passcode (a PIN digest filled in meanwhile is no change), or still none.
+            guard passcode.map({ $0.isSamePasscode(as: current) }) ?? (current == nil) else {
                 throw AuthError(.passcodeNotSet, "\(environment.user)'s passcode was removed or changed during the enrollment; "
                                 + "the print was not saved (enter the new passcode and enroll again)")
             }

@@ -100,7 +100,7 @@ public struct PasscodeManager: Sendable {
     }
 
     private func requireUnchanged(_ existing: PasscodeRecord?, _ verified: PasscodeRecord) throws {
-        guard existing == verified else {
+        guard verified.isSamePasscode(as: existing) else {
             throw AuthError(.authenticationFailed,
                             "the passcode of \(environment.user) was changed by someone else meanwhile; nothing was changed")
         }

@@ -67,7 +67,7 @@ struct PasscodeSession {
             let decision = try decide(matches, record: record)
             switch decision {
             case .correct:
-                return (AuthSuccess(method: .passcode, user: user, finger: nil), try await addingPinDigest(entered, to: record))
+                return (AuthSuccess(method: .passcode, user: user, finger: nil), await addingPinDigest(entered, to: record))
             case .recordChanged:
                 continue
             case .wrong(let lockout):
@@ -124,7 +124,7 @@ struct PasscodeSession {
             var counter = counters[scope]
             if let block = rules.passcodeBlock(counter, path: counters.path(scope)) { throw block }
             // Changed by another process while we hashed: check again against the new one.
-            guard try environment.passcodes.record(user: user) == record else { return .recordChanged }
+            guard record.isSamePasscode(as: try environment.passcodes.record(user: user)) else { return .recordChanged }
             guard matches else {
                 let lockout = rules.recordWrongPasscode(&counter)
                 counters[scope] = counter
@@ -141,15 +141,21 @@ struct PasscodeSession {
 
     /// A record from before PIN digests gets one from the passcode that just matched it, so
     /// that the passcode serves as a security key's PIN from now on. Written only if the record
-    /// is still the one matched; what it returns is the record as it now is.
-    private func addingPinDigest(_ passcode: Passcode, to record: PasscodeRecord) async throws -> PasscodeRecord {
+    /// is still exactly the one matched. Best effort: the passcode was right whatever happens
+    /// here (its success is already counted), and a digest not written is made at the next
+    /// entry; the PIN is refused until then, never accepted.
+    private func addingPinDigest(_ passcode: Passcode, to record: PasscodeRecord) async -> PasscodeRecord {
         guard record.pinDigest == nil else { return record }
         let environment = context.environment
-        let completed = try await PasscodeHasher.addingPinDigest(passcode, to: record)
-        return try StateLock(directory: environment.stateDirectory).withLock {
-            guard try environment.passcodes.record(user: environment.user) == record else { return record }
-            try environment.passcodes.save(completed, user: environment.user)
-            return completed
+        do {
+            let completed = try await PasscodeHasher.addingPinDigest(passcode, to: record)
+            return try StateLock(directory: environment.stateDirectory).withLock {
+                guard try environment.passcodes.record(user: environment.user) == record else { return record }
+                try environment.passcodes.save(completed, user: environment.user)
+                return completed
+            }
+        } catch {
+            return record
         }
     }
 

@@ -21,6 +21,11 @@ public struct PasskeyVault: Sendable {
     /// The length of a credential id in bytes: random, so that it reveals nothing, and useless
     /// on another machine, whose state does not hold it.
     public static let credentialIDLength = 16
+    /// The length of CTAP's `pinHash` (the first bytes of the PIN's SHA-256), which
+    /// ``verifyPIN(hash:)`` takes.
+    public static let pinHashLength = PasscodeHasher.pinHashLength
+    /// The shortest PIN taken: the passcode's own rule (getInfo's `minPINLength`).
+    public var minimumPINLength: Int { keys.context.environment.configuration.minimumPasscodeLength }
     /// What every passkey demands before it signs.
     static let accessControl = KeyAccessControl.biometryAny
     private static let labelPrefix = "passkey-"

@@ -24,6 +24,10 @@ extension CTAP2Authenticator {
         case .changePIN:
             throw CTAP2Error(.notAllowed, "the PIN is the fpbridge passcode: change it with fpbridge passcode change")
         case .getPINToken:
+            // CTAP 2.0's way has no permissions: a token for both, and any site.
+            guard arguments[.int(9)] == nil, arguments[.int(10)] == nil else {
+                throw CTAP2Error(.invalidParameter, "getPinToken takes no permissions or rpId (getPinUvAuthTokenUsingPinWithPermissions does)")
+            }
             return try await tokenUsingPIN(arguments, permissions: PinUvSession.Permissions.granted, relyingParty: nil)
         case .tokenUsingPIN:
             let (permissions, relyingParty) = try Self.permissions(arguments)
@@ -35,28 +39,47 @@ extension CTAP2Authenticator {
             let verification = try await translating {
                 try await passkeys.verifyUser(reason: "use passkeys of \(relyingParty ?? "any site")", prompt: NoPasscodePrompt())
             }
-            let token = pin.give(permissions, relyingParty: relyingParty, verification: verification)
-            return .map([.int(2): .bytes(try version.encrypt(secret, token.withUnsafeBytes { Array($0) }))])
+            // The match signs once only for the site it was asked for: a token for any site
+            // asks again, naming the site, at its first use.
+            let token = pin.give(permissions, relyingParty: relyingParty, version: version,
+                                 verification: relyingParty == nil ? nil : verification)
+            return .map([.int(2): .bytes(try Self.encrypt(token, under: secret, version))])
         }
     }
 
     /// A token for the PIN in `pinHashEnc`, checked as one passcode entry.
     private func tokenUsingPIN(_ arguments: CTAP2Arguments, permissions: PinUvSession.Permissions,
                                relyingParty: String?) async throws(CTAP2Error) -> CBORValue {
+        // CTAP 2.1 §6.5.5.7.2's order: the parameters, whether a PIN is set, then the agreement.
         let version = try Self.version(arguments)
-        let secret = try pin.sharedSecret(with: try Self.platformKey(arguments), version)
+        let platform = try Self.platformKey(arguments)
+        let encrypted = try arguments.bytes(.int(6), "pinHashEnc", required: true) ?? []
         guard try state().passcodeSet else { throw CTAP2Error(.pinNotSet, "the user has no passcode, which is the PIN") }
-        var hash = try version.decrypt(secret, try arguments.bytes(.int(6), "pinHashEnc", required: true) ?? [], "pinHashEnc")
-        defer { for index in hash.indices { hash[index] = 0 } }
-        guard hash.count == 16 else { throw CTAP2Error(.invalidLength, "pinHashEnc holds \(hash.count) bytes, not 16") }
+        let secret = try pin.sharedSecret(with: platform, version)
+        var hash = try version.decrypt(secret, encrypted, "pinHashEnc")
+        defer { Self.wipe(&hash) }
+        guard hash.count == PasskeyVault.pinHashLength else {
+            throw CTAP2Error(.invalidLength, "pinHashEnc holds \(hash.count) bytes, not \(PasskeyVault.pinHashLength)")
+        }
         do {
             try await passkeys.verifyPIN(hash: hash)
         } catch {
             if error.code == .authenticationFailed { pin.renewKeyAgreement() }
             throw Self.pinError(error)
         }
-        let token = pin.give(permissions, relyingParty: relyingParty, verification: nil)
-        return .map([.int(2): .bytes(try version.encrypt(secret, token.withUnsafeBytes { Array($0) }))])
+        let token = pin.give(permissions, relyingParty: relyingParty, version: version, verification: nil)
+        return .map([.int(2): .bytes(try Self.encrypt(token, under: secret, version))])
+    }
+
+    /// The token encrypted for the platform; the plain copy is wiped.
+    private static func encrypt(_ token: SymmetricKey, under secret: SymmetricKey, _ version: PinUvAuthProtocol) throws(CTAP2Error) -> [UInt8] {
+        var plain = token.withUnsafeBytes { Array($0) }
+        defer { wipe(&plain) }
+        return try version.encrypt(secret, plain)
+    }
+
+    static func wipe(_ bytes: inout [UInt8]) {
+        for index in bytes.indices { bytes[index] = 0 }
     }
 
     /// The PIN in `newPinEnc` made the passcode, for a user who has none.
@@ -72,23 +95,41 @@ extension CTAP2Authenticator {
             throw CTAP2Error(.pinAuthInvalid, "the user has a passcode already, which is the PIN")
         }
         var padded = try version.decrypt(secret, encrypted, "newPinEnc")
-        defer { for index in padded.indices { padded[index] = 0 } }
-        // 64 bytes: the PIN's UTF-8, then zeros (CTAP 2.1 §6.5.5.5); at most 63 of them the PIN.
-        guard padded.count == 64, let end = padded.firstIndex(of: 0) else {
-            throw CTAP2Error(.pinPolicyViolation, "newPinEnc is not a PIN padded to 64 bytes")
+        defer { Self.wipe(&padded) }
+        // 64 bytes: the PIN's UTF-8, then zeros only (CTAP 2.1 §6.5.5.5); at most 63 of them the PIN.
+        guard padded.count == 64, let end = padded.firstIndex(of: 0), padded[end...].allSatisfy({ $0 == 0 }) else {
+            throw CTAP2Error(.pinPolicyViolation, "newPinEnc is not a PIN of at most 63 bytes padded with zeros to 64")
         }
         var bytes = Array(padded[..<end])
-        guard String(validating: bytes, as: UTF8.self) != nil else {
-            for index in bytes.indices { bytes[index] = 0 }
+        guard Self.isUTF8(bytes) else {
+            Self.wipe(&bytes)
             throw CTAP2Error(.pinPolicyViolation, "the new PIN is not UTF-8")
         }
         let passcode = Passcode(wiping: &bytes)
         do {
             try await passkeys.setPIN(passcode)
         } catch {
-            throw error.code == .invalidInput ? CTAP2Error(.pinPolicyViolation, error.message) : Self.pinError(error)
+            switch error.code {
+            case .invalidInput: throw CTAP2Error(.pinPolicyViolation, error.message)
+            // A passcode set by someone else meanwhile: a PIN is set, as above.
+            case .authenticationFailed: throw CTAP2Error(.pinAuthInvalid, error.message)
+            default: throw Self.pinError(error)
+            }
         }
         return .map([:])
+    }
+
+    /// Whether `bytes` are UTF-8, read without making a String of the secret.
+    private static func isUTF8(_ bytes: [UInt8]) -> Bool {
+        var iterator = bytes.makeIterator()
+        var decoder = UTF8()
+        while true {
+            switch decoder.decode(&iterator) {
+            case .scalarValue: continue
+            case .emptyInput: return true
+            case .error: return false
+            }
+        }
     }
 
     private func state() throws(CTAP2Error) -> (passcodeSet: Bool, pinRetries: Int, fingerRetries: Int) {

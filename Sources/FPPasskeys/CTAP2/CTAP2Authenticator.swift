@@ -73,6 +73,7 @@ package struct CTAP2Authenticator: Sendable {
                            .text("plat"): .bool(false), .text("clientPin"): .bool(pinSet), .text("pinUvAuthToken"): .bool(true)]),
             .int(5): .int(Int64(Self.maximumMessageSize)),
             .int(6): .array(PinUvAuthProtocol.offered.map { .int($0.rawValue) }),
+            .int(0x0D): .int(Int64(passkeys.minimumPINLength)),
             .int(7): .int(Int64(CredentialList.maximumCount)),
             .int(8): .int(Int64(PasskeyVault.credentialIDLength)),
             .int(9): .array([.text("usb")]),

@@ -56,13 +56,13 @@ package enum PinUvAuthProtocol: Int64, Sendable, CaseIterable {
             throw CTAP2Error(.invalidParameter, "\(name) is \(ciphertext.count) bytes: not whole AES blocks under protocol \(rawValue)")
         }
         do {
-            switch self {
-            case .one:
-                return Array(try AES._CBC.decrypt(ciphertext, using: secret, iv: AES._CBC.IV(ivBytes: Self.zeroIV), noPadding: true))
-            case .two:
-                return Array(try AES._CBC.decrypt(ciphertext.dropFirst(16), using: aesKey(secret),
-                                                  iv: AES._CBC.IV(ivBytes: ciphertext.prefix(16)), noPadding: true))
-            }
+            // What is decrypted is a secret (a PIN's hash, a new PIN): the copy AES returns is wiped.
+            var plain = self == .one
+                ? try AES._CBC.decrypt(ciphertext, using: secret, iv: AES._CBC.IV(ivBytes: Self.zeroIV), noPadding: true)
+                : try AES._CBC.decrypt(ciphertext.dropFirst(16), using: aesKey(secret),
+                                       iv: AES._CBC.IV(ivBytes: ciphertext.prefix(16)), noPadding: true)
+            defer { plain.resetBytes(in: 0..<plain.count) }
+            return Array(plain)
         } catch {
             throw CTAP2Error(.invalidParameter, "\(name) cannot be decrypted: \(error)")
         }

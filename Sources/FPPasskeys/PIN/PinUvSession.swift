@@ -21,8 +21,9 @@ package final class PinUvSession: Sendable {
         package static let granted: Permissions = [.makeCredential, .getAssertion]
     }
 
-    /// A token unused this long after it was given is gone (CTAP's initial usage time limit).
-    package static let firstUseLimit: Duration = .seconds(30)
+    /// A token unused this long after it was given is gone (CTAP's initial usage time limit):
+    /// as long as the finger's match it may carry counts.
+    package static let firstUseLimit: Duration = .seconds(PasskeyVerification.lifetime)
     /// A token is gone this long after it was given, used or not (CTAP's maximum usage period).
     package static let usagePeriod: Duration = .seconds(600)
 
@@ -30,6 +31,8 @@ package final class PinUvSession: Sendable {
         var key: SymmetricKey
         var permissions: Permissions
         var relyingParty: String?
+        /// The protocol it was given under, the only one its MACs are taken in.
+        var version: PinUvAuthProtocol
         var givenAt: Duration
         var used = false
         /// The finger's match it was given for, spent by its first use.
@@ -83,11 +86,13 @@ package final class PinUvSession: Sendable {
 
     /// A new token (any earlier one is gone) for `permissions` and, when named, `relyingParty`;
     /// `verification` is the finger's match it was given for, nil when it was the PIN.
-    func give(_ permissions: Permissions, relyingParty: String?, verification: PasskeyVerification?) -> SymmetricKey {
+    func give(_ permissions: Permissions, relyingParty: String?, version: PinUvAuthProtocol,
+              verification: PasskeyVerification?) -> SymmetricKey {
         let key = SymmetricKey(size: .bits256)
         let now = elapsed()
         state.withLock {
-            $0.token = Token(key: key, permissions: permissions, relyingParty: relyingParty, givenAt: now, verification: verification)
+            $0.token = Token(key: key, permissions: permissions, relyingParty: relyingParty, version: version, givenAt: now,
+                             verification: verification)
         }
         return key
     }
@@ -108,6 +113,9 @@ package final class PinUvSession: Sendable {
             guard age <= Self.usagePeriod, token.used || age <= Self.firstUseLimit else {
                 state.token = nil
                 throw CTAP2Error(.pinAuthInvalid, "the PIN/UV auth token has expired")
+            }
+            guard version == token.version else {
+                throw CTAP2Error(.pinAuthInvalid, "the PIN/UV auth token was given under protocol \(token.version.rawValue), not \(version.rawValue)")
             }
             guard version.verify(token.key, clientDataHash, mac: mac) else {
                 throw CTAP2Error(.pinAuthInvalid, "pinUvAuthParam is not the token's MAC of the client data hash")
