@@ -26,8 +26,8 @@ if [ "${1:-}" = "--smoke" ]; then
   /usr/bin/python3 bench/pam.py --bin "$bin" --rounds 2
   # The in-process benchmarks (a package of their own), each run once on the debug build.
   for product in EngineBenchmarks MatcherBenchmarks; do
-    swift build --package-path Benchmarks --product "$product" >/dev/null
-    FPBRIDGE_BENCH_SMOKE=1 "$(swift build --package-path Benchmarks --show-bin-path)/$product" >/dev/null
+    bash scripts/downstream-build.sh Benchmarks --product "$product" >/dev/null
+    FPBRIDGE_BENCH_SMOKE=1 "$(bash scripts/downstream-build.sh Benchmarks --show-bin-path)/$product" >/dev/null
   done
   exit 0
 fi

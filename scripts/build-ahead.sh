@@ -15,9 +15,10 @@ step() { echo "build-ahead: $1 ($SECONDS s so far)"; }
 step "release products"
 bash scripts/build-release.sh
 step "example package"
-swift build --package-path Examples/FingerprintLogin
+bash scripts/downstream-build.sh Examples/FingerprintLogin
 step "in-process benchmarks"
-for product in EngineBenchmarks MatcherBenchmarks; do swift build --package-path Benchmarks --product "$product"; done
+# In the example's scratch folder, where the fpbridge modules they use are built already.
+for product in EngineBenchmarks MatcherBenchmarks; do bash scripts/downstream-build.sh Benchmarks --product "$product"; done
 step "fuzzing binary"
 bash scripts/fuzz.sh --build-only
 step "done"

@@ -6,8 +6,8 @@
 # minimal-login (LocalAuthentication alone) asks fpbridged, started here in test mode.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-swift build --package-path Examples/FingerprintLogin
-example="$(swift build --package-path Examples/FingerprintLogin --show-bin-path)"
+bash scripts/downstream-build.sh Examples/FingerprintLogin
+example="$(bash scripts/downstream-build.sh Examples/FingerprintLogin --show-bin-path)"
 fpbridge="$(swift build --show-bin-path)/fpbridge"
 fpbridged="$(swift build --show-bin-path)/fpbridged"
 work="$(mktemp -d)"
