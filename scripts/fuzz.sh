@@ -16,7 +16,7 @@ build_only=no
 seconds=${1:-60}
 shift || true
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(fake-script print-record counter passcode-record config libfprint-print nbis-template bozorth3-minutiae cbor ctaphid pam-stream pam-json)
+[ ${#targets[@]} -gt 0 ] || targets=(fake-script print-record counter passcode-record config libfprint-print nbis-template bozorth3-minutiae cbor ctaphid ctap2-request pam-stream pam-json)
 
 # -DFUZZING swaps the replay main for libFuzzer's driver (Sources/fpbridge-fuzz/main.swift);
 # lld, because gold crashes while reporting link errors of fuzzer builds.

@@ -30,6 +30,10 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     case cbor
     /// HID reports to the passkey authenticator's CTAPHID transport, with time passing between them.
     case ctaphid
+    /// A CTAP2 message (a command byte, then CBOR) as the authenticator reads it before any
+    /// finger is asked: makeCredential's and getAssertion's parameters, and clientPIN's with
+    /// its key agreement and decryption.
+    case ctap2Request = "ctap2-request"
 
     /// Feeds one input to the target.
     public func run(_ data: Data) {
@@ -66,6 +70,8 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
             PasskeyFuzzing.decode(Array(data))
         case .ctaphid:
             PasskeyFuzzing.transport(Array(data))
+        case .ctap2Request:
+            PasskeyFuzzing.request(Array(data))
         }
     }
 

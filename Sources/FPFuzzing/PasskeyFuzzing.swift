@@ -38,6 +38,50 @@ enum PasskeyFuzzing {
         precondition(sent.allSatisfy { $0.count == CTAPHIDPacket.size }, "a report that is not 64 bytes")
     }
 
+    /// The session every clientPIN input is read against: its agreement key stays, as a
+    /// device's does between requests.
+    private static let session = PinUvSession()
+
+    /// One CTAP2 message read as the authenticator reads it, up to the finger: what is taken
+    /// has a 32-byte client data hash and a site; a key agreement taken gives a secret that
+    /// decrypts whatever blocks the message carries, and a MAC that is no token's is refused.
+    static func request(_ bytes: [UInt8]) {
+        _ = CTAP2Command.waitsForTheUser(bytes)
+        guard let command = bytes.first.flatMap(CTAP2Command.init(rawValue:)) else { return }
+        let parameters = bytes.dropFirst()
+        switch command {
+        case .makeCredential:
+            guard let request = try? MakeCredentialRequest(parameters) else { return }
+            precondition(request.clientDataHash.count == 32 && !request.fields.relyingParty.isEmpty, "a makeCredential taken without its hash or site")
+            authorize(request.authorization, request.clientDataHash, request.fields.relyingParty)
+        case .getAssertion:
+            guard let request = try? GetAssertionRequest(parameters) else { return }
+            precondition(request.clientDataHash.count == 32 && !request.relyingParty.isEmpty, "a getAssertion taken without its hash or site")
+            authorize(request.authorization, request.clientDataHash, request.relyingParty)
+        case .clientPIN:
+            guard let arguments = try? CTAP2Arguments(parameters, of: "clientPIN"),
+                  let version = try? CTAP2Authenticator.version(arguments),
+                  let platform = try? arguments.map(.int(3), "keyAgreement"),
+                  let secret = try? session.sharedSecret(with: platform, version) else { return }
+            for key in [5, 6] {
+                guard let encrypted = try? arguments.bytes(.int(Int64(key)), "encrypted") else { continue }
+                if let plain = try? version.decrypt(secret, encrypted, "encrypted") {
+                    precondition(plain.count == encrypted.count - (version == .two ? 16 : 0), "decryption changed the length")
+                }
+            }
+        case .getInfo, .getNextAssertion:
+            return
+        }
+    }
+
+    /// A request's token MAC against a session that gave no token: always refused.
+    private static func authorize(_ authorization: PinUvAuthorization?, _ hash: [UInt8], _ site: String) {
+        guard let authorization, !authorization.isProbe else { return }
+        let refused = (try? PinUvSession().authorize(mac: authorization.mac, authorization.version, clientDataHash: hash,
+                                                     for: .getAssertion, relyingParty: site)) == nil
+        precondition(refused, "a MAC was taken with no token given")
+    }
+
     private static func reports(_ event: CTAPHIDEvent) -> [[UInt8]] {
         if case .send(let reports) = event { return reports }
         return []

@@ -146,7 +146,7 @@ extension CTAP2Authenticator {
         }
     }
 
-    static func version(_ arguments: CTAP2Arguments) throws(CTAP2Error) -> PinUvAuthProtocol {
+    package static func version(_ arguments: CTAP2Arguments) throws(CTAP2Error) -> PinUvAuthProtocol {
         let number = try arguments.int(.int(1), "pinUvAuthProtocol", required: true) ?? 0
         guard let version = PinUvAuthProtocol(rawValue: number) else {
             throw CTAP2Error(.invalidParameter, "PIN/UV auth protocol \(number) is not offered (1 and 2 are)")

@@ -1,15 +1,15 @@
 /// authenticatorGetAssertion's parameters (CTAP 2.1 §6.2), read and checked before the
 /// finger is asked.
-struct GetAssertionRequest: Sendable {
-    let relyingParty: String
-    let clientDataHash: [UInt8]
+package struct GetAssertionRequest: Sendable {
+    package let relyingParty: String
+    package let clientDataHash: [UInt8]
     /// The ids the site allows; empty: any discoverable credential of the site.
     let allowed: [[UInt8]]
     let options: RequestOptions
     /// The PIN/UV auth token's MAC, when one is shown.
-    let authorization: PinUvAuthorization?
+    package let authorization: PinUvAuthorization?
 
-    init(_ bytes: ArraySlice<UInt8>) throws(CTAP2Error) {
+    package init(_ bytes: ArraySlice<UInt8>) throws(CTAP2Error) {
         let arguments = try CTAP2Arguments(bytes, of: "getAssertion")
         relyingParty = try RequestRules.relyingParty(try arguments.text(.int(1), "rpId", required: true)!)
         clientDataHash = try RequestRules.clientDataHash(arguments, key: .int(2))

@@ -3,18 +3,18 @@ import FoundationEssentials
 
 /// authenticatorMakeCredential's parameters (CTAP 2.1 §6.1), read and checked before the
 /// finger is asked: a malformed request never costs the user a touch.
-struct MakeCredentialRequest: Sendable {
-    let clientDataHash: [UInt8]
-    let fields: PasskeyFields
+package struct MakeCredentialRequest: Sendable {
+    package let clientDataHash: [UInt8]
+    package let fields: PasskeyFields
     let excluded: [[UInt8]]
     let options: RequestOptions
     /// The PIN/UV auth token's MAC, when one is shown.
-    let authorization: PinUvAuthorization?
+    package let authorization: PinUvAuthorization?
 
     /// COSE's identifier of ES256 (ECDSA P-256 with SHA-256), the one algorithm made here.
     static let es256: Int64 = -7
 
-    init(_ bytes: ArraySlice<UInt8>) throws(CTAP2Error) {
+    package init(_ bytes: ArraySlice<UInt8>) throws(CTAP2Error) {
         let arguments = try CTAP2Arguments(bytes, of: "makeCredential")
         clientDataHash = try RequestRules.clientDataHash(arguments, key: .int(1))
         let rp = try arguments.map(.int(2), "rp", required: true)!

@@ -50,7 +50,7 @@ package enum PinUvAuthProtocol: Int64, Sendable, CaseIterable {
 
     /// `ciphertext` decrypted under `secret`.
     /// - Throws: `CTAP2_ERR_INVALID_PARAMETER` (as CTAP wants) for a length that is not whole blocks.
-    func decrypt(_ secret: SymmetricKey, _ ciphertext: [UInt8], _ name: String) throws(CTAP2Error) -> [UInt8] {
+    package func decrypt(_ secret: SymmetricKey, _ ciphertext: [UInt8], _ name: String) throws(CTAP2Error) -> [UInt8] {
         let ivLength = self == .two ? 16 : 0
         guard ciphertext.count > ivLength, (ciphertext.count - ivLength) % 16 == 0 else {
             throw CTAP2Error(.invalidParameter, "\(name) is \(ciphertext.count) bytes: not whole AES blocks under protocol \(rawValue)")

@@ -2,12 +2,12 @@
 /// client data hash (`pinUvAuthParam`) under a protocol (`pinUvAuthProtocol`). An empty MAC
 /// is CTAP's probe ("touch to select this authenticator"), answered after a touch with
 /// whether a PIN is set.
-struct PinUvAuthorization: Sendable {
-    let mac: [UInt8]
-    let version: PinUvAuthProtocol
+package struct PinUvAuthorization: Sendable {
+    package let mac: [UInt8]
+    package let version: PinUvAuthProtocol
 
     /// Whether it is the empty probe.
-    var isProbe: Bool { mac.isEmpty }
+    package var isProbe: Bool { mac.isEmpty }
 
     /// The authorization under `param` and `version` in `arguments`; nil when none is sent.
     /// - Throws: `CTAP2_ERR_MISSING_PARAMETER` for a MAC without a protocol,

@@ -63,7 +63,7 @@ package final class PinUvSession: Sendable {
 
     /// The shared secret with the platform's key-agreement key `platform` (a COSE_Key) under `version`.
     /// - Throws: `CTAP1_ERR_INVALID_PARAMETER` for a key that is not a P-256 point.
-    func sharedSecret(with platform: CTAP2Arguments, _ version: PinUvAuthProtocol) throws(CTAP2Error) -> SymmetricKey {
+    package func sharedSecret(with platform: CTAP2Arguments, _ version: PinUvAuthProtocol) throws(CTAP2Error) -> SymmetricKey {
         guard try platform.int(.int(1), "kty") == 2, try platform.int(.int(-1), "crv") == 1,
               let x = try platform.bytes(.int(-2), "x"), let y = try platform.bytes(.int(-3), "y"), x.count == 32, y.count == 32
         else {
@@ -102,7 +102,7 @@ package final class PinUvSession: Sendable {
     /// the finger's match the token still carries, taken from it (its first use), or nil.
     /// - Throws: `CTAP2_ERR_PIN_AUTH_INVALID` for no token, one past its time, a MAC that is not
     ///   the token's, a permission it lacks or another site.
-    func authorize(mac: [UInt8], _ version: PinUvAuthProtocol, clientDataHash: [UInt8], for permission: Permissions,
+    package func authorize(mac: [UInt8], _ version: PinUvAuthProtocol, clientDataHash: [UInt8], for permission: Permissions,
                    relyingParty: String) throws(CTAP2Error) -> PasskeyVerification? {
         let now = elapsed()
         return try state.withLock { (state: inout State) throws(CTAP2Error) -> PasskeyVerification? in
