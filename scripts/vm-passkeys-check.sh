@@ -83,10 +83,11 @@ chmod 755 "$init/init"
 trap 'rm -rf "$init" "$init.cpio.gz"' EXIT
 
 # Software emulation, no network; the guest powers off when its script ends. The whole
-# run is bounded: a guest that hangs is killed and reported.
+# run is bounded: a guest that hangs is killed and reported. About 55 s alone, 150 s beside a
+# test run on two cores (2026-12-04); the bound leaves room for CI's booted checks beside it.
 start=$(date +%s)
 set +e
-timeout 300 qemu-system-x86_64 -m 1536 -smp 2 -nographic -no-reboot -kernel "$vmlinuz" -initrd "$init.cpio.gz" \
+timeout 600 qemu-system-x86_64 -m 1536 -smp 2 -nographic -no-reboot -kernel "$vmlinuz" -initrd "$init.cpio.gz" \
   -append "console=ttyS0 quiet panic=-1" -nic none \
   -virtfs local,path=/,mount_tag=host,security_model=none,readonly=on,multidevs=remap >"$init/console" 2>&1
 status=$?

@@ -58,6 +58,9 @@ enum PasskeyFuzzing {
             guard let request = try? GetAssertionRequest(parameters) else { return }
             precondition(request.clientDataHash.count == 32 && !request.relyingParty.isEmpty, "a getAssertion taken without its hash or site")
             authorize(request.authorization, request.clientDataHash, request.relyingParty)
+            if let salts = try? request.hmacSecret?.salts(session) {
+                precondition(salts.salts.count == 32 || salts.salts.count == 64, "hmac-secret salts of another length taken")
+            }
         case .clientPIN:
             guard let arguments = try? CTAP2Arguments(parameters, of: "clientPIN"),
                   let version = try? CTAP2Authenticator.version(arguments),

@@ -21,9 +21,15 @@ public struct PasskeyFields: Sendable, Hashable, Codable {
     public var displayName: String?
     /// Whether the site may find the credential without naming it (a discoverable credential).
     public var discoverable: Bool
+    /// Whether the credential was made with CTAP's `hmac-secret` extension: its assertions can
+    /// carry HMACs of the site's salts under a secret of the credential's own. False in records
+    /// made before it existed.
+    public var hmacSecret: Bool
 
     /// The fields of a new passkey; names longer than ``maximumNameLength`` must be cut by the caller.
-    public init(relyingParty: String, userHandle: Data, userName: String?, displayName: String?, discoverable: Bool) {
+    public init(relyingParty: String, userHandle: Data, userName: String?, displayName: String?, discoverable: Bool,
+                hmacSecret: Bool = false) {
+        self.hmacSecret = hmacSecret
         self.relyingParty = relyingParty
         self.userHandle = userHandle
         self.userName = userName
@@ -32,7 +38,7 @@ public struct PasskeyFields: Sendable, Hashable, Codable {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case relyingParty, userHandle, userName, displayName, discoverable
+        case relyingParty, userHandle, userName, displayName, discoverable, hmacSecret
     }
 
     /// Reads the fields and refuses sizes no honest record has.
@@ -58,5 +64,6 @@ public struct PasskeyFields: Sendable, Hashable, Codable {
         let display = try container.decodeIfPresent(String.self, forKey: .displayName)
         displayName = try checked(display, .displayName, size: display?.utf8.count ?? 0, limit: Self.maximumNameLength)
         discoverable = try container.decode(Bool.self, forKey: .discoverable)
+        hmacSecret = try container.decodeIfPresent(Bool.self, forKey: .hmacSecret) ?? false
     }
 }

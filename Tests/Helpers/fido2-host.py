@@ -24,6 +24,12 @@ Steps, run in order in one session (credentials registered are kept for the late
   bad-mac              a sign-in whose pinUvAuthParam is no token's
   token-permission:PIN a PIN token asked for credential management (not granted)
   set-pin:PIN          setPIN
+  register-hmac        register as `register`, asking for hmac-secret (hmacCreateSecret)
+  hmac:SALT[,SALT2]    sign in with the registered credentials and hmacGetSecret for the salts (hex,
+                       32 bytes each); "output1" (and "output2") in hex, or null when none came
+  hmac-raw:SALT        the same made by hand (python-fido2's client fails on an answer with no
+                       extension output); "extensions" is what the authenticator data carries
+  hmac-bad-auth:SALT   the same with a saltAuth that is not the shared secret's MAC
   set-pin-nul          setPIN with a PIN that holds a NUL ("1234", NUL, "5678")
 
 Each step prints one JSON line: {"step": ..., "ok": true, ...} or {"step": ..., "ok": false,
@@ -37,6 +43,7 @@ import threading
 from fido2.attestation import Attestation
 from fido2.client import ClientError, Fido2Client
 from fido2.ctap import CtapError
+from fido2.ctap2.extensions import HmacSecretExtension
 from fido2.ctap2.pin import ClientPin, PinProtocolV1, PinProtocolV2
 from fido2.hid import CtapHidDevice
 from fido2.hid.base import CtapHidConnection, HidDescriptor
@@ -131,10 +138,41 @@ def main():
                 result.update(sign_in(client, server, credentials, b"\x01" * 32, PinProtocolV2()))
             elif step == "token-permission":
                 ClientPin(client.ctap2).get_pin_token(argument, ClientPin.PERMISSION.CREDENTIAL_MGMT)
-            elif step in ("register", "register-excluded", "register-pin"):
+            elif step == "hmac":
+                options, state = server.authenticate_begin(credentials, user_verification="required")
+                request = dict(options["publicKey"])
+                salts = [bytes.fromhex(salt) for salt in argument.split(",")]
+                secret = {"salt1": salts[0]}
+                if len(salts) > 1:
+                    secret["salt2"] = salts[1]
+                request["extensions"] = {"hmacGetSecret": secret}
+                response = client.get_assertion(request).get_response(0)
+                server.authenticate_complete(state, credentials, response.credential_id, response.client_data,
+                                             response.authenticator_data, response.signature)
+                outputs = (response.extension_results or {}).get("hmacGetSecret") or {}
+                result.update(output1=outputs["output1"].hex() if "output1" in outputs else None,
+                              output2=outputs["output2"].hex() if "output2" in outputs else None,
+                              flags=response.authenticator_data.flags, counter=response.authenticator_data.counter)
+            elif step in ("hmac-raw", "hmac-bad-auth"):
+                options, state = server.authenticate_begin(credentials, user_verification="required")
+                client_data = client._build_client_data("webauthn.get", options["publicKey"]["challenge"])
+                extension = HmacSecretExtension(client.ctap2)
+                secret_input = extension.process_get_input({"hmacGetSecret": {"salt1": bytes.fromhex(argument)}})
+                if step == "hmac-bad-auth":
+                    secret_input[3] = bytes(len(secret_input[3]))
+                assertion = client.ctap2.get_assertion(
+                    "example.com", client_data.hash, [{"type": "public-key", "id": c.credential_id} for c in credentials],
+                    extensions={"hmac-secret": secret_input}, options={"uv": True})
+                server.authenticate_complete(state, credentials, assertion.credential["id"], client_data,
+                                             assertion.auth_data, assertion.signature)
+                result.update(extensions=assertion.auth_data.extensions, flags=assertion.auth_data.flags)
+            elif step in ("register", "register-excluded", "register-pin", "register-hmac"):
                 options, state = server.register_begin(USER, credentials if step == "register-excluded" else [],
                                                        resident_key=True, user_verification="required")
-                response = client.make_credential(options["publicKey"], pin=argument or None)
+                request = dict(options["publicKey"])
+                if step == "register-hmac":
+                    request["extensions"] = {"hmacCreateSecret": True}
+                response = client.make_credential(request, pin=argument or None)
                 data = server.register_complete(state, response.client_data, response.attestation_object)
                 credentials.append(data.credential_data)
                 # The server was asked for no attestation; python-fido2's own verifier judges the
@@ -142,6 +180,7 @@ def main():
                 attestation = response.attestation_object
                 verified = Attestation.for_type(attestation.fmt)().verify(
                     attestation.att_statement, attestation.auth_data, response.client_data.hash)
+                result.update(hmac_create=(response.extension_results or {}).get("hmacCreateSecret"))
                 result.update(credential=data.credential_data.credential_id.hex(), flags=data.flags,
                               aaguid=data.credential_data.aaguid.hex(), format=attestation.fmt,
                               attestation=verified.attestation_type.name)

@@ -83,6 +83,22 @@ fido2-assert -G -r -t uv=true -i "$work/discover.in" -o "$work/discover.out" "$d
 fido2-assert -V -v -i "$work/discover.out" "$work/public.pem" es256 || fail "fido2-assert -V of the discoverable sign-in"
 step "fido2-assert -G -r -t uv=true (discoverable) signed in as the same credential"
 
+# hmac-secret: a credential made with it gives the same secret for the same salt after each
+# match, inside the signed data (fido2-assert -V -h checks the extension bit was signed).
+printf '%s\nhmac.example\nalice\n%s\n' "$hash" "$(printf alice-id | base64)" >"$work/hcred.in"
+fido2-cred -M -h -i "$work/hcred.in" -o "$work/hcred.out" "$device" es256 || fail "fido2-cred -M -h"
+fido2-cred -V -h -i "$work/hcred.out" -o "$work/hcred.key" es256 || fail "fido2-cred -V -h"
+salt=$(head -c 32 /dev/urandom | base64)
+printf '%s\nhmac.example\n%s\n%s\n' "$hash" "$(head -1 "$work/hcred.key")" "$salt" >"$work/hassert.in"
+sed -n '2,$p' "$work/hcred.key" >"$work/hpublic.pem"
+for round in 1 2; do
+  fido2-assert -G -h -t uv=true -i "$work/hassert.in" -o "$work/hassert$round.out" "$device" || fail "fido2-assert -G -h"
+  fido2-assert -V -h -v -i "$work/hassert$round.out" "$work/hpublic.pem" es256 || fail "fido2-assert -V -h"
+done
+secret=$(tail -1 "$work/hassert1.out")
+[ -n "$secret" ] && [ "$secret" = "$(tail -1 "$work/hassert2.out")" ] || fail "hmac-secret gave two secrets for one salt"
+step "hmac-secret: fido2-cred -M -h, then fido2-assert -G -h twice gave one secret for one salt, each verified (-V -h)"
+
 # A wrong finger signs nothing.
 touch_with p2
 if fido2-assert -G -t uv=true -i "$work/assert.in" -o "$work/wrong.out" "$device" 2>"$work/wrong.err"; then fail "a wrong finger signed"; fi

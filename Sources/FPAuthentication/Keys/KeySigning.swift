@@ -50,7 +50,7 @@ extension KeyVault {
     /// that record.
     func signNext(label: String, accessControl: KeyAccessControl, method: AuthMethod,
                   data: (KeyRecord) throws(AuthError) -> Data) throws(AuthError) -> (signature: KeySignature, record: KeyRecord) {
-        let signed = try signNextMessage(label: label, accessControl: accessControl, counterLimit: .max) { record, counter throws(AuthError) in
+        let signed = try signNextMessage(label: label, accessControl: accessControl, counterLimit: .max) { record, counter, _ throws(AuthError) in
             if record.passkey != nil { throw passkeyRefusal(label) }
             return KeySignature.message(counter: counter, data: try data(record))
         }
@@ -63,8 +63,11 @@ extension KeyVault {
     /// (at most `counterLimit`) taken and written, and only then the signature (ECDSA P-256,
     /// SHA-256, DER) made over the bytes `message` gives for that record and counter. A key
     /// of the API and a passkey differ only in the message.
+    ///
+    /// `message` also gets the key's ``PasskeySecret``, the one secret derived from the private
+    /// key that a message may carry the HMACs of (a passkey's `hmac-secret`).
     func signNextMessage(label: String, accessControl: KeyAccessControl, counterLimit: UInt64,
-                         message: (KeyRecord, UInt64) throws(AuthError) -> Data) throws(AuthError)
+                         message: (KeyRecord, UInt64, PasskeySecret) throws(AuthError) -> Data) throws(AuthError)
         -> (signature: Data, message: Data, record: KeyRecord) {
         try locked { () throws -> (signature: Data, message: Data, record: KeyRecord) in
             guard let current = try store.record(user: user, label: label) else { throw notFound(label) }
@@ -76,8 +79,8 @@ extension KeyVault {
             guard current.counter < counterLimit else {
                 throw AuthError(.keyInvalidated, "the key '\(label)' has used every counter value")
             }
-            let signed = try message(current, current.counter + 1)
             let privateKey = try store.privateKey(of: current)
+            let signed = try message(current, current.counter + 1, PasskeySecret(privateKey))
             var next = current
             next.counter += 1
             try store.save(next)

@@ -144,7 +144,7 @@ public struct PasskeyVault: Sendable {
         let signed: (signature: Data, message: Data, record: KeyRecord)
         do {
             signed = try keys.signNextMessage(label: label, accessControl: Self.accessControl,
-                                              counterLimit: UInt64(UInt32.max)) { current, counter throws(AuthError) in
+                                              counterLimit: UInt64(UInt32.max)) { current, counter, _ throws(AuthError) in
                 guard let made = PasskeyCredential(current), current.publicKey == record.publicKey else {
                     throw AuthError(.stateDamaged, "the passkey just made cannot be read back", cause: .damagedState)
                 }
@@ -174,20 +174,22 @@ public struct PasskeyVault: Sendable {
     ///   `AuthErrorCode.stateDamaged`.
     ///
     /// `verified`, a match made already (a token got with a finger), stands for this call's
-    /// match if it is fresh and unspent.
+    /// match if it is fresh and unspent. `message` gets the credential's ``PasskeySecret`` when
+    /// it was made with `hmac-secret`, nil otherwise.
     public func sign(id: [UInt8], relyingParty: String, reason: String, prompt: any AuthPrompt, verified: PasskeyVerification? = nil,
-                     message: (_ counter: UInt32) -> Data) async throws(AuthError) -> PasskeySignature {
+                     message: (_ counter: UInt32, _ secret: PasskeySecret?) throws(AuthError) -> Data) async throws(AuthError)
+        -> PasskeySignature {
         guard let before = try credentials(relyingParty: relyingParty).first(where: { $0.id == id }) else {
             throw AuthError(.notFound, "\(keys.user) has no passkey of that id for \(relyingParty)")
         }
         try await verifyUser(reason: reason, prompt: prompt, standingOn: verified)
         let signed = try keys.signNextMessage(label: Self.label(id), accessControl: Self.accessControl,
-                                              counterLimit: UInt64(UInt32.max)) { record, counter throws(AuthError) in
+                                              counterLimit: UInt64(UInt32.max)) { record, counter, secret throws(AuthError) in
             // Deleted and made anew during the match, or moved to another site: not the one asked for.
-            guard record.publicKey == before.publicKey, record.passkey?.relyingParty == relyingParty else {
+            guard record.publicKey == before.publicKey, let fields = record.passkey, fields.relyingParty == relyingParty else {
                 throw AuthError(.notFound, "\(keys.user)'s passkey for \(relyingParty) changed during the match")
             }
-            return message(UInt32(counter))
+            return try message(UInt32(counter), fields.hmacSecret ? secret : nil)
         }
         return PasskeySignature(signature: signed.signature, counter: UInt32(signed.record.counter))
     }

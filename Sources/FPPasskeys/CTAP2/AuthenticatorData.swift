@@ -10,18 +10,22 @@ enum AuthenticatorData {
     static let verifiedFlags: UInt8 = 0x01 | 0x04
     /// AT (0x40): attested credential data follows.
     static let attestedFlag: UInt8 = 0x40
+    /// ED (0x80): extension outputs follow, as a CBOR map.
+    static let extensionsFlag: UInt8 = 0x80
 
-    /// The authenticator data of an assertion.
-    static func assertion(relyingParty: String, counter: UInt32) -> [UInt8] {
-        rpIDHash(relyingParty) + [verifiedFlags] + bigEndian(counter)
+    /// The authenticator data of an assertion, with `extensions`' outputs when there are any.
+    static func assertion(relyingParty: String, counter: UInt32, extensions: [CBORValue: CBORValue] = [:]) -> [UInt8] {
+        rpIDHash(relyingParty) + [verifiedFlags | (extensions.isEmpty ? 0 : extensionsFlag)] + bigEndian(counter)
+            + (extensions.isEmpty ? [] : CBOREncoder.encode(.map(extensions)))
     }
 
     /// The authenticator data of a registration: the credential's id and its COSE public key.
     static func registration(relyingParty: String, counter: UInt32, aaguid: [UInt8], credentialID: [UInt8],
-                             publicKey: Data) throws(CTAP2Error) -> [UInt8] {
-        rpIDHash(relyingParty) + [verifiedFlags | attestedFlag] + bigEndian(counter) + aaguid
+                             publicKey: Data, extensions: [CBORValue: CBORValue] = [:]) throws(CTAP2Error) -> [UInt8] {
+        rpIDHash(relyingParty) + [verifiedFlags | attestedFlag | (extensions.isEmpty ? 0 : extensionsFlag)] + bigEndian(counter) + aaguid
             + [UInt8(credentialID.count >> 8), UInt8(credentialID.count & 0xFF)] + credentialID
             + CBOREncoder.encode(try coseKey(publicKey))
+            + (extensions.isEmpty ? [] : CBOREncoder.encode(.map(extensions)))
     }
 
     /// The P-256 key in COSE form (RFC 9053): kty EC2 (1: 2), alg ES256 (3: -7), crv P-256

@@ -67,7 +67,7 @@ package struct CTAP2Authenticator: Sendable {
         do { pinSet = try passkeys.verificationState().passcodeSet } catch { pinSet = false }
         return .map([
             .int(1): .array([.text("FIDO_2_0")]),
-            .int(2): .array([]),
+            .int(2): .array([.text(HMACSecretRequest.name)]),
             .int(3): .bytes(Self.aaguid),
             .int(4): .map([.text("rk"): .bool(true), .text("up"): .bool(true), .text("uv"): .bool(verification),
                            .text("plat"): .bool(false), .text("clientPin"): .bool(pinSet), .text("pinUvAuthToken"): .bool(true)]),
@@ -99,7 +99,8 @@ package struct CTAP2Authenticator: Sendable {
                                                  verified: verified) { credential, counter throws(AuthError) in
                 do {
                     data = try AuthenticatorData.registration(relyingParty: relyingParty, counter: counter, aaguid: Self.aaguid,
-                                                              credentialID: credential.id, publicKey: credential.publicKey)
+                                                              credentialID: credential.id, publicKey: credential.publicKey,
+                                                              extensions: request.fields.hmacSecret ? [.text(HMACSecretRequest.name): .bool(true)] : [:])
                 } catch {
                     throw AuthError(.stateDamaged, "\(error)", cause: .damagedState)
                 }
@@ -120,6 +121,8 @@ package struct CTAP2Authenticator: Sendable {
         let relyingParty = request.relyingParty
         let reason = "sign in to \(relyingParty)"
         let verified = try await authorize(request.authorization, request.clientDataHash, .getAssertion, relyingParty, reason)
+        // hmac-secret's salts, checked before the finger: a malformed one never costs a touch.
+        let salts = try request.hmacSecret?.salts(pin)
         return try await translating {
             let usable = try passkeys.credentials(relyingParty: relyingParty).filter {
                 request.allowed.isEmpty ? $0.fields.discoverable : request.allowed.contains($0.id)
@@ -130,8 +133,15 @@ package struct CTAP2Authenticator: Sendable {
             }
             var data: [UInt8] = []
             let signed = try await passkeys.sign(id: credential.id, relyingParty: relyingParty, reason: reason,
-                                                 prompt: NoPasscodePrompt(), verified: verified) { counter in
-                data = AuthenticatorData.assertion(relyingParty: relyingParty, counter: counter)
+                                                 prompt: NoPasscodePrompt(), verified: verified) { counter, secret throws(AuthError) in
+                // The outputs go inside the signed data; a credential made without hmac-secret gives none.
+                var extensions: [CBORValue: CBORValue] = [:]
+                if let salts, let secret {
+                    do throws(CTAP2Error) { extensions[.text(HMACSecretRequest.name)] = try salts.output(secret) } catch {
+                        throw AuthError(.notSupported, "cannot encrypt the hmac-secret output: \(error.reason)")
+                    }
+                }
+                data = AuthenticatorData.assertion(relyingParty: relyingParty, counter: counter, extensions: extensions)
                 return Data(data + request.clientDataHash)
             }
             var answer: [CBORValue: CBORValue] = [

@@ -8,13 +8,15 @@ package struct GetAssertionRequest: Sendable {
     let options: RequestOptions
     /// The PIN/UV auth token's MAC, when one is shown.
     package let authorization: PinUvAuthorization?
+    /// The `hmac-secret` extension's input, when asked.
+    package let hmacSecret: HMACSecretRequest?
 
     package init(_ bytes: ArraySlice<UInt8>) throws(CTAP2Error) {
         let arguments = try CTAP2Arguments(bytes, of: "getAssertion")
         relyingParty = try RequestRules.relyingParty(try arguments.text(.int(1), "rpId", required: true)!)
         clientDataHash = try RequestRules.clientDataHash(arguments, key: .int(2))
         allowed = try CredentialList.ids(try arguments.array(.int(3), "allowList") ?? [], "allowList")
-        _ = try arguments.map(.int(4), "extensions")
+        hmacSecret = try HMACSecretRequest(try arguments.map(.int(4), "extensions"))
         options = try RequestOptions(arguments, key: .int(5))
         if options.discoverable {
             throw CTAP2Error(.unsupportedOption, "getAssertion takes no rk option")

@@ -36,8 +36,9 @@ package struct MakeCredentialRequest: Sendable {
             throw CTAP2Error(.unsupportedAlgorithm, "pubKeyCredParams offers no ES256 (-7) public-key algorithm")
         }
         excluded = try CredentialList.ids(try arguments.array(.int(5), "excludeList") ?? [], "excludeList")
-        // Extensions (6) are not carried out yet; unknown ones are ignored, as CTAP wants.
-        _ = try arguments.map(.int(6), "extensions")
+        // Extensions (6): hmac-secret is carried out; unknown ones are ignored, as CTAP wants.
+        let extensions = try arguments.map(.int(6), "extensions")
+        let hmacSecret = try extensions?.bool(.text(HMACSecretRequest.name), HMACSecretRequest.name) ?? false
         options = try RequestOptions(arguments, key: .int(7))
         guard options.presence else {
             throw CTAP2Error(.invalidOption, "makeCredential with up: false; a passkey is made only with the user")
@@ -46,7 +47,7 @@ package struct MakeCredentialRequest: Sendable {
         fields = PasskeyFields(relyingParty: relyingParty, userHandle: Data(handle),
                                userName: Self.cut(try user.text(.text("name"), "name")),
                                displayName: Self.cut(try user.text(.text("displayName"), "displayName")),
-                               discoverable: options.discoverable)
+                               discoverable: options.discoverable, hmacSecret: hmacSecret)
     }
 
     /// A name cut to the length kept, on a character boundary (CTAP lets an authenticator
