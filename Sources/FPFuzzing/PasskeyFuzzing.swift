@@ -58,7 +58,9 @@ enum PasskeyFuzzing {
             guard let request = try? GetAssertionRequest(parameters) else { return }
             precondition(request.clientDataHash.count == 32 && !request.relyingParty.isEmpty, "a getAssertion taken without its hash or site")
             authorize(request.authorization, request.clientDataHash, request.relyingParty)
-            if let salts = try? request.hmacSecret?.salts(session) {
+            // Past saltAuth (which random input never passes): the agreement and the decryption.
+            if let input = request.hmacSecret, let secret = try? session.sharedSecret(with: input.platformKey, input.version),
+               let salts = try? input.decrypted(under: secret) {
                 precondition(salts.salts.count == 32 || salts.salts.count == 64, "hmac-secret salts of another length taken")
             }
         case .clientPIN:

@@ -25,11 +25,16 @@ public struct PasskeyFields: Sendable, Hashable, Codable {
     /// carry HMACs of the site's salts under a secret of the credential's own. False in records
     /// made before it existed.
     public var hmacSecret: Bool
+    /// CTAP's credProtect level (1 userVerificationOptional, 2 …WithCredentialIDList, 3
+    /// userVerificationRequired) the site asked for; 1 in records made before it was kept.
+    /// Every assertion here needs a match, so each level is held; credential management shows it.
+    public var credentialProtection: Int
 
     /// The fields of a new passkey; names longer than ``maximumNameLength`` must be cut by the caller.
     public init(relyingParty: String, userHandle: Data, userName: String?, displayName: String?, discoverable: Bool,
-                hmacSecret: Bool = false) {
+                hmacSecret: Bool = false, credentialProtection: Int = 1) {
         self.hmacSecret = hmacSecret
+        self.credentialProtection = credentialProtection
         self.relyingParty = relyingParty
         self.userHandle = userHandle
         self.userName = userName
@@ -38,7 +43,7 @@ public struct PasskeyFields: Sendable, Hashable, Codable {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case relyingParty, userHandle, userName, displayName, discoverable, hmacSecret
+        case relyingParty, userHandle, userName, displayName, discoverable, hmacSecret, credentialProtection
     }
 
     /// Reads the fields and refuses sizes no honest record has.
@@ -65,5 +70,10 @@ public struct PasskeyFields: Sendable, Hashable, Codable {
         displayName = try checked(display, .displayName, size: display?.utf8.count ?? 0, limit: Self.maximumNameLength)
         discoverable = try container.decode(Bool.self, forKey: .discoverable)
         hmacSecret = try container.decodeIfPresent(Bool.self, forKey: .hmacSecret) ?? false
+        credentialProtection = try container.decodeIfPresent(Int.self, forKey: .credentialProtection) ?? 1
+        guard (1...3).contains(credentialProtection) else {
+            throw DecodingError.dataCorruptedError(forKey: .credentialProtection, in: container,
+                                                   debugDescription: "credentialProtection \(credentialProtection) is not 1, 2 or 3")
+        }
     }
 }

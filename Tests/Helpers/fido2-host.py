@@ -20,16 +20,24 @@ Steps, run in order in one session (credentials registered are kept for the late
   login-uv-token:N     one token got with the finger (getPinUvAuthTokenUsingUvWithPermissions),
                        then N sign-ins with it; "uses" lists each one's result
   login-uv-token-any:N the same with a token for no site named
+  uv-token-bad-salt:SALT  a token got with the finger, shown first with hmac-secret salts whose
+                       saltAuth is wrong, then alone; "uses" lists both results
   token-other-site:PIN a PIN token for other.example shown to example.com
   bad-mac              a sign-in whose pinUvAuthParam is no token's
   token-permission:PIN a PIN token asked for credential management (not granted)
   set-pin:PIN          setPIN
   register-hmac        register as `register`, asking for hmac-secret (hmacCreateSecret)
+  register-protect:N   register as `register`, asking for credProtect level N (1 to 3), enforced;
+                       "extensions" is what the authenticator data says
   hmac:SALT[,SALT2]    sign in with the registered credentials and hmacGetSecret for the salts (hex,
                        32 bytes each); "output1" (and "output2") in hex, or null when none came
   hmac-raw:SALT        the same made by hand (python-fido2's client fails on an answer with no
                        extension output); "extensions" is what the authenticator data carries
   hmac-bad-auth:SALT   the same with a saltAuth that is not the shared secret's MAC
+  hmac-raw-v1:SALT     hmac-raw under PIN/UV protocol one
+  hmac-raw-nokey4:SALT hmac-raw under protocol one with no protocol named (CTAP 2.0's way)
+  hmac-raw-proto3:SALT hmac-raw naming protocol 3
+  hmac-raw-short       hmac-raw with a 16-byte salt
   set-pin-nul          setPIN with a PIN that holds a NUL ("1234", NUL, "5678")
 
 Each step prints one JSON line: {"step": ..., "ok": true, ...} or {"step": ..., "ok": false,
@@ -43,7 +51,7 @@ import threading
 from fido2.attestation import Attestation
 from fido2.client import ClientError, Fido2Client
 from fido2.ctap import CtapError
-from fido2.ctap2.extensions import HmacSecretExtension
+from fido2.ctap2.extensions import CredProtectExtension, HmacSecretExtension
 from fido2.ctap2.pin import ClientPin, PinProtocolV1, PinProtocolV2
 from fido2.hid import CtapHidDevice
 from fido2.hid.base import CtapHidConnection, HidDescriptor
@@ -79,14 +87,14 @@ def ctap_status(error):
     return int(cause.code) if cause is not None else None
 
 
-def sign_in(client, server, credentials, token, protocol, rp_id="example.com"):
+def sign_in(client, server, credentials, token, protocol, rp_id="example.com", extensions=None):
     """One getAssertion made by hand with `token` (or none), judged by the server."""
     options, state = server.authenticate_begin(credentials, user_verification="required")
     client_data = client._build_client_data("webauthn.get", options["publicKey"]["challenge"])
     param = protocol.authenticate(token, client_data.hash) if token is not None else None
     assertion = client.ctap2.get_assertion(
         rp_id, client_data.hash, [{"type": "public-key", "id": c.credential_id} for c in credentials],
-        pin_uv_param=param, pin_uv_protocol=protocol.VERSION if param is not None else None)
+        pin_uv_param=param, pin_uv_protocol=protocol.VERSION if param is not None else None, extensions=extensions)
     server.authenticate_complete(state, credentials, assertion.credential["id"], client_data,
                                  assertion.auth_data, assertion.signature)
     return {"ok": True, "counter": assertion.auth_data.counter, "flags": assertion.auth_data.flags}
@@ -130,6 +138,18 @@ def main():
                     except CtapError as error:
                         uses.append({"ok": False, "ctap": int(error.code)})
                 result.update(uses=uses)
+            elif step == "uv-token-bad-salt":
+                pin = ClientPin(client.ctap2)
+                token = pin.get_uv_token(ClientPin.PERMISSION.GET_ASSERTION, "example.com")
+                secret_input = HmacSecretExtension(client.ctap2).process_get_input({"hmacGetSecret": {"salt1": bytes.fromhex(argument)}})
+                secret_input[3] = bytes(len(secret_input[3]))
+                uses = []
+                for extensions in ({"hmac-secret": secret_input}, None):
+                    try:
+                        uses.append(sign_in(client, server, credentials, token, pin.protocol, extensions=extensions))
+                    except CtapError as error:
+                        uses.append({"ok": False, "ctap": int(error.code)})
+                result.update(uses=uses)
             elif step == "token-other-site":
                 pin = ClientPin(client.ctap2)
                 token = pin.get_pin_token(argument, ClientPin.PERMISSION.GET_ASSERTION, "other.example")
@@ -153,26 +173,45 @@ def main():
                 result.update(output1=outputs["output1"].hex() if "output1" in outputs else None,
                               output2=outputs["output2"].hex() if "output2" in outputs else None,
                               flags=response.authenticator_data.flags, counter=response.authenticator_data.counter)
-            elif step in ("hmac-raw", "hmac-bad-auth"):
+            elif step.startswith("hmac-raw") or step == "hmac-bad-auth":
                 options, state = server.authenticate_begin(credentials, user_verification="required")
                 client_data = client._build_client_data("webauthn.get", options["publicKey"]["challenge"])
-                extension = HmacSecretExtension(client.ctap2)
-                secret_input = extension.process_get_input({"hmacGetSecret": {"salt1": bytes.fromhex(argument)}})
+                one = step in ("hmac-raw-v1", "hmac-raw-nokey4")
+                extension = HmacSecretExtension(client.ctap2, PinProtocolV1() if one else None)
+                salt = bytes(16) if step == "hmac-raw-short" else bytes.fromhex(argument)
+                if step == "hmac-raw-short":
+                    # python-fido2 refuses a short salt itself: the input made by hand.
+                    pin = ClientPin(client.ctap2)
+                    key_agreement, shared = pin._get_shared_secret()
+                    salt_enc = pin.protocol.encrypt(shared, salt)
+                    secret_input = {1: key_agreement, 2: salt_enc, 3: pin.protocol.authenticate(shared, salt_enc), 4: pin.protocol.VERSION}
+                else:
+                    secret_input = extension.process_get_input({"hmacGetSecret": {"salt1": salt}})
                 if step == "hmac-bad-auth":
                     secret_input[3] = bytes(len(secret_input[3]))
+                if step == "hmac-raw-nokey4":
+                    del secret_input[4]
+                if step == "hmac-raw-proto3":
+                    secret_input[4] = 3
                 assertion = client.ctap2.get_assertion(
                     "example.com", client_data.hash, [{"type": "public-key", "id": c.credential_id} for c in credentials],
                     extensions={"hmac-secret": secret_input}, options={"uv": True})
                 server.authenticate_complete(state, credentials, assertion.credential["id"], client_data,
                                              assertion.auth_data, assertion.signature)
                 result.update(extensions=assertion.auth_data.extensions, flags=assertion.auth_data.flags)
-            elif step in ("register", "register-excluded", "register-pin", "register-hmac"):
+                if assertion.auth_data.extensions:
+                    result.update(output1=extension.process_get_output(assertion.auth_data)["hmacGetSecret"]["output1"].hex(),
+                                  extensions=None)
+            elif step in ("register", "register-excluded", "register-pin", "register-hmac", "register-protect"):
                 options, state = server.register_begin(USER, credentials if step == "register-excluded" else [],
                                                        resident_key=True, user_verification="required")
                 request = dict(options["publicKey"])
                 if step == "register-hmac":
                     request["extensions"] = {"hmacCreateSecret": True}
-                response = client.make_credential(request, pin=argument or None)
+                if step == "register-protect":
+                    request["extensions"] = {"credentialProtectionPolicy": list(CredProtectExtension.POLICY)[int(argument) - 1],
+                                             "enforceCredentialProtectionPolicy": True}
+                response = client.make_credential(request, pin=argument if step == "register-pin" else None)
                 data = server.register_complete(state, response.client_data, response.attestation_object)
                 credentials.append(data.credential_data)
                 # The server was asked for no attestation; python-fido2's own verifier judges the
@@ -180,7 +219,8 @@ def main():
                 attestation = response.attestation_object
                 verified = Attestation.for_type(attestation.fmt)().verify(
                     attestation.att_statement, attestation.auth_data, response.client_data.hash)
-                result.update(hmac_create=(response.extension_results or {}).get("hmacCreateSecret"))
+                result.update(hmac_create=(response.extension_results or {}).get("hmacCreateSecret"),
+                              extensions=response.attestation_object.auth_data.extensions)
                 result.update(credential=data.credential_data.credential_id.hex(), flags=data.flags,
                               aaguid=data.credential_data.aaguid.hex(), format=attestation.fmt,
                               attestation=verified.attestation_type.name)

@@ -65,9 +65,10 @@ extension KeyVault {
     /// of the API and a passkey differ only in the message.
     ///
     /// `message` also gets the key's ``PasskeySecret``, the one secret derived from the private
-    /// key that a message may carry the HMACs of (a passkey's `hmac-secret`).
+    /// key that a message may carry the HMACs of: only for a passkey made with `hmac-secret`,
+    /// nil for every other key.
     func signNextMessage(label: String, accessControl: KeyAccessControl, counterLimit: UInt64,
-                         message: (KeyRecord, UInt64, PasskeySecret) throws(AuthError) -> Data) throws(AuthError)
+                         message: (KeyRecord, UInt64, PasskeySecret?) throws(AuthError) -> Data) throws(AuthError)
         -> (signature: Data, message: Data, record: KeyRecord) {
         try locked { () throws -> (signature: Data, message: Data, record: KeyRecord) in
             guard let current = try store.record(user: user, label: label) else { throw notFound(label) }
@@ -80,7 +81,8 @@ extension KeyVault {
                 throw AuthError(.keyInvalidated, "the key '\(label)' has used every counter value")
             }
             let privateKey = try store.privateKey(of: current)
-            let signed = try message(current, current.counter + 1, PasskeySecret(privateKey))
+            let secret = current.passkey?.hmacSecret == true ? PasskeySecret(privateKey) : nil
+            let signed = try message(current, current.counter + 1, secret)
             var next = current
             next.counter += 1
             try store.save(next)

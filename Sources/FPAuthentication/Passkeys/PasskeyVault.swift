@@ -189,7 +189,7 @@ public struct PasskeyVault: Sendable {
             guard record.publicKey == before.publicKey, let fields = record.passkey, fields.relyingParty == relyingParty else {
                 throw AuthError(.notFound, "\(keys.user)'s passkey for \(relyingParty) changed during the match")
             }
-            return try message(UInt32(counter), fields.hmacSecret ? secret : nil)
+            return try message(UInt32(counter), secret)
         }
         return PasskeySignature(signature: signed.signature, counter: UInt32(signed.record.counter))
     }

@@ -67,7 +67,7 @@ package struct CTAP2Authenticator: Sendable {
         do { pinSet = try passkeys.verificationState().passcodeSet } catch { pinSet = false }
         return .map([
             .int(1): .array([.text("FIDO_2_0")]),
-            .int(2): .array([.text(HMACSecretRequest.name)]),
+            .int(2): .array([.text(MakeCredentialRequest.credProtect), .text(HMACSecretRequest.name)]),
             .int(3): .bytes(Self.aaguid),
             .int(4): .map([.text("rk"): .bool(true), .text("up"): .bool(true), .text("uv"): .bool(verification),
                            .text("plat"): .bool(false), .text("clientPin"): .bool(pinSet), .text("pinUvAuthToken"): .bool(true)]),
@@ -100,7 +100,7 @@ package struct CTAP2Authenticator: Sendable {
                 do {
                     data = try AuthenticatorData.registration(relyingParty: relyingParty, counter: counter, aaguid: Self.aaguid,
                                                               credentialID: credential.id, publicKey: credential.publicKey,
-                                                              extensions: request.fields.hmacSecret ? [.text(HMACSecretRequest.name): .bool(true)] : [:])
+                                                              extensions: request.extensionOutputs)
                 } catch {
                     throw AuthError(.stateDamaged, "\(error)", cause: .damagedState)
                 }
@@ -120,9 +120,10 @@ package struct CTAP2Authenticator: Sendable {
     func getAssertion(_ request: GetAssertionRequest) async throws(CTAP2Error) -> CBORValue {
         let relyingParty = request.relyingParty
         let reason = "sign in to \(relyingParty)"
-        let verified = try await authorize(request.authorization, request.clientDataHash, .getAssertion, relyingParty, reason)
-        // hmac-secret's salts, checked before the finger: a malformed one never costs a touch.
+        // hmac-secret's salts, checked before the token and the finger: a malformed one never
+        // costs a touch, nor the match a token carries.
         let salts = try request.hmacSecret?.salts(pin)
+        let verified = try await authorize(request.authorization, request.clientDataHash, .getAssertion, relyingParty, reason)
         return try await translating {
             let usable = try passkeys.credentials(relyingParty: relyingParty).filter {
                 request.allowed.isEmpty ? $0.fields.discoverable : request.allowed.contains($0.id)

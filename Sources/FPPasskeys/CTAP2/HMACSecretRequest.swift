@@ -9,10 +9,10 @@ package struct HMACSecretRequest: Sendable {
     /// The extension's name in CTAP's maps.
     static let name = "hmac-secret"
 
-    let platformKey: CTAP2Arguments
+    package let platformKey: CTAP2Arguments
     let saltEnc: [UInt8]
     let saltAuth: [UInt8]
-    let version: PinUvAuthProtocol
+    package let version: PinUvAuthProtocol
 
     init?(_ extensions: CTAP2Arguments?) throws(CTAP2Error) {
         guard let input = try extensions?.map(.text(Self.name), Self.name) else { return nil }
@@ -34,6 +34,12 @@ package struct HMACSecretRequest: Sendable {
         guard version.verify(secret, saltEnc, mac: saltAuth) else {
             throw CTAP2Error(.pinAuthInvalid, "hmac-secret's saltAuth is not the shared secret's MAC of saltEnc")
         }
+        return try decrypted(under: secret)
+    }
+
+    /// The salts decrypted under `secret`, once saltAuth is known to be its MAC (the fuzz
+    /// target comes here with any saltEnc).
+    package func decrypted(under secret: SymmetricKey) throws(CTAP2Error) -> HMACSecretSalts {
         let salts = try version.decrypt(secret, saltEnc, "saltEnc")
         guard salts.count == 32 || salts.count == 64 else {
             throw CTAP2Error(.invalidLength, "hmac-secret's salts are \(salts.count) bytes, not 32 or 64")
@@ -51,9 +57,14 @@ package struct HMACSecretSalts: Sendable {
 
     /// The extension's output: HMAC(secret, salt1) [‖ HMAC(secret, salt2)], encrypted for the platform.
     func output(_ credential: PasskeySecret) throws(CTAP2Error) -> CBORValue {
-        var outputs = credential.hmac(Array(salts.prefix(32)))
-        if salts.count == 64 { outputs += credential.hmac(Array(salts.suffix(32))) }
-        defer { for index in outputs.indices { outputs[index] = 0 } }
+        var outputs: [UInt8] = []
+        outputs.reserveCapacity(64)  // one buffer, wiped below
+        for start in stride(from: 0, to: salts.count, by: 32) {
+            var output = credential.hmac(Array(salts[start..<start + 32]))
+            outputs += output
+            CTAP2Authenticator.wipe(&output)
+        }
+        defer { CTAP2Authenticator.wipe(&outputs) }
         return .bytes(try version.encrypt(secret, outputs))
     }
 }

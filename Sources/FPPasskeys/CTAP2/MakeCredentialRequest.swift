@@ -10,6 +10,12 @@ package struct MakeCredentialRequest: Sendable {
     let options: RequestOptions
     /// The PIN/UV auth token's MAC, when one is shown.
     package let authorization: PinUvAuthorization?
+    /// The credProtect level the request asked for, nil when it asked none (the answer then
+    /// says none).
+    let protectionAsked: Int?
+
+    /// The credProtect extension's name in CTAP's maps.
+    static let credProtect = "credProtect"
 
     /// COSE's identifier of ES256 (ECDSA P-256 with SHA-256), the one algorithm made here.
     static let es256: Int64 = -7
@@ -36,9 +42,15 @@ package struct MakeCredentialRequest: Sendable {
             throw CTAP2Error(.unsupportedAlgorithm, "pubKeyCredParams offers no ES256 (-7) public-key algorithm")
         }
         excluded = try CredentialList.ids(try arguments.array(.int(5), "excludeList") ?? [], "excludeList")
-        // Extensions (6): hmac-secret is carried out; unknown ones are ignored, as CTAP wants.
+        // Extensions (6): hmac-secret and credProtect are carried out; unknown ones are ignored,
+        // as CTAP wants.
         let extensions = try arguments.map(.int(6), "extensions")
         let hmacSecret = try extensions?.bool(.text(HMACSecretRequest.name), HMACSecretRequest.name) ?? false
+        let protection = try extensions?.int(.text(Self.credProtect), Self.credProtect)
+        if let protection, !(1...3).contains(protection) {
+            throw CTAP2Error(.invalidOption, "credProtect \(protection) is not 1, 2 or 3")
+        }
+        protectionAsked = protection.map(Int.init)
         options = try RequestOptions(arguments, key: .int(7))
         guard options.presence else {
             throw CTAP2Error(.invalidOption, "makeCredential with up: false; a passkey is made only with the user")
@@ -47,7 +59,16 @@ package struct MakeCredentialRequest: Sendable {
         fields = PasskeyFields(relyingParty: relyingParty, userHandle: Data(handle),
                                userName: Self.cut(try user.text(.text("name"), "name")),
                                displayName: Self.cut(try user.text(.text("displayName"), "displayName")),
-                               discoverable: options.discoverable, hmacSecret: hmacSecret)
+                               discoverable: options.discoverable, hmacSecret: hmacSecret,
+                               credentialProtection: protectionAsked ?? 1)
+    }
+
+    /// What the registration's authenticator data says of the extensions asked for.
+    var extensionOutputs: [CBORValue: CBORValue] {
+        var outputs: [CBORValue: CBORValue] = [:]
+        if fields.hmacSecret { outputs[.text(HMACSecretRequest.name)] = .bool(true) }
+        if let protectionAsked { outputs[.text(Self.credProtect)] = .int(Int64(protectionAsked)) }
+        return outputs
     }
 
     /// A name cut to the length kept, on a character boundary (CTAP lets an authenticator
