@@ -34,7 +34,8 @@ import TestSupport
         let authenticator = try await harness.authenticator("scan alice-1\n")
         var make = Self.makeCredential
         let cases: [(String, [UInt8], CTAP2Status)] = [
-            ("unknown command", [0x41], .invalidCommand),
+            ("unknown command", [0x42], .invalidCommand),
+            ("bio enrollment, not offered yet", [0x09], .invalidCommand),
             ("not CBOR", [0x01, 0xFF], .invalidCBOR),
             ("not a map", [0x01] + CBOREncoder.encode(.array([])), .cborUnexpectedType),
             ("no clientDataHash", Self.message(0x01, make.filter { $0.key != .int(1) }), .missingParameter),
@@ -56,6 +57,14 @@ import TestSupport
             ("clientPIN subcommand 8", Self.message(0x06, [.int(1): .int(2), .int(2): .int(8)]), .invalidSubcommand),
             ("getKeyAgreement under protocol 3", Self.message(0x06, [.int(1): .int(3), .int(2): .int(2)]), .invalidParameter),
             ("changePIN", Self.message(0x06, [.int(1): .int(2), .int(2): .int(4)]), .notAllowed),
+            ("credential management with no token given", Self.message(0x0A, [.int(1): .int(1), .int(3): .int(2), .int(4): .bytes([UInt8](repeating: 1, count: 32))]),
+             .pinAuthInvalid),
+            ("credential management with no MAC", Self.message(0x0A, [.int(1): .int(2), .int(3): .int(2)]), .missingParameter),
+            ("credential management subcommand 9", Self.message(0x0A, [.int(1): .int(9)]), .invalidSubcommand),
+            ("getNextRP before a begin", Self.message(0x0A, [.int(1): .int(3)]), .notAllowed),
+            ("getNextCredential before a begin", Self.message(0x0A, [.int(1): .int(5)]), .notAllowed),
+            ("deleteCredential with no credential", Self.message(0x0A, [.int(1): .int(6), .int(3): .int(2), .int(4): .bytes([1])]),
+             .missingParameter),
             ("getPinToken with permissions", Self.message(0x06, [.int(1): .int(2), .int(2): .int(5), .int(9): .int(1)]), .invalidParameter),
             ("a PIN token with no keyAgreement", Self.message(0x06, [.int(1): .int(2), .int(2): .int(9), .int(6): .bytes([]), .int(9): .int(2)]),
              .missingParameter),
@@ -65,7 +74,7 @@ import TestSupport
                                                               .int(6): .bytes([UInt8](repeating: 0, count: 15))]), .invalidParameter),
             ("a token with no permissions", Self.message(0x06, [.int(1): .int(2), .int(2): .int(6), .int(3): Self.platformKey, .int(9): .int(0)]),
              .invalidParameter),
-            ("a token for credential management", Self.message(0x06, [.int(1): .int(2), .int(2): .int(6), .int(3): Self.platformKey, .int(9): .int(4)]),
+            ("a token for bio enrollment", Self.message(0x06, [.int(1): .int(2), .int(2): .int(6), .int(3): Self.platformKey, .int(9): .int(8)]),
              .unauthorizedPermission),
             ("65 excluded", Self.message(0x01, make.merging([.int(5): .array(Array(repeating: .map([.text("type"): .text("public-key"), .text("id"): .bytes([1])]), count: 65))]) { $1 }),
              .limitExceeded),

@@ -24,7 +24,7 @@ Steps, run in order in one session (credentials registered are kept for the late
                        saltAuth is wrong, then alone; "uses" lists both results
   token-other-site:PIN a PIN token for other.example shown to example.com
   bad-mac              a sign-in whose pinUvAuthParam is no token's
-  token-permission:PIN a PIN token asked for credential management (not granted)
+  token-permission:PIN a PIN token asked for bio enrollment (not granted yet)
   set-pin:PIN          setPIN
   register-hmac        register as `register`, asking for hmac-secret (hmacCreateSecret)
   register-protect:N   register as `register`, asking for credProtect level N (1 to 3), enforced;
@@ -38,6 +38,12 @@ Steps, run in order in one session (credentials registered are kept for the late
   hmac-raw-nokey4:SALT hmac-raw under protocol one with no protocol named (CTAP 2.0's way)
   hmac-raw-proto3:SALT hmac-raw naming protocol 3
   hmac-raw-short       hmac-raw with a 16-byte salt
+  register-raw:RP      a discoverable credential for the site RP made by hand (any site; no server)
+  credman:PIN          credential management with a PIN token: the metadata, then every site and
+                       its credentials ("sites": {rp: [[user name, credProtect], ...]})
+  credman-uv           the same with a token got with the finger
+  credman-delete:PIN   deletes example.com's first credential, then lists as credman does
+  credman-rename:PIN   renames example.com's first credential's account, then lists
   set-pin-nul          setPIN with a PIN that holds a NUL ("1234", NUL, "5678")
 
 Each step prints one JSON line: {"step": ..., "ok": true, ...} or {"step": ..., "ok": false,
@@ -51,11 +57,13 @@ import threading
 from fido2.attestation import Attestation
 from fido2.client import ClientError, Fido2Client
 from fido2.ctap import CtapError
+from fido2.ctap2.credman import CredentialManagement
 from fido2.ctap2.extensions import CredProtectExtension, HmacSecretExtension
 from fido2.ctap2.pin import ClientPin, PinProtocolV1, PinProtocolV2
 from fido2.hid import CtapHidDevice
 from fido2.hid.base import CtapHidConnection, HidDescriptor
 from fido2.server import Fido2Server
+from fido2.utils import sha256
 from fido2.webauthn import PublicKeyCredentialRpEntity
 
 ORIGIN = "https://example.com"
@@ -100,6 +108,33 @@ def sign_in(client, server, credentials, token, protocol, rp_id="example.com", e
     return {"ok": True, "counter": assertion.auth_data.counter, "flags": assertion.auth_data.flags}
 
 
+def manage(client, step, argument):
+    """Credential management as python-fido2's CredentialManagement does it."""
+    pin = ClientPin(client.ctap2)
+    permission = ClientPin.PERMISSION.CREDENTIAL_MGMT
+    token = pin.get_uv_token(permission) if step == "credman-uv" else pin.get_pin_token(argument, permission)
+    manager = CredentialManagement(client.ctap2, pin.protocol, token)
+    R = CredentialManagement.RESULT
+
+    def listing():
+        metadata = manager.get_metadata()
+        sites = {}
+        for rp in manager.enumerate_rps():
+            creds = manager.enumerate_creds(rp[R.RP_ID_HASH])
+            sites[rp[R.RP]["id"]] = [[c[R.USER].get("name"), c.get(R.CRED_PROTECT)] for c in creds]
+        return {"existing": metadata[R.EXISTING_CRED_COUNT], "remaining": metadata[R.MAX_REMAINING_COUNT], "sites": sites}
+
+    if step in ("credman-delete", "credman-rename"):
+        first = manager.enumerate_creds(sha256(b"example.com"))[0]
+        if step == "credman-delete":
+            manager.delete_cred(first[R.CREDENTIAL_ID])
+        else:
+            user = dict(first[R.USER])
+            user["name"] = "renamed@example.com"
+            manager.update_user_info(first[R.CREDENTIAL_ID], user)
+    return listing()
+
+
 def main():
     path, steps = sys.argv[1], sys.argv[2:]
     device = CtapHidDevice(HidDescriptor(path, 0x1209, 0xF1D0, 64, 64), SocketConnection(path))
@@ -116,6 +151,13 @@ def main():
                 result.update(versions=info.versions, options=info.options, aaguid=info.aaguid.hex(),
                               max_msg_size=info.max_msg_size, algorithms=[a["alg"] for a in info.algorithms or []],
                               pin_protocols=info.pin_uv_protocols, min_pin_length=info.min_pin_length)
+            elif step.startswith("credman"):
+                result.update(manage(client, step, argument))
+            elif step == "register-raw":
+                client.ctap2.make_credential(
+                    sha256(argument.encode()), {"id": argument, "name": argument},
+                    {"id": argument.encode(), "name": "alice@" + argument}, [{"type": "public-key", "alg": -7}],
+                    options={"rk": True, "uv": True})
             elif step == "retries":
                 pin = ClientPin(client.ctap2)
                 result.update(pin_retries=pin.get_pin_retries()[0], uv_retries=pin.get_uv_retries()[0])
@@ -157,7 +199,7 @@ def main():
             elif step == "bad-mac":
                 result.update(sign_in(client, server, credentials, b"\x01" * 32, PinProtocolV2()))
             elif step == "token-permission":
-                ClientPin(client.ctap2).get_pin_token(argument, ClientPin.PERMISSION.CREDENTIAL_MGMT)
+                ClientPin(client.ctap2).get_pin_token(argument, ClientPin.PERMISSION.BIO_ENROLL)
             elif step == "hmac":
                 options, state = server.authenticate_begin(credentials, user_verification="required")
                 request = dict(options["publicKey"])

@@ -57,7 +57,11 @@ device=$(node 300) || { fido2-token -L; fail "no fpbridge device in fido2-token 
 step "fido2-token -L: $(fido2-token -L | grep "$ids")"
 fido2-token -I "$device" >"$work/info" || fail "fido2-token -I"
 grep -q 'aaguid: 6f3b1c529e474d0ab5620d8e3a71c924' "$work/info" || { cat "$work/info"; fail "getInfo's aaguid"; }
-grep -q 'options: rk, up, uv, noplat, clientPin, pinUvAuthToken' "$work/info" || { cat "$work/info"; fail "getInfo's options"; }
+for option in rk up uv noplat credMgmt clientPin pinUvAuthToken; do
+  grep -Eq "^options: (.*, )?$option(,|$)" "$work/info" || { cat "$work/info"; fail "getInfo's options: no $option"; }
+done
+grep -Eq '^extension strings: (.*, )?hmac-secret' "$work/info" && grep -Eq '^extension strings: (.*, )?credProtect' "$work/info" \
+  || { cat "$work/info"; fail "getInfo's extensions"; }
 grep -q 'pin protocols: 2, 1' "$work/info" || { cat "$work/info"; fail "getInfo's PIN/UV auth protocols"; }
 # The PIN is root's passcode: six tries before its first wait; five failed matches before the finger locks.
 grep -q 'pin retries: 6' "$work/info" && grep -q 'uv retries: 5' "$work/info" || { cat "$work/info"; fail "the PIN and UV retries"; }
@@ -122,6 +126,17 @@ fido2-assert -V -v -i "$work/pin.out" "$work/public.pem" es256 || fail "fido2-as
 fido2-token -I "$device" >"$work/info"
 grep -q 'uv retries: 5' "$work/info" && grep -q 'pin retries: 6' "$work/info" || { cat "$work/info"; fail "the PIN did not lift the lockout"; }
 step "a wrong PIN counted (PIN_INVALID); the right one lifted the lockout, the finger signed, and fido2-assert -V -v verified it"
+
+# Credential management with the PIN: the sites listed, a site's credentials, one deleted.
+echo 2468 | fido2-token -L -r "$device" >"$work/rps" 2>"$work/rps.err" || { cat "$work/rps.err"; fail "fido2-token -L -r"; }
+# hmac.example's credential is not discoverable (made without -r): not listed.
+grep -q ' example.org$' "$work/rps" && ! grep -q 'hmac.example' "$work/rps" || { cat "$work/rps"; fail "the sites listed"; }
+echo 2468 | fido2-token -L -k example.org "$device" >"$work/creds" 2>"$work/creds.err" || { cat "$work/creds.err"; fail "fido2-token -L -k"; }
+grep -q "$id" "$work/creds" || { cat "$work/creds"; fail "example.org's credential listed"; }
+echo 2468 | fido2-token -D -i "$id" "$device" 2>"$work/delete.err" || { cat "$work/delete.err"; fail "fido2-token -D -i"; }
+if fido2-assert -G -t uv=true -i "$work/assert.in" -o "$work/gone.out" "$device" 2>"$work/gone.err"; then fail "a deleted credential signed"; fi
+grep -q FIDO_ERR_NO_CREDENTIALS "$work/gone.err" || { cat "$work/gone.err"; fail "a deleted credential is not NO_CREDENTIALS"; }
+step "fido2-token -L -r listed $(wc -l <"$work/rps") sites, -L -k example.org its credential, -D -i deleted it (then NO_CREDENTIALS)"
 
 # The seat changes hands: another user's session is shown. The old device goes (a descriptor
 # opened before fails), and the new one is that user's: root's credential is not there.

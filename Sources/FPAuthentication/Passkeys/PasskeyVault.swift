@@ -44,6 +44,13 @@ public struct PasskeyVault: Sendable {
     /// invalidated one is left out: it never signs.
     /// - Throws: `AuthErrorCode.stateDamaged` when the user's keys cannot be listed.
     public func credentials(relyingParty: String) throws(AuthError) -> [PasskeyCredential] {
+        try all().filter { $0.fields.relyingParty == relyingParty }
+    }
+
+    /// Every usable passkey of the user, of every site, most recently made first (what a
+    /// security key's credential management lists).
+    /// - Throws: `AuthErrorCode.stateDamaged` when the user's keys cannot be listed.
+    public func all() throws(AuthError) -> [PasskeyCredential] {
         var records: [KeyRecord] = []
         do {
             for label in try keys.store.labels(user: keys.user) where label.hasPrefix(Self.labelPrefix) {
@@ -58,8 +65,46 @@ public struct PasskeyVault: Sendable {
             throw AuthError(error)
         }
         return records.compactMap(PasskeyCredential.init)
-            .filter { $0.fields.relyingParty == relyingParty && !$0.invalidated }
+            .filter { !$0.invalidated }
             .sorted { $0.createdAt > $1.createdAt }
+    }
+
+    /// How many keys the user holds, passkeys and keys of the API (the quota is on both).
+    /// - Throws: `AuthErrorCode.stateDamaged` when they cannot be listed.
+    public func keyCount() throws(AuthError) -> Int {
+        do { return try keys.store.labels(user: keys.user).count } catch { throw AuthError(error) }
+    }
+
+    /// Deletes the user's passkey `id` (credential management's deleteCredential). The caller
+    /// has proved the user (a PIN/UV auth token with the credential management permission).
+    /// - Throws: `AuthErrorCode.notFound`, `AuthErrorCode.stateDamaged`.
+    public func delete(id: [UInt8]) throws(AuthError) {
+        guard id.count == Self.credentialIDLength else { throw AuthError(.notFound, "\(keys.user) has no passkey of that id") }
+        try keys.delete(label: Self.label(id))
+    }
+
+    /// Replaces the account names kept with the passkey `id` (updateUserInformation); the
+    /// account's handle must be the one it was made for.
+    /// - Throws: `AuthErrorCode.notFound`, `AuthErrorCode.invalidInput` (another handle, a name
+    ///   too long), `AuthErrorCode.stateDamaged`.
+    public func updateUser(id: [UInt8], userHandle: Data, userName: String?, displayName: String?) throws(AuthError) {
+        for name in [userName, displayName] where (name?.utf8.count ?? 0) > PasskeyFields.maximumNameLength {
+            throw AuthError(.invalidInput, "a name of \(name?.utf8.count ?? 0) bytes; at most \(PasskeyFields.maximumNameLength) are kept")
+        }
+        guard id.count == Self.credentialIDLength else { throw AuthError(.notFound, "\(keys.user) has no passkey of that id") }
+        let label = Self.label(id)
+        try keys.locked { () throws -> Void in
+            guard var record = try keys.store.record(user: keys.user, label: label), var fields = record.passkey else {
+                throw AuthError(.notFound, "\(keys.user) has no passkey of that id")
+            }
+            guard fields.userHandle == userHandle else {
+                throw AuthError(.invalidInput, "the account handle is not the one the passkey was made for")
+            }
+            fields.userName = userName
+            fields.displayName = displayName
+            record.passkey = fields
+            try keys.store.save(record)
+        }
     }
 
     /// A fingerprint match of the user, with every counter and lockout rule, and nothing

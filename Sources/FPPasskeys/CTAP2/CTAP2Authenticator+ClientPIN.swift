@@ -28,7 +28,7 @@ extension CTAP2Authenticator {
             guard arguments[.int(9)] == nil, arguments[.int(10)] == nil else {
                 throw CTAP2Error(.invalidParameter, "getPinToken takes no permissions or rpId (getPinUvAuthTokenUsingPinWithPermissions does)")
             }
-            return try await tokenUsingPIN(arguments, permissions: PinUvSession.Permissions.granted, relyingParty: nil)
+            return try await tokenUsingPIN(arguments, permissions: PinUvSession.Permissions.legacy, relyingParty: nil)
         case .tokenUsingPIN:
             let (permissions, relyingParty) = try Self.permissions(arguments)
             return try await tokenUsingPIN(arguments, permissions: permissions, relyingParty: relyingParty)
@@ -146,8 +146,8 @@ extension CTAP2Authenticator {
         }
     }
 
-    package static func version(_ arguments: CTAP2Arguments) throws(CTAP2Error) -> PinUvAuthProtocol {
-        let number = try arguments.int(.int(1), "pinUvAuthProtocol", required: true) ?? 0
+    package static func version(_ arguments: CTAP2Arguments, key: CBORValue = .int(1)) throws(CTAP2Error) -> PinUvAuthProtocol {
+        let number = try arguments.int(key, "pinUvAuthProtocol", required: true) ?? 0
         guard let version = PinUvAuthProtocol(rawValue: number) else {
             throw CTAP2Error(.invalidParameter, "PIN/UV auth protocol \(number) is not offered (1 and 2 are)")
         }
@@ -164,7 +164,8 @@ extension CTAP2Authenticator {
         let asked = PinUvSession.Permissions(rawValue: try arguments.int(.int(9), "permissions", required: true) ?? 0)
         guard !asked.isEmpty else { throw CTAP2Error(.invalidParameter, "a token with no permissions was asked for") }
         guard PinUvSession.Permissions.granted.isSuperset(of: asked) else {
-            throw CTAP2Error(.unauthorizedPermission, "permissions \(asked.rawValue) asked; only makeCredential (1) and getAssertion (2) are granted")
+            throw CTAP2Error(.unauthorizedPermission,
+                             "permissions \(asked.rawValue) asked; makeCredential (1), getAssertion (2) and credential management (4) are granted")
         }
         let relyingParty = try arguments.text(.int(10), "rpId").map { (id: String) throws(CTAP2Error) in try RequestRules.relyingParty(id) }
         return (asked, relyingParty)

@@ -45,6 +45,7 @@ package struct CTAP2Authenticator: Sendable {
             case .makeCredential: return .ok(try await makeCredential(try MakeCredentialRequest(parameters)))
             case .getAssertion: return .ok(try await getAssertion(try GetAssertionRequest(parameters)))
             case .clientPIN: return .ok(try await clientPIN(parameters))
+            case .credentialManagement, .credentialManagementPreview: return .ok(try await credentialManagement(parameters))
             case .getNextAssertion:
                 throw CTAP2Error(.notAllowed, "no assertions are left: a getAssertion gives one credential")
             }
@@ -70,7 +71,8 @@ package struct CTAP2Authenticator: Sendable {
             .int(2): .array([.text(MakeCredentialRequest.credProtect), .text(HMACSecretRequest.name)]),
             .int(3): .bytes(Self.aaguid),
             .int(4): .map([.text("rk"): .bool(true), .text("up"): .bool(true), .text("uv"): .bool(verification),
-                           .text("plat"): .bool(false), .text("clientPin"): .bool(pinSet), .text("pinUvAuthToken"): .bool(true)]),
+                           .text("plat"): .bool(false), .text("clientPin"): .bool(pinSet), .text("pinUvAuthToken"): .bool(true),
+                           .text("credMgmt"): .bool(true)]),
             .int(5): .int(Int64(Self.maximumMessageSize)),
             .int(6): .array(PinUvAuthProtocol.offered.map { .int($0.rawValue) }),
             .int(0x0D): .int(Int64(passkeys.minimumPINLength)),

@@ -9,6 +9,10 @@ package enum CTAP2Command: UInt8, Sendable {
     case getInfo = 0x04
     /// authenticatorClientPIN: the PIN (the passcode) and the PIN/UV auth tokens.
     case clientPIN = 0x06
+    /// authenticatorCredentialManagement: the user's discoverable passkeys listed, deleted, renamed.
+    case credentialManagement = 0x0A
+    /// The same under its CTAP 2.1 draft number, which libfido2 1.12 (Debian 12's) sends.
+    case credentialManagementPreview = 0x41
     /// authenticatorGetNextAssertion: the next of several discoverable credentials.
     case getNextAssertion = 0x08
 

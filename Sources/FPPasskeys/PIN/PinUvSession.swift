@@ -17,8 +17,11 @@ package final class PinUvSession: Sendable {
         package init(rawValue: Int64) { self.rawValue = rawValue }
         package static let makeCredential = Permissions(rawValue: 0x01)
         package static let getAssertion = Permissions(rawValue: 0x02)
+        package static let credentialManagement = Permissions(rawValue: 0x04)
         /// The permissions granted here.
-        package static let granted: Permissions = [.makeCredential, .getAssertion]
+        package static let granted: Permissions = [.makeCredential, .getAssertion, .credentialManagement]
+        /// What CTAP 2.0's getPinToken gives (it names no permission).
+        package static let legacy: Permissions = [.makeCredential, .getAssertion]
     }
 
     /// A token unused this long after it was given is gone (CTAP's initial usage time limit):
@@ -42,6 +45,9 @@ package final class PinUvSession: Sendable {
     private struct State {
         var agreement = P256.KeyAgreement.PrivateKey()
         var token: Token?
+        /// What credential management's getNext subcommands give next, and which subcommand
+        /// may ask for it; cleared with every new token.
+        var enumeration: (next: Int64, answers: [CBORValue])?
     }
 
     private let state = Mutex(State())
@@ -93,6 +99,7 @@ package final class PinUvSession: Sendable {
         state.withLock {
             $0.token = Token(key: key, permissions: permissions, relyingParty: relyingParty, version: version, givenAt: now,
                              verification: verification)
+            $0.enumeration = nil
         }
         return key
     }
@@ -104,6 +111,37 @@ package final class PinUvSession: Sendable {
     ///   the token's, a permission it lacks or another site.
     package func authorize(mac: [UInt8], _ version: PinUvAuthProtocol, clientDataHash: [UInt8], for permission: Permissions,
                    relyingParty: String) throws(CTAP2Error) -> PasskeyVerification? {
+        try authorize(mac: mac, version, message: clientDataHash, for: permission, relyingParty: relyingParty, binding: true)
+    }
+
+    /// The same for credential management, whose MAC covers `message` (the subcommand and its
+    /// parameters): a token bound to a site serves only requests about that site
+    /// (`relyingParty`; nil for those about every site), and none binds it.
+    func authorizeManagement(mac: [UInt8], _ version: PinUvAuthProtocol, message: [UInt8], relyingParty: String?) throws(CTAP2Error) {
+        _ = try authorize(mac: mac, version, message: message, for: .credentialManagement, relyingParty: relyingParty, binding: false)
+    }
+
+    /// What credential management's getNext subcommand `subcommand` gives next.
+    /// - Throws: `CTAP2_ERR_NOT_ALLOWED` when nothing is left, or the begin was another's.
+    func nextEnumerated(_ subcommand: Int64) throws(CTAP2Error) -> CBORValue {
+        try state.withLock { (state: inout State) throws(CTAP2Error) -> CBORValue in
+            guard var enumeration = state.enumeration, enumeration.next == subcommand, !enumeration.answers.isEmpty else {
+                state.enumeration = nil
+                throw CTAP2Error(.notAllowed, "nothing is left to enumerate for subcommand \(subcommand)")
+            }
+            let answer = enumeration.answers.removeFirst()
+            state.enumeration = enumeration.answers.isEmpty ? nil : enumeration
+            return answer
+        }
+    }
+
+    /// Keeps `answers` for the getNext subcommand `next` (an enumeration's begin gave the first).
+    func enumerate(_ answers: [CBORValue], next: Int64) {
+        state.withLock { $0.enumeration = answers.isEmpty ? nil : (next, answers) }
+    }
+
+    private func authorize(mac: [UInt8], _ version: PinUvAuthProtocol, message: [UInt8], for permission: Permissions,
+                           relyingParty: String?, binding: Bool) throws(CTAP2Error) -> PasskeyVerification? {
         let now = elapsed()
         return try state.withLock { (state: inout State) throws(CTAP2Error) -> PasskeyVerification? in
             guard var token = state.token else {
@@ -117,16 +155,16 @@ package final class PinUvSession: Sendable {
             guard version == token.version else {
                 throw CTAP2Error(.pinAuthInvalid, "the PIN/UV auth token was given under protocol \(token.version.rawValue), not \(version.rawValue)")
             }
-            guard version.verify(token.key, clientDataHash, mac: mac) else {
-                throw CTAP2Error(.pinAuthInvalid, "pinUvAuthParam is not the token's MAC of the client data hash")
+            guard version.verify(token.key, message, mac: mac) else {
+                throw CTAP2Error(.pinAuthInvalid, "pinUvAuthParam is not the token's MAC of the request")
             }
             guard token.permissions.contains(permission) else {
                 throw CTAP2Error(.pinAuthInvalid, "the PIN/UV auth token lacks the permission \(permission.rawValue)")
             }
             if let bound = token.relyingParty, bound != relyingParty {
-                throw CTAP2Error(.pinAuthInvalid, "the PIN/UV auth token is for \(bound), not \(relyingParty)")
+                throw CTAP2Error(.pinAuthInvalid, "the PIN/UV auth token is for \(bound), not \(relyingParty ?? "every site")")
             }
-            token.relyingParty = relyingParty
+            if binding { token.relyingParty = relyingParty }
             token.used = true
             let verification = token.verification
             token.verification = nil
