@@ -39,7 +39,17 @@ enum SealedSecret {
 extension Data {
     /// Overwrites the bytes with zeros where they lie, so that a key does not
     /// linger in freed memory; copies made earlier are out of reach.
-    mutating func wipe() {
+    public mutating func wipe() {
+        withUnsafeMutableBytes { bytes in
+            if let base = bytes.baseAddress { explicit_bzero(base, bytes.count) }
+        }
+    }
+}
+
+extension Array where Element == UInt8 {
+    /// Overwrites the bytes with zeros where they lie, as `Data`'s `wipe()` does, for a
+    /// secret kept as bytes (a PIN's hash, a new PIN, a private key's copy).
+    public mutating func wipe() {
         withUnsafeMutableBytes { bytes in
             if let base = bytes.baseAddress { explicit_bzero(base, bytes.count) }
         }

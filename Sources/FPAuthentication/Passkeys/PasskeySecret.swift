@@ -1,4 +1,5 @@
 import Crypto
+import FPStore
 import FoundationEssentials
 
 /// A passkey's `hmac-secret` (CTAP 2.1 §12.5): a secret of the credential's own, derived from
@@ -12,8 +13,8 @@ public struct PasskeySecret: Sendable {
         var data = privateKey.rawRepresentation
         var raw = [UInt8](data)
         defer {
-            data.resetBytes(in: 0..<data.count)
-            for index in raw.indices { raw[index] = 0 }
+            data.wipe()
+            raw.wipe()
         }
         // The credential's CredRandomWithUV: every assertion here carries UV, so it is the one used.
         key = HKDF<SHA256>.deriveKey(inputKeyMaterial: SymmetricKey(data: raw), salt: Array("fpbridge passkey".utf8),

@@ -57,7 +57,7 @@ extension CTAP2Authenticator {
         guard try state().passcodeSet else { throw CTAP2Error(.pinNotSet, "the user has no passcode, which is the PIN") }
         let secret = try pin.sharedSecret(with: platform, version)
         var hash = try version.decrypt(secret, encrypted, "pinHashEnc")
-        defer { Self.wipe(&hash) }
+        defer { hash.wipe() }
         guard hash.count == PasskeyVault.pinHashLength else {
             throw CTAP2Error(.invalidLength, "pinHashEnc holds \(hash.count) bytes, not \(PasskeyVault.pinHashLength)")
         }
@@ -74,12 +74,8 @@ extension CTAP2Authenticator {
     /// The token encrypted for the platform; the plain copy is wiped.
     private static func encrypt(_ token: SymmetricKey, under secret: SymmetricKey, _ version: PinUvAuthProtocol) throws(CTAP2Error) -> [UInt8] {
         var plain = token.withUnsafeBytes { Array($0) }
-        defer { wipe(&plain) }
+        defer { plain.wipe() }
         return try version.encrypt(secret, plain)
-    }
-
-    static func wipe(_ bytes: inout [UInt8]) {
-        for index in bytes.indices { bytes[index] = 0 }
     }
 
     /// The PIN in `newPinEnc` made the passcode, for a user who has none.
@@ -95,14 +91,14 @@ extension CTAP2Authenticator {
             throw CTAP2Error(.pinAuthInvalid, "the user has a passcode already, which is the PIN")
         }
         var padded = try version.decrypt(secret, encrypted, "newPinEnc")
-        defer { Self.wipe(&padded) }
+        defer { padded.wipe() }
         // 64 bytes: the PIN's UTF-8, then zeros only (CTAP 2.1 §6.5.5.5); at most 63 of them the PIN.
         guard padded.count == 64, let end = padded.firstIndex(of: 0), padded[end...].allSatisfy({ $0 == 0 }) else {
             throw CTAP2Error(.pinPolicyViolation, "newPinEnc is not a PIN of at most 63 bytes padded with zeros to 64")
         }
         var bytes = Array(padded[..<end])
         guard Self.isUTF8(bytes) else {
-            Self.wipe(&bytes)
+            bytes.wipe()
             throw CTAP2Error(.pinPolicyViolation, "the new PIN is not UTF-8")
         }
         let passcode = Passcode(wiping: &bytes)

@@ -62,9 +62,9 @@ package struct HMACSecretSalts: Sendable {
         for start in stride(from: 0, to: salts.count, by: 32) {
             var output = credential.hmac(Array(salts[start..<start + 32]))
             outputs += output
-            CTAP2Authenticator.wipe(&output)
+            output.wipe()
         }
-        defer { CTAP2Authenticator.wipe(&outputs) }
+        defer { outputs.wipe() }
         return .bytes(try version.encrypt(secret, outputs))
     }
 }

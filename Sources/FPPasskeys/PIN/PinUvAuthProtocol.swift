@@ -1,5 +1,6 @@
 import Crypto
 import CryptoExtras
+import FPStore
 import FoundationEssentials
 
 /// CTAP 2.1's PIN/UV auth protocols one and two (§6.5.6, §6.5.7): the shared secret from an
@@ -61,7 +62,7 @@ package enum PinUvAuthProtocol: Int64, Sendable, CaseIterable {
                 ? try AES._CBC.decrypt(ciphertext, using: secret, iv: AES._CBC.IV(ivBytes: Self.zeroIV), noPadding: true)
                 : try AES._CBC.decrypt(ciphertext.dropFirst(16), using: aesKey(secret),
                                        iv: AES._CBC.IV(ivBytes: ciphertext.prefix(16)), noPadding: true)
-            defer { plain.resetBytes(in: 0..<plain.count) }
+            defer { plain.wipe() }
             return Array(plain)
         } catch {
             throw CTAP2Error(.invalidParameter, "\(name) cannot be decrypted: \(error)")
