@@ -79,8 +79,7 @@ public struct PasskeyVault: Sendable {
     /// has proved the user (a PIN/UV auth token with the credential management permission).
     /// - Throws: `AuthErrorCode.notFound`, `AuthErrorCode.stateDamaged`.
     public func delete(id: [UInt8]) throws(AuthError) {
-        guard id.count == Self.credentialIDLength else { throw AuthError(.notFound, "\(keys.user) has no passkey of that id") }
-        try keys.delete(label: Self.label(id))
+        try keys.delete(label: try label(of: id))
     }
 
     /// Replaces the account names kept with the passkey `id` (updateUserInformation); the
@@ -91,8 +90,7 @@ public struct PasskeyVault: Sendable {
         for name in [userName, displayName] where (name?.utf8.count ?? 0) > PasskeyFields.maximumNameLength {
             throw AuthError(.invalidInput, "a name of \(name?.utf8.count ?? 0) bytes; at most \(PasskeyFields.maximumNameLength) are kept")
         }
-        guard id.count == Self.credentialIDLength else { throw AuthError(.notFound, "\(keys.user) has no passkey of that id") }
-        let label = Self.label(id)
+        let label = try label(of: id)
         try keys.locked { () throws -> Void in
             guard var record = try keys.store.record(user: keys.user, label: label), var fields = record.passkey else {
                 throw AuthError(.notFound, "\(keys.user) has no passkey of that id")
@@ -237,6 +235,12 @@ public struct PasskeyVault: Sendable {
             return try message(UInt32(counter), secret)
         }
         return PasskeySignature(signature: signed.signature, counter: UInt32(signed.record.counter))
+    }
+
+    /// The label of the passkey `id` names, for an id the site sent (of any length).
+    private func label(of id: [UInt8]) throws(AuthError) -> String {
+        guard id.count == Self.credentialIDLength else { throw AuthError(.notFound, "\(keys.user) has no passkey of that id") }
+        return Self.label(id)
     }
 
     static func label(_ id: [UInt8]) -> String {

@@ -7,10 +7,7 @@ import FPAuthentication
 extension CTAP2Authenticator {
     func clientPIN(_ parameters: ArraySlice<UInt8>) async throws(CTAP2Error) -> CBORValue {
         let arguments = try CTAP2Arguments(parameters, of: "clientPIN")
-        let code = try arguments.int(.int(2), "subCommand", required: true) ?? 0
-        guard let subcommand = ClientPINSubcommand(rawValue: code) else {
-            throw CTAP2Error(.invalidSubcommand, "clientPIN subcommand \(code) is not offered")
-        }
+        let subcommand = try Self.subcommand(ClientPINSubcommand.self, arguments, key: .int(2), of: "clientPIN")
         switch subcommand {
         case .getPINRetries:
             return .map([.int(3): .int(Int64(try state().pinRetries))])
@@ -128,8 +125,8 @@ extension CTAP2Authenticator {
         }
     }
 
-    private func state() throws(CTAP2Error) -> (passcodeSet: Bool, pinRetries: Int, fingerRetries: Int) {
-        do { return try passkeys.verificationState() } catch { throw CTAP2Error(error) }
+    func state() throws(CTAP2Error) -> (passcodeSet: Bool, pinRetries: Int, fingerRetries: Int) {
+        try translatingState { () throws(AuthError) in try passkeys.verificationState() }
     }
 
     /// A PIN's failure in CTAP's terms: wrong is PIN_INVALID, a passcode wait PIN_AUTH_BLOCKED.

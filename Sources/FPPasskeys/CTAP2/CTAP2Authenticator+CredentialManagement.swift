@@ -20,10 +20,8 @@ extension CTAP2Authenticator {
 
     func credentialManagement(_ parameters: ArraySlice<UInt8>) async throws(CTAP2Error) -> CBORValue {
         let arguments = try CTAP2Arguments(parameters, of: "credentialManagement")
-        let code = try arguments.int(.int(1), "subCommand", required: true) ?? 0
-        guard let subcommand = ManagementSubcommand(rawValue: code) else {
-            throw CTAP2Error(.invalidSubcommand, "credential management subcommand \(code) is not offered")
-        }
+        let subcommand = try Self.subcommand(ManagementSubcommand.self, arguments, key: .int(1), of: "credential management")
+        let code = subcommand.rawValue
         switch subcommand {
         case .enumerateRPsGetNextRP, .enumerateCredentialsGetNextCredential:
             return try pin.nextEnumerated(code)
@@ -123,7 +121,4 @@ extension CTAP2Authenticator {
         return .map(entries)
     }
 
-    private func translatingState<T>(_ body: () throws(AuthError) -> T) throws(CTAP2Error) -> T {
-        do { return try body() } catch { throw CTAP2Error(error) }
-    }
 }

@@ -170,13 +170,27 @@ package struct CTAP2Authenticator: Sendable {
         guard let authorization else { return nil }
         guard !authorization.isProbe else {
             _ = try await translating { try await passkeys.verifyUser(reason: reason, prompt: NoPasscodePrompt()) }
-            let pinSet: Bool
-            do { pinSet = try passkeys.verificationState().passcodeSet } catch { throw CTAP2Error(error) }
-            throw pinSet ? CTAP2Error(.pinInvalid, "the empty pinUvAuthParam: a PIN is set")
+            throw try state().passcodeSet ? CTAP2Error(.pinInvalid, "the empty pinUvAuthParam: a PIN is set")
                 : CTAP2Error(.pinNotSet, "the empty pinUvAuthParam: no PIN is set")
         }
         return try pin.authorize(mac: authorization.mac, authorization.version, clientDataHash: clientDataHash,
                                  for: permission, relyingParty: relyingParty)
+    }
+
+    /// A read or write of the user's state, its failure in CTAP's terms (``CTAP2Error/init(_:)``).
+    func translatingState<T>(_ body: () throws(AuthError) -> T) throws(CTAP2Error) -> T {
+        do { return try body() } catch { throw CTAP2Error(error) }
+    }
+
+    /// The subcommand under `key` of a command with subcommands (clientPIN, credential
+    /// management); one not offered is `CTAP2_ERR_INVALID_SUBCOMMAND`.
+    static func subcommand<S: RawRepresentable<Int64>>(_ type: S.Type, _ arguments: CTAP2Arguments, key: CBORValue,
+                                                       of name: String) throws(CTAP2Error) -> S {
+        let code = try arguments.int(key, "subCommand", required: true) ?? 0
+        guard let subcommand = S(rawValue: code) else {
+            throw CTAP2Error(.invalidSubcommand, "\(name) subcommand \(code) is not offered")
+        }
+        return subcommand
     }
 
     /// The engine's failures in CTAP's terms (``CTAP2Error/init(_:)``), CTAP's own as they are.
