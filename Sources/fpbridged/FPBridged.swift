@@ -55,10 +55,11 @@ struct FPBridged: AsyncParsableCommand {
     var dbus: String?
 
     @Option(help: ArgumentHelp(
-        "Present a FIDO2 security key (passkeys) through /dev/uhid for the person at seat0: on or off (default: off).",
+        "Present a FIDO2 security key (passkeys) through /dev/uhid for the person at seat0: on or off.",
         discussion: "Browsers and libfido2 then see a USB security key whose user verification is a finger match "
-            + "through fpbridge's engine and lockout. It exists only while a local user session is shown at seat0 and that "
-            + "user has no other session (docs/passkeys.md); it needs the uhid module (modprobe uhid)."))
+            + "through fpbridge's engine and lockout; its PIN is the user's fpbridge passcode. It exists only while a local "
+            + "user session is shown at seat0 and that user has no other session (docs/passkeys.md); it needs the uhid module "
+            + "(modprobe uhid)."))
     var passkeys = "off"
 
     @Option(help: ArgumentHelp(
