@@ -74,6 +74,13 @@ enum PasskeyFuzzing {
                     precondition(plain.count == encrypted.count - (version == .two ? 16 : 0), "decryption changed the length")
                 }
             }
+        case .bioEnrollment, .bioEnrollmentPreview:
+            // A bio enrollment's MAC against a session that gave no token: refused, whatever it covers.
+            guard let arguments = try? CTAP2Arguments(parameters, of: "bioEnrollment"),
+                  let version = try? CTAP2Authenticator.version(arguments, key: .int(4)),
+                  let mac = try? arguments.bytes(.int(5), "pinUvAuthParam") else { return }
+            let refused = (try? PinUvSession().authorizeEnrollment(mac: mac, version, message: Array(parameters))) == nil
+            precondition(refused, "a bio enrollment MAC was taken with no token given")
         case .getInfo, .getNextAssertion, .credentialManagement, .credentialManagementPreview:
             return
         }

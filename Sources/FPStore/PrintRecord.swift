@@ -25,6 +25,11 @@ public struct PrintRecord: Sendable, Hashable, Codable {
     public var storedOnDevice: Bool
     /// The reader's serialised print.
     public var print: PrintData
+    /// The name a security key's client gave the print (CTAP's template friendly name), at
+    /// most ``maximumNameLength`` bytes; nil for none. Not part of the enrollment's state hash.
+    public var name: String?
+    /// The longest ``name`` kept, in bytes of UTF-8.
+    public static let maximumNameLength = 64
 
     /// A record of a print enrolled now, in the current format.
     public init(user: String, finger: Finger, reader: ReaderIdentity, enrolledAt: Date, readerEpoch: Int? = nil,
@@ -40,7 +45,7 @@ public struct PrintRecord: Sendable, Hashable, Codable {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case format, user, finger, reader, enrolledAt, readerEpoch, storedOnDevice, print
+        case format, user, finger, reader, enrolledAt, readerEpoch, storedOnDevice, print, name
     }
 
     /// Reads a print file.
@@ -59,6 +64,11 @@ public struct PrintRecord: Sendable, Hashable, Codable {
         }
         storedOnDevice = try container.decode(Bool.self, forKey: .storedOnDevice)
         print = PrintData(bytes: Array(try container.decode(Data.self, forKey: .print)))
+        name = try container.decodeIfPresent(String.self, forKey: .name)
+        if let name, name.utf8.count > Self.maximumNameLength {
+            throw DecodingError.dataCorruptedError(forKey: .name, in: container,
+                                                   debugDescription: "name is \(name.utf8.count) bytes, more than \(Self.maximumNameLength)")
+        }
     }
 
     /// Writes the record as the print file's JSON, the print as base64.
@@ -72,5 +82,6 @@ public struct PrintRecord: Sendable, Hashable, Codable {
         try container.encodeIfPresent(readerEpoch, forKey: .readerEpoch)
         try container.encode(storedOnDevice, forKey: .storedOnDevice)
         try container.encode(Data(print.bytes), forKey: .print)
+        try container.encodeIfPresent(name, forKey: .name)
     }
 }

@@ -35,7 +35,16 @@ import TestSupport
         var make = Self.makeCredential
         let cases: [(String, [UInt8], CTAP2Status)] = [
             ("unknown command", [0x42], .invalidCommand),
-            ("bio enrollment, not offered yet", [0x09], .invalidCommand),
+            ("bio enrollment modality 2", Self.message(0x09, [.int(1): .int(2), .int(2): .int(7)]), .invalidParameter),
+            ("bio enrollment with no modality", Self.message(0x09, [.int(2): .int(7)]), .missingParameter),
+            ("bio enrollment subcommand 8", Self.message(0x09, [.int(1): .int(1), .int(2): .int(8)]), .invalidSubcommand),
+            ("enrollBegin with no token given", Self.message(0x09, [.int(1): .int(1), .int(2): .int(1), .int(4): .int(2),
+                                                                     .int(5): .bytes([UInt8](repeating: 1, count: 32))]), .pinAuthInvalid),
+            ("enumerateEnrollments with no MAC", Self.message(0x40, [.int(1): .int(1), .int(2): .int(4), .int(4): .int(2)]), .missingParameter),
+            ("removeEnrollment under protocol 3", Self.message(0x40, [.int(1): .int(1), .int(2): .int(6), .int(4): .int(3), .int(5): .bytes([1])]),
+             .invalidParameter),
+            ("enrollCaptureNextSample with no enrollment", Self.message(0x09, [.int(1): .int(1), .int(2): .int(2), .int(3): .map([.int(1): .bytes([2])]),
+                                                                                .int(4): .int(2), .int(5): .bytes([1])]), .pinAuthInvalid),
             ("not CBOR", [0x01, 0xFF], .invalidCBOR),
             ("not a map", [0x01] + CBOREncoder.encode(.array([])), .cborUnexpectedType),
             ("no clientDataHash", Self.message(0x01, make.filter { $0.key != .int(1) }), .missingParameter),

@@ -24,7 +24,7 @@ Steps, run in order in one session (credentials registered are kept for the late
                        saltAuth is wrong, then alone; "uses" lists both results
   token-other-site:PIN a PIN token for other.example shown to example.com
   bad-mac              a sign-in whose pinUvAuthParam is no token's
-  token-permission:PIN a PIN token asked for bio enrollment (not granted yet)
+  token-permission:PIN a PIN token asked for largeBlobWrite (0x10, not granted)
   set-pin:PIN          setPIN
   register-hmac        register as `register`, asking for hmac-secret (hmacCreateSecret)
   register-protect:N   register as `register`, asking for credProtect level N (1 to 3), enforced;
@@ -45,6 +45,17 @@ Steps, run in order in one session (credentials registered are kept for the late
   credman-delete:PIN   deletes example.com's first credential, then lists as credman does
   credman-rename:PIN   renames example.com's first credential's account, then lists
   set-pin-nul          setPIN with a PIN that holds a NUL ("1234", NUL, "5678")
+  bio-info             getModality and getFingerprintSensorInfo, with no token ("kind", "samples",
+                       "name_length", "modality")
+  bio-enroll:PIN[,MS]  enrolls a finger with python-fido2's FPEnrollmentContext and a PIN token (MS:
+                       its timeout per sample); "template" (hex), "samples" ([status, remaining] per
+                       sample), "capture_error" (the status that ended it, if one did)
+  bio-list:PIN         enumerateEnrollments: "templates" {hex id: friendly name}
+  bio-rename:PIN,HEX   names the template HEX "work finger", then lists
+  bio-remove:PIN,HEX   removes the template HEX, then lists
+  bio-uv-token         a token for bio enrollment asked with the finger
+  bio-cancel:PIN       enrollBegin, cancelCurrentEnrollment, then enrollCaptureNextSample
+  bio-stale:PIN        enrollCaptureNextSample naming a template no enrollment is in progress for
 
 Each step prints one JSON line: {"step": ..., "ok": true, ...} or {"step": ..., "ok": false,
 "ctap": <CTAP status>, "error": ...}.
@@ -57,6 +68,7 @@ import threading
 from fido2.attestation import Attestation
 from fido2.client import ClientError, Fido2Client
 from fido2.ctap import CtapError
+from fido2.ctap2.bio import BioEnrollment, CaptureError, FPBioEnrollment
 from fido2.ctap2.credman import CredentialManagement
 from fido2.ctap2.extensions import CredProtectExtension, HmacSecretExtension
 from fido2.ctap2.pin import ClientPin, PinProtocolV1, PinProtocolV2
@@ -135,6 +147,53 @@ def manage(client, step, argument):
     return listing()
 
 
+def bio(client, step, argument):
+    """Bio enrollment as python-fido2's FPBioEnrollment does it."""
+    if step == "bio-info":
+        info = FPBioEnrollment(client.ctap2, None, None).get_fingerprint_sensor_info()
+        return {"kind": info[BioEnrollment.RESULT.FINGERPRINT_KIND], "samples": info[BioEnrollment.RESULT.MAX_SAMPLES_REQUIRED],
+                "name_length": info.get(8), "modality": client.ctap2.bio_enrollment(get_modality=True)[1]}
+    pin = ClientPin(client.ctap2)
+    if step == "bio-uv-token":
+        pin.get_uv_token(ClientPin.PERMISSION.BIO_ENROLL)
+        return {}
+    code, _, detail = argument.partition(",")
+    token = pin.get_pin_token(code, ClientPin.PERMISSION.BIO_ENROLL)
+    enrollment = FPBioEnrollment(client.ctap2, pin.protocol, token)
+    listing = lambda: {"templates": {k.hex(): v for k, v in enrollment.enumerate_enrollments().items()}}
+    if step == "bio-enroll":
+        context = enrollment.enroll(int(detail) if detail else None)
+        samples, template = [], None
+        # A retry's status (too short, poor quality) asks for another sample, as fido2-token goes
+        # on; FP_EXISTS ends the enrollment.
+        while template is None and len(samples) < 20:
+            try:
+                template = context.capture()
+                samples.append([0, context.remaining])
+            except CaptureError as error:
+                samples.append([int(error.code), context.remaining])
+                if error.code == FPBioEnrollment.FEEDBACK.FP_EXISTS:
+                    return {"template": context.template_id.hex(), "samples": samples, "capture_error": int(error.code)}
+        return {"template": template.hex(), "samples": samples}
+    if step == "bio-list":
+        return listing()
+    if step == "bio-rename":
+        enrollment.set_name(bytes.fromhex(detail), "work finger")
+        return listing()
+    if step == "bio-remove":
+        enrollment.remove_enrollment(bytes.fromhex(detail))
+        return listing()
+    if step == "bio-cancel":
+        template, status, remaining = enrollment.enroll_begin()
+        enrollment.enroll_cancel()
+        enrollment.enroll_capture_next(template)
+        return {}
+    if step == "bio-stale":
+        enrollment.enroll_capture_next(b"\x02")
+        return {}
+    raise ValueError("unknown step " + step)
+
+
 def main():
     path, steps = sys.argv[1], sys.argv[2:]
     device = CtapHidDevice(HidDescriptor(path, 0x1209, 0xF1D0, 64, 64), SocketConnection(path))
@@ -153,6 +212,8 @@ def main():
                               pin_protocols=info.pin_uv_protocols, min_pin_length=info.min_pin_length)
             elif step.startswith("credman"):
                 result.update(manage(client, step, argument))
+            elif step.startswith("bio-"):
+                result.update(bio(client, step, argument))
             elif step == "register-raw":
                 client.ctap2.make_credential(
                     sha256(argument.encode()), {"id": argument, "name": argument},
@@ -199,7 +260,7 @@ def main():
             elif step == "bad-mac":
                 result.update(sign_in(client, server, credentials, b"\x01" * 32, PinProtocolV2()))
             elif step == "token-permission":
-                ClientPin(client.ctap2).get_pin_token(argument, ClientPin.PERMISSION.BIO_ENROLL)
+                ClientPin(client.ctap2).get_pin_token(argument, 0x10)
             elif step == "hmac":
                 options, state = server.authenticate_begin(credentials, user_verification="required")
                 request = dict(options["publicKey"])

@@ -57,7 +57,7 @@ device=$(node 300) || { fido2-token -L; fail "no fpbridge device in fido2-token 
 step "fido2-token -L: $(fido2-token -L | grep "$ids")"
 fido2-token -I "$device" >"$work/info" || fail "fido2-token -I"
 grep -q 'aaguid: 6f3b1c529e474d0ab5620d8e3a71c924' "$work/info" || { cat "$work/info"; fail "getInfo's aaguid"; }
-for option in rk up uv noplat credMgmt clientPin pinUvAuthToken; do
+for option in rk up uv noplat credMgmt clientPin pinUvAuthToken bioEnroll; do
   grep -Eq "^options: (.*, )?$option(,|$)" "$work/info" || { cat "$work/info"; fail "getInfo's options: no $option"; }
 done
 grep -Eq '^extension strings: (.*, )?hmac-secret' "$work/info" && grep -Eq '^extension strings: (.*, )?credProtect' "$work/info" \
@@ -137,6 +137,27 @@ echo 2468 | fido2-token -D -i "$id" "$device" 2>"$work/delete.err" || { cat "$wo
 if fido2-assert -G -t uv=true -i "$work/assert.in" -o "$work/gone.out" "$device" 2>"$work/gone.err"; then fail "a deleted credential signed"; fi
 grep -q FIDO_ERR_NO_CREDENTIALS "$work/gone.err" || { cat "$work/gone.err"; fail "a deleted credential is not NO_CREDENTIALS"; }
 step "fido2-token -L -r listed $(wc -l <"$work/rps") sites, -L -k example.org its credential, -D -i deleted it (then NO_CREDENTIALS)"
+
+# Bio enrollment with the PIN: a finger enrolled through the security key is a print like any
+# other (fpbridge verify matches it through fpbridged), renamed, then removed for every door.
+grep -q 'sensor type: 1 (touch)' "$work/info" && grep -q 'max samples: 5' "$work/info" || { cat "$work/info"; fail "getFingerprintSensorInfo"; }
+printf 'scan p2\nscan p2\nscan p2\nscan p2\nscan p2\n' >"$work/finger"
+echo 2468 | fido2-token -S -e "$device" >"$work/enroll.out" 2>"$work/enroll.err" || { cat "$work/enroll.out" "$work/enroll.err"; fail "fido2-token -S -e"; }
+[ "$(grep -c '^Sample ok' "$work/enroll.out")" = 5 ] || { cat "$work/enroll.out"; fail "five samples were not each 'Sample ok'"; }
+step "fido2-token -S -e enrolled a finger: $(grep -c '^Sample ok' "$work/enroll.out") x Sample ok"
+echo 2468 | fido2-token -L -e "$device" >"$work/templates" 2>"$work/templates.err" || { cat "$work/templates.err"; fail "fido2-token -L -e"; }
+template=$(sed -n 's/^[0-9]*: \([^ ]*\) left-index$/\1/p' "$work/templates")
+[ -n "$template" ] && grep -q ' right-index$' "$work/templates" || { cat "$work/templates"; fail "the templates listed"; }
+echo 2468 | fido2-token -S -e -i "$template" -n "work finger" "$device" 2>"$work/name.err" || { cat "$work/name.err"; fail "fido2-token -S -e -i -n"; }
+echo 2468 | fido2-token -L -e "$device" 2>/dev/null | grep -q "^[0-9]*: $template work finger$" || fail "the template's new name"
+step "fido2-token -L -e listed it as $template left-index, -S -e -i -n renamed it"
+printf 'scan p2\n' >"$work/p2"
+"$bin/fpbridge" verify --reader "fake:$work/p2" --attempts 1 >/dev/null 2>&1 || fail "the finger enrolled through the security key did not match at fpbridge verify"
+step "fpbridge verify (through fpbridged) matched the finger enrolled through the security key"
+echo 2468 | fido2-token -D -e -i "$template" "$device" 2>"$work/remove.err" || { cat "$work/remove.err"; fail "fido2-token -D -e"; }
+if echo 2468 | fido2-token -L -e "$device" 2>/dev/null | grep -q "$template"; then fail "a removed template is still listed"; fi
+if "$bin/fpbridge" verify --reader "fake:$work/p2" --attempts 1 >/dev/null 2>&1; then fail "a finger removed through the security key matched"; fi
+step "fido2-token -D -e removed it: no longer listed, and fpbridge verify no longer matches it"
 
 # The seat changes hands: another user's session is shown. The old device goes (a descriptor
 # opened before fails), and the new one is that user's: root's credential is not there.

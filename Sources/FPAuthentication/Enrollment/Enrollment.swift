@@ -25,6 +25,20 @@ package enum EnrollmentAuthority: Sendable {
     /// password. That password is also what lifts a lockout there, so no fpbridge passcode is
     /// needed (one that is set is left alone, and a passcode change meanwhile still stops the save).
     case desktop
+    /// The passcode entered already, as a security key's PIN for a token with the bio
+    /// enrollment permission (``PasskeyPINEntry``): the record it matched must still be the
+    /// user's passcode at the save.
+    case entered(PasscodeRecord)
+}
+
+extension EnrollmentAuthority {
+    /// Whether the user must have a passcode: every authority but the desktop's.
+    var needsPasscode: Bool {
+        switch self {
+        case .passcode, .entered: true
+        case .desktop: false
+        }
+    }
 }
 
 /// Adding and removing the user's prints, on disk and, for match-on-chip readers, on the sensor.
@@ -58,12 +72,16 @@ public struct Enrollment: Sendable {
         enroll(finger, replace: replace, authority: .passcode(prompt))
     }
 
-    /// Enrolls a finger with the given authority (``EnrollmentAuthority``).
-    package func enroll(_ finger: Finger, replace: Bool, authority: EnrollmentAuthority) -> AsyncThrowingStream<EnrollmentUpdate, any Error> {
+    /// Enrolls a finger with the given authority (``EnrollmentAuthority``). `beforeSave`, when
+    /// given, runs after the last scan and before the save, with the reader still held: what
+    /// it throws ends the enrollment with nothing saved (a security key's host that stopped
+    /// asking for samples).
+    package func enroll(_ finger: Finger, replace: Bool, authority: EnrollmentAuthority,
+                        beforeSave: (@Sendable () async throws -> Void)? = nil) -> AsyncThrowingStream<EnrollmentUpdate, any Error> {
         AsyncThrowingStream { continuation in
             let task = Task {
                 do {
-                    try await run(finger, replace: replace, authority: authority) { continuation.yield($0) }
+                    try await run(finger, replace: replace, authority: authority, beforeSave: beforeSave) { continuation.yield($0) }
                     continuation.finish()
                 } catch {
                     continuation.finish(throwing: AuthError(error))
@@ -73,12 +91,12 @@ public struct Enrollment: Sendable {
         }
     }
 
-    private func run(_ finger: Finger, replace: Bool, authority: EnrollmentAuthority,
+    private func run(_ finger: Finger, replace: Bool, authority: EnrollmentAuthority, beforeSave: (@Sendable () async throws -> Void)?,
                      emit: @escaping @Sendable (EnrollmentUpdate) -> Void) async throws {
         guard let reader = environment.reader else {
             throw AuthError(.biometryNotAvailable, "no fingerprint reader is available")
         }
-        if case .passcode = authority, let problem = context.passcodeSetProblem() {
+        if authority.needsPasscode, let problem = context.passcodeSetProblem() {
             throw problem.code == .passcodeNotSet
                 ? AuthError(.passcodeNotSet, "\(environment.user) has no passcode; set one before enrolling a finger")
                 : problem
@@ -96,16 +114,19 @@ public struct Enrollment: Sendable {
         case .desktop:
             // Whatever passcode there is now must still be the one at the save.
             do { passcode = try environment.passcodes.record(user: environment.user) } catch { throw AuthError(error) }
+        case .entered(let record):
+            passcode = record
         }
         // The reader is taken only now, for the scans: the passcode prompt held none.
         try await context.withReader { reader in
             guard let reader else { throw AuthError(.biometryNotAvailable, "no fingerprint reader is available") }
-            try await scanAndSave(finger, replace: replace, passcode: passcode, reader: reader, emit: emit)
+            try await scanAndSave(finger, replace: replace, passcode: passcode, reader: reader, beforeSave: beforeSave, emit: emit)
         }
     }
 
     /// The scans and the save, with the reader held.
     private func scanAndSave(_ finger: Finger, replace: Bool, passcode: PasscodeRecord?, reader: any FingerprintReader,
+                             beforeSave: (@Sendable () async throws -> Void)?,
                              emit: @escaping @Sendable (EnrollmentUpdate) -> Void) async throws {
         let identity = await reader.info.identity
         let store = environment.prints
@@ -146,6 +167,7 @@ public struct Enrollment: Sendable {
         // no print behind.
         let saved: PrintRecord?
         do {
+            try await beforeSave?()
             saved = try save(record, replace: replace, passcode: passcode)
         } catch {
             // Not saved: the sensor must not keep a copy that no file stands for.

@@ -143,9 +143,13 @@ public struct PasskeyVault: Sendable {
     /// - Throws: `AuthErrorCode.authenticationFailed` (wrong), `AuthErrorCode.passcodeLockout`,
     ///   `AuthErrorCode.passcodeNotSet`, `AuthErrorCode.notPermitted` (a passcode from before
     ///   PINs, not entered since), `AuthErrorCode.stateDamaged`.
-    public func verifyPIN(hash: [UInt8]) async throws(AuthError) {
+    /// - Returns: the entry, which an enrollment through the security key stands on.
+    @discardableResult
+    public func verifyPIN(hash: [UInt8]) async throws(AuthError) -> PasskeyPINEntry {
         do {
-            _ = try await PasscodeSession(context: keys.context, prompt: NoPasscodePrompt(), reason: "security key PIN").verify(pinHash: hash)
+            let record = try await PasscodeSession(context: keys.context, prompt: NoPasscodePrompt(), reason: "security key PIN")
+                .verify(pinHash: hash)
+            return PasskeyPINEntry(user: keys.user, record: record)
         } catch {
             throw AuthError(error)
         }

@@ -31,6 +31,11 @@ extension CTAP2Authenticator {
             return try await tokenUsingPIN(arguments, permissions: permissions, relyingParty: relyingParty)
         case .tokenUsingUV:
             let (permissions, relyingParty) = try Self.permissions(arguments)
+            // Adding or removing a finger needs the passcode, as on iOS: a finger is no proof
+            // that the finger may be changed.
+            guard !permissions.contains(.bioEnrollment) else {
+                throw CTAP2Error(.unauthorizedPermission, "bio enrollment (8) is granted for the PIN (the passcode) only, not a finger")
+            }
             let version = try Self.version(arguments)
             let secret = try pin.sharedSecret(with: try Self.platformKey(arguments), version)
             let verification = try await translating {
@@ -58,13 +63,15 @@ extension CTAP2Authenticator {
         guard hash.count == PasskeyVault.pinHashLength else {
             throw CTAP2Error(.invalidLength, "pinHashEnc holds \(hash.count) bytes, not \(PasskeyVault.pinHashLength)")
         }
+        let entry: PasskeyPINEntry
         do {
-            try await passkeys.verifyPIN(hash: hash)
+            entry = try await passkeys.verifyPIN(hash: hash)
         } catch {
             if error.code == .authenticationFailed { pin.renewKeyAgreement() }
             throw Self.pinError(error)
         }
-        let token = pin.give(permissions, relyingParty: relyingParty, version: version, verification: nil)
+        let token = pin.give(permissions, relyingParty: relyingParty, version: version, verification: nil,
+                             entry: permissions.contains(.bioEnrollment) ? entry : nil)
         return .map([.int(2): .bytes(try Self.encrypt(token, under: secret, version))])
     }
 
@@ -151,14 +158,14 @@ extension CTAP2Authenticator {
         try arguments.map(.int(3), "keyAgreement", required: true)!
     }
 
-    /// The permissions and site a token is asked for; only makeCredential's and getAssertion's
-    /// are granted.
+    /// The permissions and site a token is asked for; only those of ``PinUvSession/Permissions/granted``.
     private static func permissions(_ arguments: CTAP2Arguments) throws(CTAP2Error) -> (PinUvSession.Permissions, String?) {
         let asked = PinUvSession.Permissions(rawValue: try arguments.int(.int(9), "permissions", required: true) ?? 0)
         guard !asked.isEmpty else { throw CTAP2Error(.invalidParameter, "a token with no permissions was asked for") }
         guard PinUvSession.Permissions.granted.isSuperset(of: asked) else {
             throw CTAP2Error(.unauthorizedPermission,
-                             "permissions \(asked.rawValue) asked; makeCredential (1), getAssertion (2) and credential management (4) are granted")
+                             "permissions \(asked.rawValue) asked; makeCredential (1), getAssertion (2), credential management (4) "
+                             + "and bio enrollment (8) are granted")
         }
         let relyingParty = try arguments.text(.int(10), "rpId").map { (id: String) throws(CTAP2Error) in try RequestRules.relyingParty(id) }
         return (asked, relyingParty)

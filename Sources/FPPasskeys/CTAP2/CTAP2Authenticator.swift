@@ -25,11 +25,15 @@ package struct CTAP2Authenticator: Sendable {
     let passkeys: PasskeyVault
     /// The PIN/UV state since the device's power-up, which outlives each request.
     let pin: PinUvSession
+    /// The bio enrollment in progress on the device, which outlives each request.
+    let enrollments: BioEnrollmentSession
 
-    /// An authenticator over `passkeys`, one user's, with the PIN/UV state `pin`.
-    package init(passkeys: PasskeyVault, pin: PinUvSession) {
+    /// An authenticator over `passkeys`, one user's, with the device's PIN/UV state `pin` and
+    /// its enrollment in progress `enrollments`.
+    package init(passkeys: PasskeyVault, pin: PinUvSession, enrollments: BioEnrollmentSession) {
         self.passkeys = passkeys
         self.pin = pin
+        self.enrollments = enrollments
     }
 
     /// The answer to one CBOR message (the command byte, then its parameters). Never throws:
@@ -46,6 +50,7 @@ package struct CTAP2Authenticator: Sendable {
             case .getAssertion: return .ok(try await getAssertion(try GetAssertionRequest(parameters)))
             case .clientPIN: return .ok(try await clientPIN(parameters))
             case .credentialManagement, .credentialManagementPreview: return .ok(try await credentialManagement(parameters))
+            case .bioEnrollment, .bioEnrollmentPreview: return .ok(try await bioEnrollment(parameters))
             case .getNextAssertion:
                 throw CTAP2Error(.notAllowed, "no assertions are left: a getAssertion gives one credential")
             }
@@ -66,13 +71,21 @@ package struct CTAP2Authenticator: Sendable {
         // not, and every PIN request then fails on it with its reason.
         let pinSet: Bool
         do { pinSet = try passkeys.verificationState().passcodeSet } catch { pinSet = false }
+        var options: [CBORValue: CBORValue] = [
+            .text("rk"): .bool(true), .text("up"): .bool(true), .text("uv"): .bool(verification), .text("plat"): .bool(false),
+            .text("clientPin"): .bool(pinSet), .text("pinUvAuthToken"): .bool(true), .text("credMgmt"): .bool(true),
+        ]
+        // bioEnroll: offered with a reader at hand, true once the user has a finger on it.
+        do {
+            if let fingers = try await passkeys.fingers() { options[.text("bioEnroll")] = .bool(!fingers.prints.isEmpty) }
+        } catch {
+            options[.text("bioEnroll")] = .bool(false)  // shown as none; enumerating says why
+        }
         return .map([
             .int(1): .array([.text("FIDO_2_0")]),
             .int(2): .array([.text(MakeCredentialRequest.credProtect), .text(HMACSecretRequest.name)]),
             .int(3): .bytes(Self.aaguid),
-            .int(4): .map([.text("rk"): .bool(true), .text("up"): .bool(true), .text("uv"): .bool(verification),
-                           .text("plat"): .bool(false), .text("clientPin"): .bool(pinSet), .text("pinUvAuthToken"): .bool(true),
-                           .text("credMgmt"): .bool(true)]),
+            .int(4): .map(options),
             .int(5): .int(Int64(Self.maximumMessageSize)),
             .int(6): .array(PinUvAuthProtocol.offered.map { .int($0.rawValue) }),
             .int(0x0D): .int(Int64(passkeys.minimumPINLength)),

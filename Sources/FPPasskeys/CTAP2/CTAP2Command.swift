@@ -15,6 +15,10 @@ package enum CTAP2Command: UInt8, Sendable {
     case credentialManagementPreview = 0x41
     /// authenticatorGetNextAssertion: the next of several discoverable credentials.
     case getNextAssertion = 0x08
+    /// authenticatorBioEnrollment: the user's prints enrolled, listed, renamed, removed.
+    case bioEnrollment = 0x09
+    /// The same under its CTAP 2.1 draft number, which libfido2 1.12 (Debian 12's) sends.
+    case bioEnrollmentPreview = 0x40
 
     /// Whether `message` (a command byte, then its parameters) waits for the user's finger:
     /// its KEEPALIVEs say UPNEEDED. A token got with the finger waits too.
@@ -22,13 +26,20 @@ package enum CTAP2Command: UInt8, Sendable {
         switch message.first.flatMap(CTAP2Command.init(rawValue:)) {
         case .makeCredential?, .getAssertion?: return true
         case .clientPIN?:
-            do {
-                return try CTAP2Arguments(message.dropFirst(), of: "clientPIN").int(.int(2), "subCommand")
-                    == ClientPINSubcommand.tokenUsingUV.rawValue
-            } catch {
-                return false  // refused at once, for its malformed parameters: it waits for nothing
-            }
+            return subcommand(of: message, key: .int(2)) == ClientPINSubcommand.tokenUsingUV.rawValue
+        case .bioEnrollment?, .bioEnrollmentPreview?:
+            // An enrollment's samples: each waits for a touch.
+            return [BioEnrollmentSubcommand.enrollBegin.rawValue, BioEnrollmentSubcommand.enrollCaptureNextSample.rawValue]
+                .contains(subcommand(of: message, key: .int(2)))
         default: return false
+        }
+    }
+
+    private static func subcommand(of message: [UInt8], key: CBORValue) -> Int64? {
+        do {
+            return try CTAP2Arguments(message.dropFirst(), of: "request").int(key, "subCommand")
+        } catch {
+            return nil  // refused at once, for its malformed parameters: it waits for nothing
         }
     }
 }

@@ -17,6 +17,9 @@ package enum CTAP2Status: UInt8, Sendable {
     case missingParameter = 0x14
     /// A list longer than the authenticator takes (`maxCredentialCountInList`).
     case limitExceeded = 0x15
+    /// bio enrollment: no finger is left to enroll on this reader (all ten are), or the
+    /// user's print quota is full.
+    case fingerprintDatabaseFull = 0x17
     /// makeCredential: the user already has one of the excluded credentials here.
     case credentialExcluded = 0x19
     /// makeCredential: none of the algorithms offered is one this authenticator makes.

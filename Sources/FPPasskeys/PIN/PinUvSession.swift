@@ -11,15 +11,18 @@ import Synchronization
 /// security key); every later use, and every use of a token got with the PIN, takes a match of
 /// its own, since user presence here is a touch of the reader and that is a match.
 package final class PinUvSession: Sendable {
-    /// What a token may be used for (CTAP 2.1 §6.5.5.7); fpbridge grants these two.
+    /// What a token may be used for (CTAP 2.1 §6.5.5.7); fpbridge grants these four, bio
+    /// enrollment only to a token got with the PIN (the passcode, which iOS asks before a
+    /// finger is added).
     package struct Permissions: OptionSet, Sendable {
         package let rawValue: Int64
         package init(rawValue: Int64) { self.rawValue = rawValue }
         package static let makeCredential = Permissions(rawValue: 0x01)
         package static let getAssertion = Permissions(rawValue: 0x02)
         package static let credentialManagement = Permissions(rawValue: 0x04)
+        package static let bioEnrollment = Permissions(rawValue: 0x08)
         /// The permissions granted here.
-        package static let granted: Permissions = [.makeCredential, .getAssertion, .credentialManagement]
+        package static let granted: Permissions = [.makeCredential, .getAssertion, .credentialManagement, .bioEnrollment]
         /// What CTAP 2.0's getPinToken gives (it names no permission).
         package static let legacy: Permissions = [.makeCredential, .getAssertion]
     }
@@ -40,6 +43,8 @@ package final class PinUvSession: Sendable {
         var used = false
         /// The finger's match it was given for, spent by its first use.
         var verification: PasskeyVerification?
+        /// The PIN it was given for, which enrollments stand on; nil when it was the finger.
+        var entry: PasskeyPINEntry?
     }
 
     private struct State {
@@ -91,14 +96,14 @@ package final class PinUvSession: Sendable {
     }
 
     /// A new token (any earlier one is gone) for `permissions` and, when named, `relyingParty`;
-    /// `verification` is the finger's match it was given for, nil when it was the PIN.
+    /// `verification` is the finger's match it was given for, `entry` the PIN (one of the two).
     func give(_ permissions: Permissions, relyingParty: String?, version: PinUvAuthProtocol,
-              verification: PasskeyVerification?) -> SymmetricKey {
+              verification: PasskeyVerification?, entry: PasskeyPINEntry? = nil) -> SymmetricKey {
         let key = SymmetricKey(size: .bits256)
         let now = elapsed()
         state.withLock {
             $0.token = Token(key: key, permissions: permissions, relyingParty: relyingParty, version: version, givenAt: now,
-                             verification: verification)
+                             verification: verification, entry: entry)
             $0.enumeration = nil
         }
         return key
@@ -111,7 +116,7 @@ package final class PinUvSession: Sendable {
     ///   the token's, a permission it lacks or another site.
     package func authorize(mac: [UInt8], _ version: PinUvAuthProtocol, clientDataHash: [UInt8], for permission: Permissions,
                    relyingParty: String) throws(CTAP2Error) -> PasskeyVerification? {
-        try authorize(mac: mac, version, message: clientDataHash, for: permission, relyingParty: relyingParty, binding: true)
+        try authorize(mac: mac, version, message: clientDataHash, for: permission, relyingParty: relyingParty, binding: true).verification
     }
 
     /// The same for credential management, whose MAC covers `message` (the subcommand and its
@@ -119,6 +124,17 @@ package final class PinUvSession: Sendable {
     /// (`relyingParty`; nil for those about every site), and none binds it.
     func authorizeManagement(mac: [UInt8], _ version: PinUvAuthProtocol, message: [UInt8], relyingParty: String?) throws(CTAP2Error) {
         _ = try authorize(mac: mac, version, message: message, for: .credentialManagement, relyingParty: relyingParty, binding: false)
+    }
+
+    /// The same for bio enrollment, whose MAC covers `message` (the modality, the subcommand and
+    /// its parameters). Returns the PIN the token was given for, which an enrollment stands on.
+    /// - Throws: as ``authorize(mac:_:clientDataHash:for:relyingParty:)``; a token with the
+    ///   permission was always given for the PIN.
+    package func authorizeEnrollment(mac: [UInt8], _ version: PinUvAuthProtocol, message: [UInt8]) throws(CTAP2Error) -> PasskeyPINEntry {
+        let (_, entry) = try authorize(mac: mac, version, message: message, for: .bioEnrollment, relyingParty: nil, binding: false,
+                                       keepingSite: true)
+        guard let entry else { throw CTAP2Error(.pinAuthInvalid, "the PIN/UV auth token was not given for the PIN") }
+        return entry
     }
 
     /// What credential management's getNext subcommand `subcommand` gives next.
@@ -140,10 +156,13 @@ package final class PinUvSession: Sendable {
         state.withLock { $0.enumeration = answers.isEmpty ? nil : (next, answers) }
     }
 
+    /// The checks every use of a token makes. `keepingSite`: the request concerns no site, and
+    /// a token bound to one serves it all the same (bio enrollment's prints are no site's).
     private func authorize(mac: [UInt8], _ version: PinUvAuthProtocol, message: [UInt8], for permission: Permissions,
-                           relyingParty: String?, binding: Bool) throws(CTAP2Error) -> PasskeyVerification? {
+                           relyingParty: String?, binding: Bool, keepingSite: Bool = false)
+        throws(CTAP2Error) -> (verification: PasskeyVerification?, entry: PasskeyPINEntry?) {
         let now = elapsed()
-        return try state.withLock { (state: inout State) throws(CTAP2Error) -> PasskeyVerification? in
+        return try state.withLock { (state: inout State) throws(CTAP2Error) -> (PasskeyVerification?, PasskeyPINEntry?) in
             guard var token = state.token else {
                 throw CTAP2Error(.pinAuthInvalid, "no PIN/UV auth token was given since the device started")
             }
@@ -161,7 +180,7 @@ package final class PinUvSession: Sendable {
             guard token.permissions.contains(permission) else {
                 throw CTAP2Error(.pinAuthInvalid, "the PIN/UV auth token lacks the permission \(permission.rawValue)")
             }
-            if let bound = token.relyingParty, bound != relyingParty {
+            if !keepingSite, let bound = token.relyingParty, bound != relyingParty {
                 throw CTAP2Error(.pinAuthInvalid, "the PIN/UV auth token is for \(bound), not \(relyingParty ?? "every site")")
             }
             if binding { token.relyingParty = relyingParty }
@@ -169,7 +188,7 @@ package final class PinUvSession: Sendable {
             let verification = token.verification
             token.verification = nil
             state.token = token
-            return verification
+            return (verification, token.entry)
         }
     }
 }

@@ -10,6 +10,8 @@ struct SeatAnswerer: CTAP2Answering {
     let face: PasskeyFace
     /// The device's PIN/UV state, which outlives each request.
     let pin: PinUvSession
+    /// The device's bio enrollment in progress, which outlives each request.
+    let enrollments: BioEnrollmentSession
 
     func answer(_ message: [UInt8]) async -> CTAP2Answer {
         switch face.occupant(face.seat) {
@@ -43,6 +45,6 @@ struct SeatAnswerer: CTAP2Answering {
         }
         let context = target.context(reader: turn?.candidate, turn: turn, configuration: configuration,
                                      printCaches: face.printCaches, tpm: face.service.tpm)
-        return await CTAP2Authenticator(passkeys: context.passkeys(protection: .service), pin: pin).answer(message)
+        return await CTAP2Authenticator(passkeys: context.passkeys(protection: .service), pin: pin, enrollments: enrollments).answer(message)
     }
 }
