@@ -22,11 +22,11 @@ import TestSupport
     /// on `clock`, and a token got for her PIN.
     func setUp(_ script: String, clock: ManualClock) async throws -> (CTAP2Authenticator, BioEnrollmentSession, SymmetricKey) {
         try await harness.enrollAlice()
-        let pin = PinUvSession(), enrollments = BioEnrollmentSession(clock: clock)
-        let authenticator = try await harness.authenticator(script, pin: pin, enrollments: enrollments)
+        let device = CTAP2DeviceState(clock: clock)
+        let authenticator = try await harness.authenticator(script, device: device)
         let entry = try await harness.context("").passkeys(protection: .development)
             .verifyPIN(hash: Array(SHA256.hash(data: Array("2468".utf8)).prefix(16)))
-        return (authenticator, enrollments, pin.give([.bioEnrollment], relyingParty: nil, version: .two, verification: nil, entry: entry))
+        return (authenticator, device.enrollments, device.pin.give([.bioEnrollment], relyingParty: nil, version: .two, verification: nil, entry: entry))
     }
 
     /// One touch, then the next only after a minute (real time: the reader's wait, cancelled

@@ -92,7 +92,7 @@ import TestSupport
             ("rk in getAssertion", Self.message(0x02, [.int(1): .text("example.com"), .int(2): Self.hash, .int(5): .map([.text("rk"): .bool(true)])]),
              .unsupportedOption),
             ("no rpId", Self.message(0x02, [.int(2): Self.hash]), .missingParameter),
-            ("getNextAssertion", [0x08], .notAllowed),
+            ("getNextAssertion with nothing left", [0x08], .notAllowed),
         ]
         for (name, bytes, status) in cases {
             let answer = await authenticator.answer(bytes)

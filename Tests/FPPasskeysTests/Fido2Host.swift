@@ -10,12 +10,11 @@ enum Fido2Host {
         .appendingPathComponent("Helpers/fido2-host.py").path
 
     /// Runs the host's `steps` against alice's authenticator on a reader playing `script`, with
-    /// the PIN/UV state `pin` (a new one: the device's power-up); one JSON object a step.
-    static func run(_ harness: PasskeyHarness, script: String, _ steps: [String],
-                    pin: PinUvSession = PinUvSession()) async throws -> [[String: Any]] {
+    /// a new device state (the device's power-up); one JSON object a step.
+    static func run(_ harness: PasskeyHarness, script: String, _ steps: [String]) async throws -> [[String: Any]] {
         // A socket of its own for each run: a harness's state outlives one power-up.
         let socket = try ReportSocket(path: harness.directory.file("hid-\(UInt32.random(in: 0...UInt32.max)).sock"))
-        let device = CTAPHIDDevice(authenticator: try await harness.authenticator(script, pin: pin))
+        let device = CTAPHIDDevice(authenticator: try await harness.authenticator(script))
         let serving = Task { try await socket.serve(device) }
         let host = Process()
         host.executableURL = URL(fileURLWithPath: "/usr/bin/python3")

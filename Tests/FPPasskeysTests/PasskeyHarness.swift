@@ -33,11 +33,10 @@ struct PasskeyHarness: Sendable {
         for try await _ in Enrollment(context: context).enroll(.rightIndex, replace: false, prompt: ListedPasscodes([Passcode("2468")])) {}
     }
 
-    /// alice's authenticator, on a reader that plays `script`, with a PIN/UV state and an
-    /// enrollment session of its own, or `pin` and `enrollments`.
-    func authenticator(_ script: String, pin: PinUvSession = PinUvSession(),
-                       enrollments: BioEnrollmentSession = BioEnrollmentSession()) async throws -> CTAP2Authenticator {
-        CTAP2Authenticator(passkeys: try await context(script).passkeys(protection: .development), pin: pin, enrollments: enrollments)
+    /// alice's authenticator, on a reader that plays `script`, with a device state of its own
+    /// (a power-up) or `device`.
+    func authenticator(_ script: String, device: CTAP2DeviceState = CTAP2DeviceState()) async throws -> CTAP2Authenticator {
+        CTAP2Authenticator(passkeys: try await context(script).passkeys(protection: .development), device: device)
     }
 
     /// Whether a match anywhere else (`verifyFinger`, as `sudo` asks) is refused as locked.

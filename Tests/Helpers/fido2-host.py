@@ -10,8 +10,11 @@ Steps, run in order in one session (credentials registered are kept for the late
   info                 getInfo as python-fido2 reads it
   register             a discoverable credential, user verification required
   register-excluded    the same account again, its credentials excluded
+  register-user:NAME   as `register`, for another account at the site (id and name NAME)
   login                sign in with the registered credentials allowed
   login-discoverable   sign in with no credential named (the site finds the account)
+  login-accounts       the same, every account's assertion read (getNextAssertion for each after
+                       the first) and judged: "users" in the order given, "counters"
   login-cancelled      sign in, cancelled by the client 0.5 s after it starts
   retries              getPINRetries and getUVRetries
   register-pin:PIN     register as `register`, with a PIN token (protocol two) in place of uv
@@ -305,8 +308,20 @@ def main():
                 if assertion.auth_data.extensions:
                     result.update(output1=extension.process_get_output(assertion.auth_data)["hmacGetSecret"]["output1"].hex(),
                                   extensions=None)
-            elif step in ("register", "register-excluded", "register-pin", "register-hmac", "register-protect"):
-                options, state = server.register_begin(USER, credentials if step == "register-excluded" else [],
+            elif step == "login-accounts":
+                options, state = server.authenticate_begin([], user_verification="required")
+                selection = client.get_assertion(options["publicKey"])
+                users, counters_seen = [], []
+                for index, assertion in enumerate(selection.get_assertions()):
+                    response = selection.get_response(index)
+                    server.authenticate_complete(state, credentials, response.credential_id, response.client_data,
+                                                 response.authenticator_data, response.signature)
+                    users.append(assertion.user["name"])
+                    counters_seen.append(response.authenticator_data.counter)
+                result.update(users=users, counters=counters_seen)
+            elif step in ("register", "register-excluded", "register-pin", "register-hmac", "register-protect", "register-user"):
+                user = {"id": argument.encode(), "name": argument, "displayName": argument} if step == "register-user" else USER
+                options, state = server.register_begin(user, credentials if step == "register-excluded" else [],
                                                        resident_key=True, user_verification="required")
                 request = dict(options["publicKey"])
                 if step == "register-hmac":

@@ -226,19 +226,41 @@ public struct PasskeyVault: Sendable {
     public func sign(id: [UInt8], relyingParty: String, reason: String, prompt: any AuthPrompt, verified: PasskeyVerification? = nil,
                      message: (_ counter: UInt32, _ secret: PasskeySecret?) throws(AuthError) -> Data) async throws(AuthError)
         -> PasskeySignature {
-        guard let before = try credentials(relyingParty: relyingParty).first(where: { $0.id == id }) else {
-            throw AuthError(.notFound, "\(keys.user) has no passkey of that id for \(relyingParty)")
+        try await sign(ids: [id], relyingParty: relyingParty, reason: reason, prompt: prompt, verified: verified) {
+            _, counter, secret throws(AuthError) in try message(counter, secret)
+        }[0]
+    }
+
+    /// Signs with each of the passkeys `ids` of `relyingParty`, in order, after one fingerprint
+    /// match made in this call, as ``sign(id:relyingParty:reason:prompt:verified:message:)``
+    /// signs with one: what a site's account chooser needs (CTAP's getNextAssertion), every
+    /// account of one site signing the same challenge the user touched for. `message` gets the
+    /// index in `ids` of the passkey it makes the bytes for. Nothing is signed unless every
+    /// passkey is there before the match; one that goes during it fails the call.
+    public func sign(ids: [[UInt8]], relyingParty: String, reason: String, prompt: any AuthPrompt, verified: PasskeyVerification? = nil,
+                     message: (_ index: Int, _ counter: UInt32, _ secret: PasskeySecret?) throws(AuthError) -> Data) async throws(AuthError)
+        -> [PasskeySignature] {
+        let usable = try credentials(relyingParty: relyingParty)
+        let before = try ids.map { id throws(AuthError) -> PasskeyCredential in
+            guard let credential = usable.first(where: { $0.id == id }) else {
+                throw AuthError(.notFound, "\(keys.user) has no passkey of that id for \(relyingParty)")
+            }
+            return credential
         }
         try await verifyUser(reason: reason, prompt: prompt, standingOn: verified)
-        let signed = try keys.signNextMessage(label: Self.label(id), accessControl: Self.accessControl,
-                                              counterLimit: UInt64(UInt32.max)) { record, counter, secret throws(AuthError) in
-            // Deleted and made anew during the match, or moved to another site: not the one asked for.
-            guard record.publicKey == before.publicKey, let fields = record.passkey, fields.relyingParty == relyingParty else {
-                throw AuthError(.notFound, "\(keys.user)'s passkey for \(relyingParty) changed during the match")
+        var signatures: [PasskeySignature] = []
+        for (index, credential) in before.enumerated() {
+            let signed = try keys.signNextMessage(label: Self.label(credential.id), accessControl: Self.accessControl,
+                                                  counterLimit: UInt64(UInt32.max)) { record, counter, secret throws(AuthError) in
+                // Deleted and made anew during the match, or moved to another site: not the one asked for.
+                guard record.publicKey == credential.publicKey, let fields = record.passkey, fields.relyingParty == relyingParty else {
+                    throw AuthError(.notFound, "\(keys.user)'s passkey for \(relyingParty) changed during the match")
+                }
+                return try message(index, UInt32(counter), secret)
             }
-            return try message(UInt32(counter), secret)
+            signatures.append(PasskeySignature(signature: signed.signature, counter: UInt32(signed.record.counter)))
         }
-        return PasskeySignature(signature: signed.signature, counter: UInt32(signed.record.counter))
+        return signatures
     }
 
     /// The label of the passkey `id` names, for an id the site sent (of any length).

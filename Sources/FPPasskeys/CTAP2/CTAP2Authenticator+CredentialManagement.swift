@@ -106,19 +106,9 @@ extension CTAP2Authenticator {
     /// One credential as enumerateCredentials gives it: the account, the id, the public key and
     /// the credProtect level.
     private static func describe(_ credential: PasskeyCredential) throws(CTAP2Error) -> CBORValue {
-        var user: [CBORValue: CBORValue] = [.text("id"): .bytes([UInt8](credential.fields.userHandle))]
-        if let name = credential.fields.userName { user[.text("name")] = .text(name) }
-        if let name = credential.fields.displayName { user[.text("displayName")] = .text(name) }
-        return .map([.int(6): .map(user),
-                     .int(7): .map([.text("id"): .bytes(credential.id), .text("type"): .text("public-key")]),
-                     .int(8): try AuthenticatorData.coseKey(credential.publicKey),
-                     .int(0x0A): .int(Int64(credential.fields.credentialProtection))])
+        .map([.int(6): account(credential),
+              .int(7): .map([.text("id"): .bytes(credential.id), .text("type"): .text("public-key")]),
+              .int(8): try AuthenticatorData.coseKey(credential.publicKey),
+              .int(0x0A): .int(Int64(credential.fields.credentialProtection))])
     }
-
-    private static func adding(_ key: CBORValue, _ value: CBORValue, to answer: CBORValue) -> CBORValue {
-        guard case .map(var entries) = answer else { return answer }
-        entries[key] = value
-        return .map(entries)
-    }
-
 }

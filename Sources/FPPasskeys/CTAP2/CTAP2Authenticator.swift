@@ -11,7 +11,8 @@ import FoundationEssentials
 /// every makeCredential and getAssertion needs a match whatever `uv` says, so the answers carry
 /// UP and UV; `up: false` is refused rather than signed silently; a request with no credential
 /// to use still asks for the finger before it says so, so a site learns nothing without the
-/// user; several discoverable credentials of one site give the most recently made; a PIN/UV
+/// user; several discoverable credentials of one site all sign under the one match, for the
+/// platform's account chooser (getNextAssertion gives the rest); a PIN/UV
 /// auth token proves who asked, and the finger is still asked for presence, except by a
 /// token's first use after the match it was got with (``PinUvSession``).
 package struct CTAP2Authenticator: Sendable {
@@ -23,17 +24,17 @@ package struct CTAP2Authenticator: Sendable {
     package static let maximumMessageSize = 7609
 
     let passkeys: PasskeyVault
-    /// The PIN/UV state since the device's power-up, which outlives each request.
-    let pin: PinUvSession
-    /// The bio enrollment in progress on the device, which outlives each request.
-    let enrollments: BioEnrollmentSession
+    /// What the device keeps across requests.
+    let device: CTAP2DeviceState
+    /// The PIN/UV state since the device's power-up.
+    var pin: PinUvSession { device.pin }
+    /// The bio enrollment in progress on the device.
+    var enrollments: BioEnrollmentSession { device.enrollments }
 
-    /// An authenticator over `passkeys`, one user's, with the device's PIN/UV state `pin` and
-    /// its enrollment in progress `enrollments`.
-    package init(passkeys: PasskeyVault, pin: PinUvSession, enrollments: BioEnrollmentSession) {
+    /// An authenticator over `passkeys`, one user's, with what its device kept so far.
+    package init(passkeys: PasskeyVault, device: CTAP2DeviceState) {
         self.passkeys = passkeys
-        self.pin = pin
-        self.enrollments = enrollments
+        self.device = device
     }
 
     /// The answer to one CBOR message (the command byte, then its parameters). Never throws:
@@ -44,6 +45,8 @@ package struct CTAP2Authenticator: Sendable {
                 throw CTAP2Error(.invalidCommand, "command \(message.first.map { String($0) } ?? "none") is not offered")
             }
             let parameters = message.dropFirst()
+            // What getNextAssertion would give is for it alone (CTAP 2.1 §6.3).
+            if command != .getNextAssertion { device.assertions.forget() }
             switch command {
             case .getInfo: return .ok(await info())
             case .makeCredential: return .ok(try await makeCredential(try MakeCredentialRequest(parameters)))
@@ -51,8 +54,7 @@ package struct CTAP2Authenticator: Sendable {
             case .clientPIN: return .ok(try await clientPIN(parameters))
             case .credentialManagement, .credentialManagementPreview: return .ok(try await credentialManagement(parameters))
             case .bioEnrollment, .bioEnrollmentPreview: return .ok(try await bioEnrollment(parameters))
-            case .getNextAssertion:
-                throw CTAP2Error(.notAllowed, "no assertions are left: a getAssertion gives one credential")
+            case .getNextAssertion: return .ok(try device.assertions.next())
             }
         } catch {
             return CTAP2Answer(error)
@@ -143,13 +145,17 @@ package struct CTAP2Authenticator: Sendable {
             let usable = try passkeys.credentials(relyingParty: relyingParty).filter {
                 request.allowed.isEmpty ? $0.fields.discoverable : request.allowed.contains($0.id)
             }
-            guard let credential = usable.first else {
+            guard !usable.isEmpty else {
                 try await passkeys.verifyUser(reason: reason, prompt: NoPasscodePrompt(), standingOn: verified)
                 throw CTAP2Error(.noCredentials, "the user has no usable passkey here for \(relyingParty)")
             }
-            var data: [UInt8] = []
-            let signed = try await passkeys.sign(id: credential.id, relyingParty: relyingParty, reason: reason,
-                                                 prompt: NoPasscodePrompt(), verified: verified) { counter, secret throws(AuthError) in
+            // With no credential named, every account of the site signs the challenge under the
+            // one match, most recent first, so that the platform can show its account chooser
+            // (the rest through getNextAssertion); with some named, the most recent of them.
+            let chosen = request.allowed.isEmpty ? usable : [usable[0]]
+            var data = [[UInt8]](repeating: [], count: chosen.count)
+            let signed = try await passkeys.sign(ids: chosen.map(\.id), relyingParty: relyingParty, reason: reason,
+                                                 prompt: NoPasscodePrompt(), verified: verified) { index, counter, secret throws(AuthError) in
                 // The outputs go inside the signed data; a credential made without hmac-secret gives none.
                 var extensions: [CBORValue: CBORValue] = [:]
                 if let salts, let secret {
@@ -157,23 +163,44 @@ package struct CTAP2Authenticator: Sendable {
                         throw AuthError(.notSupported, "cannot encrypt the hmac-secret output: \(error.reason)")
                     }
                 }
-                data = AuthenticatorData.assertion(relyingParty: relyingParty, counter: counter, extensions: extensions)
-                return Data(data + request.clientDataHash)
+                data[index] = AuthenticatorData.assertion(relyingParty: relyingParty, counter: counter, extensions: extensions)
+                return Data(data[index] + request.clientDataHash)
             }
-            var answer: [CBORValue: CBORValue] = [
-                .int(1): .map([.text("id"): .bytes(credential.id), .text("type"): .text("public-key")]),
-                .int(2): .bytes(data),
-                .int(3): .bytes([UInt8](signed.signature)),
-            ]
-            if credential.fields.discoverable {
-                // The account, with its names: the user was verified (CTAP 2.1 §6.2.2).
-                var user: [CBORValue: CBORValue] = [.text("id"): .bytes([UInt8](credential.fields.userHandle))]
-                if let name = credential.fields.userName { user[.text("name")] = .text(name) }
-                if let name = credential.fields.displayName { user[.text("displayName")] = .text(name) }
-                answer[.int(4)] = .map(user)
+            var answers = chosen.indices.map { Self.assertion(chosen[$0], data: data[$0], signature: signed[$0]) }
+            if answers.count > 1 {
+                answers[0] = Self.adding(.int(5), .int(Int64(answers.count)), to: answers[0])
+                device.assertions.keep(Array(answers.dropFirst()))
             }
-            return .map(answer)
+            return answers[0]
         }
+    }
+
+    /// One assertion as getAssertion and getNextAssertion give it: the credential, the signed
+    /// data, the signature and, for a discoverable credential, the account with its names (the
+    /// user was verified, CTAP 2.1 §6.2.2).
+    private static func assertion(_ credential: PasskeyCredential, data: [UInt8], signature: PasskeySignature) -> CBORValue {
+        var answer: [CBORValue: CBORValue] = [
+            .int(1): .map([.text("id"): .bytes(credential.id), .text("type"): .text("public-key")]),
+            .int(2): .bytes(data),
+            .int(3): .bytes([UInt8](signature.signature)),
+        ]
+        if credential.fields.discoverable { answer[.int(4)] = account(credential) }
+        return .map(answer)
+    }
+
+    /// A credential's account as CTAP gives it: the handle, and the names kept.
+    static func account(_ credential: PasskeyCredential) -> CBORValue {
+        var user: [CBORValue: CBORValue] = [.text("id"): .bytes([UInt8](credential.fields.userHandle))]
+        if let name = credential.fields.userName { user[.text("name")] = .text(name) }
+        if let name = credential.fields.displayName { user[.text("displayName")] = .text(name) }
+        return .map(user)
+    }
+
+    /// `answer`, a map, with `key` set to `value`.
+    static func adding(_ key: CBORValue, _ value: CBORValue, to answer: CBORValue) -> CBORValue {
+        guard case .map(var entries) = answer else { return answer }
+        entries[key] = value
+        return .map(entries)
     }
 
     /// The token a request shows, checked; the finger's match it carries, if any. The empty

@@ -72,21 +72,21 @@ struct PasskeyFace: Sendable {
         let occupant: SeatOccupant
         let hid: UHIDDevice
         let device: CTAPHIDDevice
-        let enrollments: BioEnrollmentSession
+        let state: CTAP2DeviceState
         let work: Task<Void, Never>
 
         func close() {
             hid.close()
             // An enrollment begun for this occupant must not take the next person's touch.
-            enrollments.cancel()
+            state.close()
         }
     }
 
     private func serve(_ occupant: SeatOccupant, logger: Logger) throws(UHIDFailure) -> Serving {
         let hid = try UHIDDevice.open(path: uhidPath, identity: Self.identity, descriptor: FIDOReportDescriptor.bytes)
         // The PIN/UV state and an enrollment live as long as the device: a new occupant's device starts afresh.
-        let enrollments = BioEnrollmentSession(clock: clock)
-        let answerer = SeatAnswerer(occupant: occupant, face: self, pin: PinUvSession(clock: clock), enrollments: enrollments)
+        let state = CTAP2DeviceState(clock: clock)
+        let answerer = SeatAnswerer(occupant: occupant, face: self, device: state)
         let device = CTAPHIDDevice(authenticator: answerer, clock: clock)
         let work = Task {
             await withTaskGroup(of: Void.self) { group in
@@ -119,6 +119,6 @@ struct PasskeyFace: Sendable {
                 }
             }
         }
-        return Serving(occupant: occupant, hid: hid, device: device, enrollments: enrollments, work: work)
+        return Serving(occupant: occupant, hid: hid, device: device, state: state, work: work)
     }
 }

@@ -8,10 +8,8 @@ import FPPasskeys
 struct SeatAnswerer: CTAP2Answering {
     let occupant: SeatOccupant
     let face: PasskeyFace
-    /// The device's PIN/UV state, which outlives each request.
-    let pin: PinUvSession
-    /// The device's bio enrollment in progress, which outlives each request.
-    let enrollments: BioEnrollmentSession
+    /// What the device keeps across requests (the PIN/UV state, an enrollment in progress).
+    let device: CTAP2DeviceState
 
     func answer(_ message: [UInt8]) async -> CTAP2Answer {
         switch face.occupant(face.seat) {
@@ -45,6 +43,6 @@ struct SeatAnswerer: CTAP2Answering {
         }
         let context = target.context(reader: turn?.candidate, turn: turn, configuration: configuration,
                                      printCaches: face.printCaches, tpm: face.service.tpm)
-        return await CTAP2Authenticator(passkeys: context.passkeys(protection: .service), pin: pin, enrollments: enrollments).answer(message)
+        return await CTAP2Authenticator(passkeys: context.passkeys(protection: .service), device: device).answer(message)
     }
 }
