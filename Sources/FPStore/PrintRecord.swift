@@ -64,11 +64,9 @@ public struct PrintRecord: Sendable, Hashable, Codable {
         }
         storedOnDevice = try container.decode(Bool.self, forKey: .storedOnDevice)
         print = PrintData(bytes: Array(try container.decode(Data.self, forKey: .print)))
-        name = try container.decodeIfPresent(String.self, forKey: .name)
-        if let name, name.utf8.count > Self.maximumNameLength {
-            throw DecodingError.dataCorruptedError(forKey: .name, in: container,
-                                                   debugDescription: "name is \(name.utf8.count) bytes, more than \(Self.maximumNameLength)")
-        }
+        // A name too long (written by hand) is dropped, not the print: it is a label, and the
+        // finger must go on matching.
+        name = try container.decodeIfPresent(String.self, forKey: .name).flatMap { $0.utf8.count <= Self.maximumNameLength ? $0 : nil }
     }
 
     /// Writes the record as the print file's JSON, the print as base64.

@@ -50,14 +50,16 @@ import TestSupport
         #expect(try await !leftIndexSaved())
     }
 
-    @Test func anEnrollmentTheHostStopsFollowingIsCancelled() async throws {
+    @Test func anEnrollmentTheHostStopsFollowingSavesNothingThoughEveryScanWasTaken() async throws {
         let clock = ManualClock()
-        let (authenticator, enrollments, token) = try await setUp(slowFinger, clock: clock)
+        // Every touch at once: the reader has all it needs before the host asks for a second sample.
+        let (authenticator, enrollments, token) = try await setUp(String(repeating: "scan alice-2\n", count: 5), clock: clock)
         let begin = await authenticator.answer(request(.enrollBegin, [:], token: token))
         #expect(begin.status == .ok, "\(begin)")
         let run = try #require(enrollments.run)
-        // The host never asks again: the idle watch ends it.
-        while clock.sleepers == 0 { await Task.yield() }
+        while !run.isWaitingToSave { await Task.yield() }
+        // The host never asks again: the idle watch gives it up, and the waiting save with it.
+        while clock.sleepers < 2 { await Task.yield() }
         clock.advance(by: BioEnrollmentSession.idleLimit)
         while !run.isOver { await Task.yield() }
         #expect(enrollments.run == nil)
@@ -74,5 +76,23 @@ import TestSupport
         enrollments.cancel()
         while !run.isOver { await Task.yield() }
         #expect(try await !leftIndexSaved())
+    }
+
+    @Test func aPINTokenFromBeforeAPasscodeChangeChangesNoFinger() async throws {
+        let (authenticator, _, token) = try await setUp(String(repeating: "scan alice-2\n", count: 5), clock: ManualClock())
+        try await PasscodeManager(context: try await harness.context("")).change(to: Passcode("1357"), prompt: ListedPasscodes([Passcode("2468")]))
+        let remove = await authenticator.answer(request(.removeEnrollment, [.int(1): .bytes([7])], token: token))
+        #expect(remove.status == .operationDenied, "\(remove)")
+        let rename = await authenticator.answer(request(.setFriendlyName, [.int(1): .bytes([7]), .int(2): .text("x")], token: token))
+        #expect(rename.status == .operationDenied, "\(rename)")
+        // Every scan taken, and the save refused: the passcode the PIN matched is no longer hers.
+        var answer = await authenticator.answer(request(.enrollBegin, [:], token: token))
+        while answer.status == .ok, answer.body?[.int(6)]?.intValue ?? 0 > 0 {
+            answer = await authenticator.answer(request(.enrollCaptureNextSample, [.int(1): .bytes([2])], token: token))
+        }
+        #expect(answer.status == .operationDenied, "\(answer)")
+        #expect(try await !leftIndexSaved())
+        let prints = try await harness.context("").environment.prints.prints(user: "alice", reader: nil)
+        #expect(prints.map(\.finger) == [.rightIndex] && prints[0].name == nil)
     }
 }

@@ -66,11 +66,13 @@ import TestSupport
         let harness = PasskeyHarness()
         try await harness.enrollAlice()
         // No touch is scripted: a request that asked for the finger would time out instead.
-        let results = try await Fido2Host.run(harness, script: "", ["bio-uv-token", "bio-list:1111", "retries"])
-        try #require(results.count == 3, "\(results)")
+        let results = try await Fido2Host.run(harness, script: "", ["bio-uv-token", "bio-list:1111", "retries", "bio-cm-token:2468"])
+        try #require(results.count == 4, "\(results)")
         #expect(results[0]["ctap"] as? Int == 0x40, "\(results[0])")
         #expect(results[1]["ctap"] as? Int == 0x31, "\(results[1])")
         #expect(results[2]["pin_retries"] as? Int == 5, "one wrong PIN counted: \(results[2])")
+        // A PIN token without the bio enrollment permission lists nothing.
+        #expect(results[3]["ctap"] as? Int == 0x33, "\(results[3])")
     }
 
     @Test func aCancelledEnrollmentSavesNothingAndAStaleTemplateIsRefused() async throws {

@@ -57,6 +57,7 @@ Steps, run in order in one session (credentials registered are kept for the late
   bio-rename:PIN,HEX   names the template HEX "work finger", then lists
   bio-remove:PIN,HEX   removes the template HEX, then lists
   bio-uv-token         a token for bio enrollment asked with the finger
+  bio-cm-token:PIN     enumerateEnrollments with a PIN token for credential management only
   bio-cancel:PIN       enrollBegin, cancelCurrentEnrollment, then enrollCaptureNextSample
   bio-stale:PIN        enrollCaptureNextSample naming a template no enrollment is in progress for
 
@@ -161,7 +162,8 @@ def bio(client, step, argument):
         pin.get_uv_token(ClientPin.PERMISSION.BIO_ENROLL)
         return {}
     code, _, detail = argument.partition(",")
-    token = pin.get_pin_token(code, ClientPin.PERMISSION.BIO_ENROLL)
+    permission = ClientPin.PERMISSION.CREDENTIAL_MGMT if step == "bio-cm-token" else ClientPin.PERMISSION.BIO_ENROLL
+    token = pin.get_pin_token(code, permission)
     enrollment = FPBioEnrollment(client.ctap2, pin.protocol, token)
     listing = lambda: {"templates": {k.hex(): v for k, v in enrollment.enumerate_enrollments().items()}}
     if step == "bio-enroll":
@@ -178,7 +180,7 @@ def bio(client, step, argument):
                 if error.code == FPBioEnrollment.FEEDBACK.FP_EXISTS:
                     return {"template": context.template_id.hex(), "samples": samples, "capture_error": int(error.code)}
         return {"template": template.hex(), "samples": samples}
-    if step == "bio-list":
+    if step in ("bio-list", "bio-cm-token"):
         return listing()
     if step == "bio-rename":
         enrollment.set_name(bytes.fromhex(detail), "work finger")

@@ -170,8 +170,11 @@ public struct Enrollment: Sendable {
             try await beforeSave?()
             saved = try save(record, replace: replace, passcode: passcode)
         } catch {
-            // Not saved: the sensor must not keep a copy that no file stands for.
-            if record.storedOnDevice { try? await deleteFromSensor(record, reader: reader) }
+            // Not saved: the sensor must not keep a copy that no file stands for. Most refusals
+            // here are a cancel, which would cancel the delete too: it runs in a task of its own.
+            if record.storedOnDevice {
+                await Task { try? await deleteFromSensor(record, reader: reader) }.value
+            }
             throw error
         }
         guard let saved else {

@@ -4,8 +4,8 @@ import FoundationEssentials
 
 /// The user's prints as a security key's bio enrollment sees them (CTAP 2.1 §6.7): the same
 /// prints every other door matches, on the reader the security key answers with, enrolled,
-/// renamed and removed only after the passcode was entered as the PIN (``PasskeyPINEntry``),
-/// as iOS asks the passcode before a finger is added.
+/// renamed and removed only standing on the passcode entered as the PIN (``PasskeyPINEntry``),
+/// still the user's, as iOS asks the passcode before a finger is added.
 extension PasskeyVault {
     /// The reader the security key answers with and the user's prints on it, most recently
     /// enrolled last; nil when no reader is at hand.
@@ -34,12 +34,13 @@ extension PasskeyVault {
         return Enrollment(context: keys.context).enroll(finger, replace: false, authority: .entered(entry.record), beforeSave: beforeSave)
     }
 
-    /// Names the user's print of `finger` on the reader (CTAP's setFriendlyName); the name is
-    /// kept with the print and changes nothing it matches.
+    /// Names the user's print of `finger` on the reader (CTAP's setFriendlyName), standing on
+    /// the PIN `entry`; the name is kept with the print and changes nothing it matches.
     /// - Throws: `AuthErrorCode.notFound` (no such print), `AuthErrorCode.invalidInput` (a
     ///   name longer than ``PrintRecord/maximumNameLength`` bytes),
+    ///   `AuthErrorCode.notPermitted` (the passcode changed since the PIN was entered),
     ///   `AuthErrorCode.biometryNotAvailable` (no reader), `AuthErrorCode.stateDamaged`.
-    public func rename(_ finger: Finger, to name: String) async throws(AuthError) {
+    public func rename(_ finger: Finger, to name: String, standingOn entry: PasskeyPINEntry) async throws(AuthError) {
         guard name.utf8.count <= PrintRecord.maximumNameLength else {
             throw AuthError(.invalidInput, "a name of \(name.utf8.count) bytes; at most \(PrintRecord.maximumNameLength) are kept")
         }
@@ -51,6 +52,7 @@ extension PasskeyVault {
         let user = keys.user
         do {
             try store.withLock { () throws -> Void in
+                try check(entry)
                 guard var record = try store.print(user: user, reader: identity, finger: finger) else {
                     throw AuthError(.notFound, "\(user)'s \(finger.rawValue) is not enrolled on \(identity)")
                 }
@@ -63,9 +65,21 @@ extension PasskeyVault {
     }
 
     /// Removes the user's print of `finger` on the reader, from the sensor too, as
-    /// `fpbridge delete` does.
-    /// - Throws: as ``Enrollment/delete(_:reportingLostSensorCopies:)``.
-    public func removePrint(_ finger: Finger) async throws(AuthError) {
+    /// `fpbridge delete` does, standing on the PIN `entry`.
+    /// - Throws: `AuthErrorCode.notPermitted` (the passcode changed since the PIN was entered),
+    ///   then as ``Enrollment/delete(_:reportingLostSensorCopies:)``.
+    public func removePrint(_ finger: Finger, standingOn entry: PasskeyPINEntry) async throws(AuthError) {
+        try check(entry)
         _ = try await Enrollment(context: keys.context).delete(finger)
+    }
+
+    /// That `entry` is this user's, and the passcode it matched is still hers: a token got
+    /// with a passcode since changed changes no finger (the enrollment's save checks the same).
+    private func check(_ entry: PasskeyPINEntry) throws(AuthError) {
+        let current: PasscodeRecord?
+        do { current = try keys.context.environment.passcodes.record(user: keys.user) } catch { throw AuthError(error) }
+        guard entry.user == keys.user, entry.record.isSamePasscode(as: current) else {
+            throw AuthError(.notPermitted, "the PIN was entered for another passcode than \(keys.user)'s now; enter it again")
+        }
     }
 }

@@ -19,7 +19,13 @@ package final class BioEnrollmentSession: Sendable {
         var generation = 0
     }
 
-    private let current = Mutex<Current?>(nil)
+    private struct State {
+        var current: Current?
+        /// The device ended: no enrollment begins any more.
+        var closed = false
+    }
+
+    private let state = Mutex(State())
     private let sleep: @Sendable (Duration) async throws -> Void
 
     /// A session timed by `clock` (tests advance it).
@@ -29,34 +35,50 @@ package final class BioEnrollmentSession: Sendable {
 
     /// The enrollment in progress, if any.
     var run: BioEnrollmentRun? {
-        current.withLock { $0?.run }
+        state.withLock { $0.current?.run }
     }
 
-    /// Makes `run` the enrollment in progress; an earlier one is cancelled.
+    /// Makes `run` the enrollment in progress, an earlier one given up, and starts its idle
+    /// watch. On a device that ended, `run` is given up at once.
     func begin(_ run: BioEnrollmentRun) {
-        let old = current.withLock { current in
-            defer { current = Current(run: run) }
-            return current?.run
+        let old = state.withLock { state -> BioEnrollmentRun?? in
+            guard !state.closed else { return .none }
+            defer { state.current = Current(run: run) }
+            return .some(state.current?.run)
         }
-        old?.cancel()
+        guard let old else {
+            run.abandon()
+            return
+        }
+        old?.abandon()
+        watchIdle(run, 0)
     }
 
-    /// Cancels the enrollment in progress, if any.
-    package func cancel() {
-        current.withLock { current in
-            defer { current = nil }
-            return current?.run
-        }?.cancel()
+    /// Gives up the enrollment in progress, if any (cancelCurrentEnrollment).
+    func cancel() {
+        state.withLock { state in
+            defer { state.current = nil }
+            return state.current?.run
+        }?.abandon()
+    }
+
+    /// The device's end: the enrollment in progress is given up, and none begins after.
+    package func close() {
+        state.withLock { state in
+            state.closed = true
+            defer { state.current = nil }
+            return state.current?.run
+        }?.abandon()
     }
 
     /// The next sample of `run`, waited for at most `limit` (nil: as long as the enrollment's
     /// own scan timeout lets it). A wait that ends without one (the limit, the host's CANCEL)
-    /// cancels the enrollment: the host starts again.
+    /// gives the enrollment up, unless its save went ahead: then the save's outcome is the answer.
     func sample(of run: BioEnrollmentRun, within limit: Duration?) async -> BioEnrollmentRun.Outcome {
-        let generation = current.withLock { current -> Int? in
-            guard current?.run === run else { return nil }
-            current?.generation += 1
-            return current?.generation
+        let generation = state.withLock { state -> Int? in
+            guard state.current?.run === run else { return nil }
+            state.current?.generation += 1
+            return state.current?.generation
         }
         guard let generation else { return .failed(CTAP2Error(.invalidParameter, "no enrollment of that template is in progress")) }
         let outcome: BioEnrollmentRun.Outcome? = await withTaskGroup(of: BioEnrollmentRun.Outcome?.self) { group in
@@ -69,7 +91,9 @@ package final class BioEnrollmentSession: Sendable {
                 }
             }
             defer { group.cancelAll() }
-            return await group.next() ?? nil
+            // The host's limit passed: given up, unless the save went ahead, whose outcome is awaited.
+            if let first = await group.next(), let outcome = first { return outcome }
+            return run.abandon() ? nil : (await group.next() ?? nil)
         }
         guard let outcome else {
             end(run)
@@ -84,19 +108,25 @@ package final class BioEnrollmentSession: Sendable {
         return outcome
     }
 
-    /// Cancels `run` and forgets it, if it is the one in progress.
+    /// Gives `run` up and forgets it, if it is the one in progress.
     private func end(_ run: BioEnrollmentRun) {
-        current.withLock { current in
-            if current?.run === run { current = nil }
+        state.withLock { state in
+            if state.current?.run === run { state.current = nil }
         }
-        run.cancel()
+        run.abandon()
     }
 
+    /// Gives `run` up when no request for a sample came within ``idleLimit`` of the last answer
+    /// (generation `generation`), the session dropped meanwhile included.
     private func watchIdle(_ run: BioEnrollmentRun, _ generation: Int) {
         let sleep = sleep
         Task { [weak self] in
             do { try await sleep(Self.idleLimit) } catch { return }
-            guard let self, current.withLock({ $0?.run === run && $0?.generation == generation }) else { return }
+            guard let self else {
+                run.abandon()
+                return
+            }
+            guard state.withLock({ $0.current?.run === run && $0.current?.generation == generation }) else { return }
             end(run)
         }
     }

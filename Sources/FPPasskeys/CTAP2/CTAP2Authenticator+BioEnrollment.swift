@@ -35,20 +35,23 @@ extension CTAP2Authenticator {
         let entry = try pin.authorizeEnrollment(mac: mac, version, message: message)
         switch subcommand {
         case .enrollBegin:
+            // Everything refusable is refused before the enrollment takes the reader.
+            let limit = try Self.sampleLimit(options)
             let (_, prints) = try await fingers()
             guard let finger = BioTemplate.next(after: Set(prints.map(\.finger))) else {
                 throw CTAP2Error(.fingerprintDatabaseFull, "all ten fingers are enrolled on this reader")
             }
             let run = BioEnrollmentRun(finger: finger) { beforeSave in passkeys.enroll(finger, standingOn: entry, beforeSave: beforeSave) }
             enrollments.begin(run)
-            let (status, remaining) = try await sample(of: run, options)
+            let (status, remaining) = try await sample(of: run, within: limit)
             return .map([.int(4): .bytes(BioTemplate.id(finger)), .int(5): .int(status.rawValue), .int(6): .int(Int64(remaining))])
         case .enrollCaptureNextSample:
             let id = try Self.templateID(options)
             guard let run = enrollments.run, BioTemplate.id(run.finger) == id else {
                 throw CTAP2Error(.invalidParameter, "no enrollment of that template is in progress")
             }
-            let (status, remaining) = try await sample(of: run, options)
+            let limit = try Self.sampleLimit(options)
+            let (status, remaining) = try await sample(of: run, within: limit)
             return .map([.int(5): .int(status.rawValue), .int(6): .int(Int64(remaining))])
         case .enumerateEnrollments:
             let (_, prints) = try await fingers()
@@ -60,11 +63,11 @@ extension CTAP2Authenticator {
             guard name.utf8.count <= BioTemplate.maximumNameLength else {
                 throw CTAP2Error(.invalidParameter, "a name of \(name.utf8.count) bytes; at most \(BioTemplate.maximumNameLength) are kept")
             }
-            try await translating { try await passkeys.rename(finger, to: name) }
+            try await translating { try await passkeys.rename(finger, to: name, standingOn: entry) }
             return .map([:])
         case .removeEnrollment:
             let finger = try await enrolled(try Self.templateID(options))
-            try await translating { try await passkeys.removePrint(finger) }
+            try await translating { try await passkeys.removePrint(finger, standingOn: entry) }
             return .map([:])
         case .getFingerprintSensorInfo, .cancelCurrentEnrollment:
             throw CTAP2Error(.other, "unreachable")
@@ -91,13 +94,18 @@ extension CTAP2Authenticator {
         return finger
     }
 
-    /// The next sample of `run` within the host's timeoutMilliseconds, or the enrollment's end.
-    private func sample(of run: BioEnrollmentRun, _ options: CTAP2Arguments?) async throws(CTAP2Error) -> (BioSampleStatus, Int) {
+    /// The host's timeoutMilliseconds for a sample, if it gave one.
+    private static func sampleLimit(_ options: CTAP2Arguments?) throws(CTAP2Error) -> Duration? {
         let milliseconds = try options?.int(.int(3), "timeoutMilliseconds")
         if let milliseconds, milliseconds <= 0 {
             throw CTAP2Error(.invalidParameter, "timeoutMilliseconds is \(milliseconds)")
         }
-        switch await enrollments.sample(of: run, within: milliseconds.map { .milliseconds($0) }) {
+        return milliseconds.map { .milliseconds($0) }
+    }
+
+    /// The next sample of `run` within `limit`, or the enrollment's end.
+    private func sample(of run: BioEnrollmentRun, within limit: Duration?) async throws(CTAP2Error) -> (BioSampleStatus, Int) {
+        switch await enrollments.sample(of: run, within: limit) {
         case .sample(let status, let remaining): return (status, remaining)
         case .failed(let error): throw error
         }

@@ -17,7 +17,7 @@ package final class CTAP2DeviceState: Sendable {
     /// The device's end: an enrollment in progress is cancelled, so that no later touch
     /// enrolls a finger for someone no longer there.
     package func close() {
-        enrollments.cancel()
+        enrollments.close()
         assertions.forget()
     }
 }
