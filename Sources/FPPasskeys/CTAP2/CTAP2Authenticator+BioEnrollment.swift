@@ -29,10 +29,9 @@ extension CTAP2Authenticator {
             return .map([:])
         default: break
         }
-        let version = try Self.version(arguments, key: .int(4))
-        let mac = try arguments.bytes(.int(5), "pinUvAuthParam", required: true) ?? []
-        let message = [UInt8(Self.fingerprintModality), UInt8(subcommand.rawValue)] + (subParameters.map { CBOREncoder.encode($0) } ?? [])
-        let entry = try pin.authorizeEnrollment(mac: mac, version, message: message)
+        let signed = try Self.signedSubcommand(arguments, versionKey: .int(4), macKey: .int(5),
+                                               prefix: [UInt8(Self.fingerprintModality), UInt8(subcommand.rawValue)], subParameters)
+        let entry = try pin.authorizeEnrollment(mac: signed.mac, signed.version, message: signed.message)
         switch subcommand {
         case .enrollBegin:
             // Everything refusable is refused before the enrollment takes the reader.

@@ -90,10 +90,8 @@ extension CTAP2Authenticator {
 
     /// The token's MAC over the subcommand and its parameters (CTAP 2.1 §6.8.1), required.
     private func authorize(_ arguments: CTAP2Arguments, _ code: Int64, _ subParameters: CBORValue?, site: String?) throws(CTAP2Error) {
-        let version = try Self.version(arguments, key: .int(3))
-        let mac = try arguments.bytes(.int(4), "pinUvAuthParam", required: true) ?? []
-        let message = [UInt8(code)] + (subParameters.map { CBOREncoder.encode($0) } ?? [])
-        try pin.authorizeManagement(mac: mac, version, message: message, relyingParty: site)
+        let signed = try Self.signedSubcommand(arguments, versionKey: .int(3), macKey: .int(4), prefix: [UInt8(code)], subParameters)
+        try pin.authorizeManagement(mac: signed.mac, signed.version, message: signed.message, relyingParty: site)
     }
 
     private static func credentialID(_ options: CTAP2Arguments?) throws(CTAP2Error) -> [UInt8] {

@@ -233,6 +233,16 @@ package struct CTAP2Authenticator: Sendable {
         return subcommand
     }
 
+    /// What the token's MAC of a subcommand covers and says (credential management, bio
+    /// enrollment): the protocol under `versionKey`, the MAC under `macKey` (both required),
+    /// and the message, `prefix` then the subcommand's parameters as CBOR re-encodes them.
+    static func signedSubcommand(_ arguments: CTAP2Arguments, versionKey: CBORValue, macKey: CBORValue, prefix: [UInt8],
+                                 _ subParameters: CBORValue?) throws(CTAP2Error) -> (version: PinUvAuthProtocol, mac: [UInt8], message: [UInt8]) {
+        let version = try version(arguments, key: versionKey)
+        let mac = try arguments.bytes(macKey, "pinUvAuthParam", required: true) ?? []
+        return (version, mac, prefix + (subParameters.map { CBOREncoder.encode($0) } ?? []))
+    }
+
     /// The engine's failures in CTAP's terms (``CTAP2Error/init(_:)``), CTAP's own as they are.
     func translating<T>(_ body: () async throws -> T) async throws(CTAP2Error) -> T {
         do {
