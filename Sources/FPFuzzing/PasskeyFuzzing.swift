@@ -81,7 +81,7 @@ enum PasskeyFuzzing {
                   let mac = try? arguments.bytes(.int(5), "pinUvAuthParam") else { return }
             let refused = (try? PinUvSession().authorizeEnrollment(mac: mac, version, message: Array(parameters))) == nil
             precondition(refused, "a bio enrollment MAC was taken with no token given")
-        case .getInfo, .getNextAssertion, .credentialManagement, .credentialManagementPreview:
+        case .getInfo, .getNextAssertion, .credentialManagement, .credentialManagementPreview, .selection:
             return
         }
     }

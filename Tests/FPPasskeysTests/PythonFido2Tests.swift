@@ -61,4 +61,15 @@ import TestSupport
         #expect(results[1]["ctap"] as? Int == 0x2D, "KEEPALIVE_CANCEL: \(results[1])")
         #expect(results[2]["ok"] as? Bool == true, "\(results[2])")
     }
+
+    @Test func aSelectionIsAnsweredByAMatchAndAWrongFingerCountsAsAtEveryDoor() async throws {
+        let harness = PasskeyHarness()
+        try await harness.enrollAlice()
+        let results = try await run(harness, script: "scan alice-1\n" + String(repeating: "scan mallory\n", count: 3),
+                                    ["selection", "selection", "retries"])
+        try #require(results.count == 3, "\(results)")
+        #expect(results[0]["ok"] as? Bool == true, "\(results[0])")
+        #expect(results[1]["ctap"] as? Int == 0x3F, "three wrong fingers: \(results[1])")
+        #expect(results[2]["uv_retries"] as? Int == 2, "\(results[2])")
+    }
 }

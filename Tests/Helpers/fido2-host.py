@@ -17,6 +17,7 @@ Steps, run in order in one session (credentials registered are kept for the late
                        the first) and judged: "users" in the order given, "counters"
   login-cancelled      sign in, cancelled by the client 0.5 s after it starts
   retries              getPINRetries and getUVRetries
+  selection            authenticatorSelection (the platform asks which key the user means)
   register-pin:PIN     register as `register`, with a PIN token (protocol two) in place of uv
   login-pin:PIN        sign in with a PIN token got by Fido2Client (protocol two)
   login-pin-v1:PIN     sign in with a PIN token under protocol one, made by hand
@@ -224,6 +225,8 @@ def main():
                     sha256(argument.encode()), {"id": argument, "name": argument},
                     {"id": argument.encode(), "name": "alice@" + argument}, [{"type": "public-key", "alg": -7}],
                     options={"rk": True, "uv": True})
+            elif step == "selection":
+                client.ctap2.selection()
             elif step == "retries":
                 pin = ClientPin(client.ctap2)
                 result.update(pin_retries=pin.get_pin_retries()[0], uv_retries=pin.get_uv_retries()[0])

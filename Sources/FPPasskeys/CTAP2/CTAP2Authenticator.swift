@@ -54,6 +54,9 @@ package struct CTAP2Authenticator: Sendable {
             case .clientPIN: return .ok(try await clientPIN(parameters))
             case .credentialManagement, .credentialManagementPreview: return .ok(try await credentialManagement(parameters))
             case .bioEnrollment, .bioEnrollmentPreview: return .ok(try await bioEnrollment(parameters))
+            case .selection:
+                try await selection()
+                return .ok(nil)
             case .getNextAssertion: return .ok(try device.assertions.next())
             }
         } catch {
@@ -98,6 +101,13 @@ package struct CTAP2Authenticator: Sendable {
             // uvModality: fingerprint (FIDO Registry, USER_VERIFY_FINGERPRINT_INTERNAL).
             .int(0x12): .int(2),
         ])
+    }
+
+    /// authenticatorSelection (CTAP 2.1 §6.9): the platform asks which of several security keys
+    /// the user means, and a touch answers. A touch of this key is a match through the engine,
+    /// counted as at every door: a wrong finger is no touch of the user's.
+    func selection() async throws(CTAP2Error) {
+        _ = try await translating { try await passkeys.verifyUser(reason: "choose this security key", prompt: NoPasscodePrompt()) }
     }
 
     func makeCredential(_ request: MakeCredentialRequest) async throws(CTAP2Error) -> CBORValue {

@@ -17,6 +17,8 @@ package enum CTAP2Command: UInt8, Sendable {
     case getNextAssertion = 0x08
     /// authenticatorBioEnrollment: the user's prints enrolled, listed, renamed, removed.
     case bioEnrollment = 0x09
+    /// authenticatorSelection: which of several security keys the user means, by a touch.
+    case selection = 0x0B
     /// The same under its CTAP 2.1 draft number, which libfido2 1.12 (Debian 12's) sends.
     case bioEnrollmentPreview = 0x40
 
@@ -24,7 +26,7 @@ package enum CTAP2Command: UInt8, Sendable {
     /// its KEEPALIVEs say UPNEEDED. A token got with the finger waits too.
     package static func waitsForTheUser(_ message: [UInt8]) -> Bool {
         switch message.first.flatMap(CTAP2Command.init(rawValue:)) {
-        case .makeCredential?, .getAssertion?: return true
+        case .makeCredential?, .getAssertion?, .selection?: return true
         case .clientPIN?:
             return subcommand(of: message, key: .int(2)) == ClientPINSubcommand.tokenUsingUV.rawValue
         case .bioEnrollment?, .bioEnrollmentPreview?:
