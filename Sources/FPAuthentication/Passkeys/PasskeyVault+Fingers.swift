@@ -37,7 +37,7 @@ extension PasskeyVault {
     /// Names the user's print of `finger` on the reader (CTAP's setFriendlyName), standing on
     /// the PIN `entry`; the name is kept with the print and changes nothing it matches.
     /// - Throws: `AuthErrorCode.notFound` (no such print), `AuthErrorCode.invalidInput` (a
-    ///   name longer than ``PrintRecord/maximumNameLength`` bytes),
+    ///   name longer than `PrintRecord.maximumNameLength` bytes),
     ///   `AuthErrorCode.notPermitted` (the passcode changed since the PIN was entered),
     ///   `AuthErrorCode.biometryNotAvailable` (no reader), `AuthErrorCode.stateDamaged`.
     public func rename(_ finger: Finger, to name: String, standingOn entry: PasskeyPINEntry) async throws(AuthError) {

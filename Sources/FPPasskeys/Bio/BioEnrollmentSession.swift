@@ -2,9 +2,9 @@ import FPAuthentication
 import Synchronization
 
 /// The bio enrollment in progress on one device, from enrollBegin to its last sample, its
-/// cancel, or the device's end (``cancel()``: fpbridged's device ends when the seat changes
+/// cancel, or the device's end (``close()``: fpbridged's device ends when the seat changes
 /// hands, so that no later touch enrolls a finger for someone no longer there). An enrollment
-/// the host stops following (no request for ``idleLimit``) is cancelled too.
+/// the host stops following (no request for ``idleLimit``) is given up too.
 package final class BioEnrollmentSession: Sendable {
     /// How long an enrollment waits for the host's next request before it is cancelled: a
     /// host asks for the next sample at once, and one that went away must not leave the reader
